@@ -1,0 +1,318 @@
+"""Board geometry, compiled once per board into a bit layout.
+
+Hole ``(r, c)`` lives at bit ``r * stride + c``.  Because the stride is constant, every
+jump direction is a shift of a Python ``int`` by a fixed amount, and one mask per
+direction (``src``: holes whose two next cells along that direction are holes too)
+makes legal-jump generation a handful of whole-board ``&``/``>>`` operations.
+
+The board's symmetry group (the lattice maps that send its hole set onto itself, up to
+translation) is compiled into per-byte lookup tables, so the image of a position under
+a symmetry costs one table lookup per byte of the layout.
+
+>>> from pyapp.catalogue import get_board
+>>> b = get_board("english")
+>>> len(b), len(b.symmetries), b.name_of[b.bit_of["d4"]]
+(33, 8, 'd4')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import BoardError, HoleError
+from .lattice import LATTICES, SQUARE, Cell, Lattice
+
+COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+@dataclass(frozen=True)
+class Direction:
+    """A jump direction: a peg at bit ``p`` jumps over ``p + shift`` into ``p + 2*shift``."""
+
+    shift: int
+    src: int
+    """Bits ``p`` such that ``p``, ``p + shift`` and ``p + 2*shift`` are all holes."""
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """A compiled board: holes, names, bit layout, jump directions, symmetries.
+
+    Build one with :meth:`Board.from_cells` (or :func:`pyapp.catalogue.get_board`,
+    :func:`pyapp.board.board_from_text`); the fields are derived and read-only.
+    """
+
+    id: str
+    title: str
+    lattice: Lattice
+    cells: tuple[Cell, ...]
+    """Hole cells in reading order (row by row, left to right)."""
+    stride: int
+    bits: tuple[int, ...]
+    """Bit index of each hole, in the order of :attr:`cells`."""
+    names: tuple[str, ...]
+    """Name of each hole, in the order of :attr:`cells`."""
+    mask: int
+    name_of: dict[int, str] = field(repr=False)
+    bit_of: dict[str, int] = field(repr=False)
+    cell_of: dict[int, Cell] = field(repr=False)
+    directions: tuple[Direction, ...] = field(repr=False)
+    lines: tuple[tuple[int, int, int], ...] = field(repr=False)
+    """Every line of three holes ``(a, b, c)`` as bit indices, each line once."""
+    symmetries: tuple[tuple[int, ...], ...] = field(repr=False)
+    """Each symmetry as a permutation: ``perm[i]`` is the image bit of hole ``bits[i]``."""
+    _tables: tuple[tuple[tuple[int, ...], ...], ...] = field(repr=False)
+    class_masks: tuple[tuple[int, int, int], ...] = field(repr=False)
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def from_cells(cls, board_id: str, title: str, lattice: Lattice, cells: list[Cell]) -> Board:
+        """Compile a board from its hole cells (any order; non-negative coordinates)."""
+        if not cells:
+            raise BoardError(f"board {board_id!r} has no holes")
+        if len(set(cells)) != len(cells):
+            raise BoardError(f"board {board_id!r} lists a hole twice")
+        if min(r for r, _ in cells) < 0 or min(c for _, c in cells) < 0:
+            raise BoardError(f"board {board_id!r} has a negative coordinate")
+        cells = sorted(cells)
+        width = max(c for _, c in cells) + 1
+        stride = width
+        bits = tuple(r * stride + c for r, c in cells)
+        names = tuple(_hole_names(lattice, cells))
+        mask = 0
+        for b in bits:
+            mask |= 1 << b
+        cell_set = set(cells)
+        directions = []
+        lines = []
+        for dr, dc in lattice.steps:
+            for sign in (1, -1):
+                src = 0
+                sr, sc = sign * dr, sign * dc
+                for r, c in cells:
+                    if (r + sr, c + sc) in cell_set and (r + 2 * sr, c + 2 * sc) in cell_set:
+                        src |= 1 << (r * stride + c)
+                        if sign == 1:
+                            lines.append((r * stride + c, (r + dr) * stride + c + dc,
+                                          (r + 2 * dr) * stride + c + 2 * dc))
+                if src:
+                    directions.append(Direction(sign * (dr * stride + dc), src))
+        symmetries = _symmetries(lattice, cells, stride)
+        tables = tuple(_byte_tables(bits, perm) for perm in symmetries)
+        class_masks = []
+        for a, b in lattice.colourings:
+            ms = [0, 0, 0]
+            for (r, c), bit in zip(cells, bits):
+                ms[(a * r + b * c) % 3] |= 1 << bit
+            class_masks.append((ms[0], ms[1], ms[2]))
+        return cls(
+            id=board_id,
+            title=title,
+            lattice=lattice,
+            cells=tuple(cells),
+            stride=stride,
+            bits=bits,
+            names=names,
+            mask=mask,
+            name_of=dict(zip(bits, names)),
+            bit_of=dict(zip(names, bits)),
+            cell_of=dict(zip(bits, cells)),
+            directions=tuple(directions),
+            lines=tuple(lines),
+            symmetries=symmetries,
+            _tables=tables,
+            class_masks=tuple(class_masks),
+        )
+
+    # ------------------------------------------------------------------ basics
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def __repr__(self) -> str:
+        return f"<Board {self.id!r}: {len(self)} holes, {self.lattice.name} lattice>"
+
+    @property
+    def height(self) -> int:
+        return max(r for r, _ in self.cells) + 1
+
+    @property
+    def width(self) -> int:
+        return max(c for _, c in self.cells) + 1
+
+    def hole(self, name: str) -> int:
+        """Bit index of the hole called ``name`` (``'d4'``, or ``'5'`` on a triangle)."""
+        key = name.strip().lower() if isinstance(name, str) else str(name)
+        bit = self.bit_of.get(key)
+        if bit is None:
+            sample = ", ".join(self.names[:3])
+            raise HoleError(f"no hole {name!r} on board {self.id!r} (holes are named like {sample}, ...)")
+        return bit
+
+    def full(self) -> int:
+        """Every hole filled."""
+        return self.mask
+
+    def start(self, *vacancies: str) -> int:
+        """Every hole filled except the named vacancies."""
+        pos = self.mask
+        for v in vacancies:
+            pos &= ~(1 << self.hole(v))
+        return pos
+
+    def pegs(self, pos: int) -> list[int]:
+        """Bit indices of the pegs of ``pos``, in reading order."""
+        return [b for b in self.bits if pos >> b & 1]
+
+    # ------------------------------------------------------------------ symmetry
+    def transform(self, pos: int, index: int) -> int:
+        """Image of ``pos`` under symmetry number ``index`` (0 is the identity)."""
+        out = 0
+        for table in self._tables[index]:
+            out |= table[pos & 255]
+            pos >>= 8
+        return out
+
+    def images(self, pos: int) -> list[int]:
+        """Images of ``pos`` under every symmetry of the board (identity first)."""
+        result = []
+        for tables in self._tables:
+            out = 0
+            p = pos
+            for table in tables:
+                out |= table[p & 255]
+                p >>= 8
+            result.append(out)
+        return result
+
+    def canonical(self, pos: int) -> int:
+        """The least image of ``pos`` under the board's symmetries: equal for equivalent positions."""
+        return min(self.images(pos))
+
+    # ------------------------------------------------------------------ invariants
+    def position_class(self, pos: int) -> tuple[int, ...]:
+        """Conway's position class: parities that no jump changes (two bits per colouring).
+
+        A jump covers three consecutive cells of a line, which carry the three different
+        colours of every colouring, and flips the occupancy of all three; so the parities of
+        ``n0 + n1`` and ``n1 + n2`` (``ni`` pegs of colour ``i``) never change.
+        """
+        sig = []
+        for m0, m1, m2 in self.class_masks:
+            n0 = (pos & m0).bit_count()
+            n1 = (pos & m1).bit_count()
+            n2 = (pos & m2).bit_count()
+            sig.append((n0 + n1) & 1)
+            sig.append((n1 + n2) & 1)
+        return tuple(sig)
+
+
+def _hole_names(lattice: Lattice, cells: list[Cell]) -> list[str]:
+    """Square boards: column letter and row number (``d4``); triangles: ``1..N`` in reading order."""
+    if lattice is SQUARE:
+        top = min(r for r, _ in cells)
+        left = min(c for _, c in cells)
+        if max(c for _, c in cells) - left >= len(COLUMN_LETTERS):
+            raise BoardError(f"a square board may be at most {len(COLUMN_LETTERS)} columns wide")
+        return [f"{COLUMN_LETTERS[c - left]}{r - top + 1}" for r, c in cells]
+    return [str(i + 1) for i in range(len(cells))]
+
+
+def _symmetries(lattice: Lattice, cells: list[Cell], stride: int) -> tuple[tuple[int, ...], ...]:
+    """Permutations of the holes induced by the lattice maps that preserve the hole set."""
+    cell_set = set(cells)
+    anchor = min(cells)
+    perms = []
+    for m in lattice.maps:
+        image = [lattice.apply(m, c) for c in cells]
+        low = min(image)
+        shift = (anchor[0] - low[0], anchor[1] - low[1])
+        moved = [(r + shift[0], c + shift[1]) for r, c in image]
+        if set(moved) != cell_set:
+            continue
+        perm = tuple(r * stride + c for r, c in moved)
+        if perm not in perms:
+            perms.append(perm)
+    identity = tuple(r * stride + c for r, c in cells)
+    perms.sort(key=lambda p: p != identity)
+    return tuple(perms)
+
+
+def _byte_tables(bits: tuple[int, ...], perm: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """For each byte of the layout, the image of every byte value under a permutation."""
+    top = max(bits)
+    tables = []
+    for byte in range((top >> 3) + 1):
+        moves = [(b - 8 * byte, 1 << img) for b, img in zip(bits, perm) if b >> 3 == byte]
+        table = []
+        for value in range(256):
+            out = 0
+            for off, img in moves:
+                if value >> off & 1:
+                    out |= img
+            table.append(out)
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+def board_from_text(text: str, lattice: str = "square", board_id: str = "custom") -> tuple[Board, int]:
+    """A custom board and its position from a text grid.
+
+    Square lattice: one character per cell; ``o``/``x`` a peg, ``.`` an empty hole, a space
+    (or ``_``) no hole.  Triangular lattice: cells of a row are two characters apart and
+    neighbouring rows are offset by one, as the triangle is usually drawn::
+
+            o
+           o o
+          o . o
+
+    Rows may also be separated by ``/`` (handy in links and command lines).
+    Returns ``(board, position)``.
+    """
+    lat = LATTICES.get(lattice)
+    if lat is None:
+        raise BoardError(f"unknown lattice {lattice!r}: expected 'square' or 'triangle'")
+    rows = text.replace("/", "\n").split("\n")
+    while rows and not rows[0].strip():
+        rows.pop(0)
+    while rows and not rows[-1].strip():
+        rows.pop()
+    if not rows:
+        raise BoardError("custom board text is empty: expected rows of 'o' (peg), '.' (empty) and ' ' (no hole)")
+    raw: list[tuple[int, int, bool]] = []
+    for r, line in enumerate(rows):
+        for x, ch in enumerate(line.rstrip()):
+            if ch in " _":
+                continue
+            if ch in "oOxX*":
+                raw.append((r, x, True))
+            elif ch in ".-":
+                raw.append((r, x, False))
+            else:
+                raise BoardError(
+                    f"unexpected character {ch!r} in row {r + 1} of custom board {line!r}: "
+                    "expected 'o' (peg), '.' (empty hole) or ' ' (no hole)"
+                )
+    if len(raw) < 3:
+        raise BoardError(f"custom board {text!r} has {len(raw)} holes: at least 3 are needed for a jump")
+    if lat is SQUARE:
+        cells = [(r, x) for r, x, _ in raw]
+    else:
+        parities = {(r + x) & 1 for r, x, _ in raw}
+        if len(parities) != 1:
+            raise BoardError(
+                f"custom triangular board {text!r} is not on one lattice: cells of a row must be two "
+                "characters apart and each row offset by one from the next"
+            )
+        # doubled coordinates -> skewed lattice coordinates: (r, x) -> (r, (x + r - low) / 2)
+        low = min(x + r for r, x, _ in raw)
+        cells = [(r, (x + r - low) // 2) for r, x, _ in raw]
+    top = min(r for r, _ in cells)
+    left = min(c for _, c in cells)
+    cells = [(r - top, c - left) for r, c in cells]
+    board = Board.from_cells(board_id, "Custom board", lat, cells)
+    stride = board.stride
+    pos = 0
+    for (r, c), (_, _, peg) in zip(cells, raw):
+        if peg:
+            pos |= 1 << (r * stride + c)
+    return board, pos

@@ -1,0 +1,29 @@
+"""``solve``: answer a problem (solved / impossible / unknown)."""
+
+from __future__ import annotations
+
+from ..solver import solve
+from ._common import add_problem_args, non_negative, positive_float, problem_from_args, result_dict
+
+
+def register(sub) -> None:
+    p = sub.add_parser("solve", help="solve a problem")
+    add_problem_args(p)
+    p.add_argument("--seed", type=int, help="vary the move order: a different solution per seed")
+    p.add_argument("--max-nodes", type=non_negative, help="node budget")
+    p.add_argument("--max-seconds", type=positive_float, help="time budget")
+    p.set_defaults(run=run, text=text)
+
+
+def run(args) -> dict:
+    problem = problem_from_args(args)
+    result = solve(problem, seed=args.seed, max_nodes=args.max_nodes, max_seconds=args.max_seconds)
+    return result_dict(problem, result)
+
+
+def text(r: dict) -> str:
+    head = f"{r['status']}" + (f": {r['reason']}" if r["reason"] else "")
+    stats = (f"{r['jumps']} jumps, {len(r['moves'])} moves, {r['pegs_left']} pegs left; "
+             f"{r['nodes']} nodes in {r['seconds']:.3f} s")
+    body = " ".join(r["moves"])
+    return "\n".join(x for x in (head, stats, body, r["final"]) if x)

@@ -1,0 +1,60 @@
+"""Replaying a game: checking a sequence of moves against the rules, jump by jump."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .board import Board
+from .errors import PegError
+from .moves import Jump, apply_jump, count_moves, has_jump
+from .notation import format_jump, parse_move
+
+
+@dataclass
+class Replay:
+    """The outcome of replaying moves: how far it got and why it stopped."""
+
+    valid: bool
+    error: str | None
+    jumps: list[Jump] = field(default_factory=list)
+    final: int = 0
+
+    @property
+    def moves(self) -> int:
+        return count_moves(self.jumps)
+
+
+def illegal_reason(board: Board, pos: int, jump: Jump) -> str | None:
+    """Why ``jump`` is illegal in ``pos`` (None when it is legal)."""
+    a, b, c = jump
+    if not pos >> a & 1:
+        return f"no peg on {board.name_of[a]}"
+    if not pos >> b & 1:
+        return f"no peg on {board.name_of[b]} to jump over"
+    if pos >> c & 1:
+        return f"{board.name_of[c]} is not empty"
+    return None
+
+
+def replay(board: Board, start: int, moves: Sequence[str]) -> Replay:
+    """Play ``moves`` (notation strings) from ``start``; stop at the first bad one."""
+    pos = start
+    done: list[Jump] = []
+    for i, text in enumerate(moves, 1):
+        try:
+            jumps = parse_move(board, text)
+        except PegError as err:
+            return Replay(False, f"move {i} ({text}): {err}", done, pos)
+        for j in jumps:
+            why = illegal_reason(board, pos, j)
+            if why:
+                return Replay(False, f"move {i} ({text}): jump {format_jump(board, j)} is illegal: {why}", done, pos)
+            pos = apply_jump(pos, j)
+            done.append(j)
+    return Replay(True, None, done, pos)
+
+
+def game_over(board: Board, pos: int) -> bool:
+    """True when no jump is legal."""
+    return not has_jump(board, pos)
