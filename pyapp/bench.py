@@ -45,7 +45,7 @@ SEEDS = 20
 QUICK_SEEDS = 5
 BUDGET_SECONDS = 60.0
 """Time budget of one solver call in a full run (a run that spends it is ``unanswered``)."""
-QUICK_BUDGET_SECONDS = 30.0
+QUICK_BUDGET_SECONDS = 10.0
 
 
 class NotAvailable(Exception):
@@ -474,7 +474,7 @@ def run_case(case: Case, *, repeat: int, quick: bool, memory: bool, budget: floa
         tracemalloc.start()
         try:
             case.work(worst, budget)
-            peak_mb = round(tracemalloc.get_traced_memory()[1] / 2**20, 2)
+            peak_mb = round(tracemalloc.get_traced_memory()[1] / 2**20, 3)
         finally:
             tracemalloc.stop()
     median_s, worst_s = _median(walls), max(walls)
@@ -567,7 +567,8 @@ def format_table(rows: Sequence[dict]) -> str:
             "target", "met"]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     for r in rows:
-        peak = "-" if r.get("peak_mb") is None else f"{r['peak_mb']:.1f}"
+        mb = r.get("peak_mb")
+        peak = "-" if mb is None else f"{mb:.1f}" if mb >= 1 else f"{mb:.2f}"
         if r.get("wasm_heap_mb") is not None:
             peak += f" (heap {r['wasm_heap_mb']:.0f})"
         met = {True: "yes", False: "NO", None: "-"}[r.get("met")]
