@@ -1,0 +1,122 @@
+"""pyapp inside real Pyodide (CPython 3.14 compiled to WebAssembly) under Node, offline.
+
+``scripts/pyodide_runner.mjs`` loads the pinned npm ``pyodide`` from ``node_modules`` (network
+requests refused), writes ``pyapp/`` into Pyodide's file system and runs Python there.  One Node
+process per module (loading Pyodide costs seconds) answers every question below as JSON; the
+answers are then re-checked here, in CPython, so the two runtimes check each other.
+
+Skipped only when ``node`` or ``node_modules/pyodide`` is missing, and then a failure instead
+when ``PEG_REQUIRE_PYODIDE=1`` (as in CI).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pyapp.cli import main
+from pyapp.game import replay
+from pyapp.problem import default_problem
+
+pytestmark = pytest.mark.pyodide
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNNER = ROOT / "scripts" / "pyodide_runner.mjs"
+
+IN_PYODIDE = r"""
+import contextlib, io, json, sys
+from pyapp.problem import default_problem
+from pyapp.solver import solve
+from pyapp.game import replay
+from pyapp.notation import format_moves
+from pyapp.cli import main
+from pyapp import bench
+
+p = default_problem("english")
+r = solve(p, max_seconds=30)
+moves = format_moves(p.board, r.jumps)
+check = replay(p.board, p.start, moves)
+cli_out = io.StringIO()
+with contextlib.redirect_stdout(cli_out):
+    code = main(["solve", "triangle5", "--json"])
+row = next(bench.iter_suite(quick=True, only=["default-triangle6"], memory=True))
+print("RESULT " + json.dumps({
+    "platform": sys.platform, "version": sys.version.split()[0],
+    "english": {"status": r.status, "reason": r.reason, "moves": moves, "jumps": len(r.jumps),
+                "replay_valid": check.valid, "replay_final": check.final, "goal_reached": p.goal.reached(check.final),
+                "nodes": r.nodes, "seconds": r.seconds},
+    "cli": {"code": code, "out": cli_out.getvalue()},
+    "bench_row": row,
+}))
+"""
+
+
+def _pyodide_missing() -> str | None:
+    if shutil.which("node") is None:
+        return "node is not installed"
+    if not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").exists():
+        return "node_modules/pyodide is missing (run 'npm ci')"
+    return None
+
+
+@pytest.fixture(scope="module")
+def pyodide_answers() -> dict:
+    missing = _pyodide_missing()
+    if missing:
+        if os.environ.get("PEG_REQUIRE_PYODIDE") == "1":
+            pytest.fail(f"PEG_REQUIRE_PYODIDE=1 but {missing}")
+        pytest.skip(missing)
+    proc = subprocess.run(["node", str(RUNNER), "--timing", "-c", IN_PYODIDE], cwd=ROOT, capture_output=True,
+                          text=True, timeout=180)
+    assert proc.returncode == 0, f"runner failed ({proc.returncode}):\n{proc.stderr[-3000:]}"
+    line = next((x for x in proc.stdout.splitlines() if x.startswith("RESULT ")), None)
+    assert line, f"no RESULT line in the runner's output:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
+    answers = json.loads(line[len("RESULT "):])
+    timing = next(x for x in proc.stderr.splitlines() if x.startswith('{"timing"'))
+    answers["timing"] = json.loads(timing)["timing"]
+    return answers
+
+
+def test_really_runs_in_webassembly(pyodide_answers):
+    assert pyodide_answers["platform"] == "emscripten"
+    assert pyodide_answers["version"].startswith("3.")
+    assert pyodide_answers["timing"]["load_s"] > 0
+
+
+def test_solves_the_english_central_game(pyodide_answers):
+    # Bergholt (1912); Winning Ways ch. 23: the central game d4 -> d4 is solvable, in 31 jumps (32 pegs -> 1).
+    english = pyodide_answers["english"]
+    assert english["status"] == "solved", english
+    assert english["jumps"] == 31
+    assert english["replay_valid"] and english["goal_reached"]
+
+
+def test_pyodide_solution_replays_in_cpython(pyodide_answers):
+    p = default_problem("english")
+    check = replay(p.board, p.start, pyodide_answers["english"]["moves"])
+    assert check.valid, check.error
+    assert check.final == 1 << p.board.hole("d4")
+    assert check.final == pyodide_answers["english"]["replay_final"]
+
+
+def test_cli_gives_the_same_answer_in_both_runtimes(pyodide_answers, capsys):
+    # the solver is deterministic without a seed: both runtimes must print the same solution
+    assert pyodide_answers["cli"]["code"] == 0
+    wasm = json.loads(pyodide_answers["cli"]["out"])
+    assert main(["solve", "triangle5", "--json"]) == 0
+    native = json.loads(capsys.readouterr().out)
+    for key in ("status", "moves", "jumps", "final", "nodes"):
+        assert wasm[key] == native[key], key
+
+
+def test_quick_bench_row_in_pyodide(pyodide_answers):
+    row = pyodide_answers["bench_row"]
+    assert row["name"] == "default-triangle6"
+    assert row["check"] == "ok", row["check"]
+    assert row["median_s"] > 0 and row["peak_mb"] is not None
+    assert row["wasm_heap_mb"] and row["wasm_heap_mb"] > 1  # measured from the Emscripten heap inside Pyodide
