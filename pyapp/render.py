@@ -1,9 +1,13 @@
 """SVG and text rendering of a board and position, pure Python.
 
-Every hole is one ``<circle>`` with ``data-hole="NAME"`` and the classes ``hole``, plus
-``peg`` when filled, ``selected``/``target``/``last-from``/``last-over``/``last-to``
-when asked; the JS layer only toggles these classes, so the page never parses positions
-itself.  Coordinates are in hole units (``unit`` px apart) inside a ``viewBox``.
+Every hole is one ``<g>`` element with ``data-hole="NAME"``, its centre in ``data-x`` and
+``data-y`` (user units, for animation and keyboard navigation), and the classes ``hole``,
+plus ``peg`` when filled, ``selected``/``target``/``goal``/``last-from``/``last-over``/
+``last-to`` when asked.  Inside it: a transparent ``rect.hit`` covering the hole's whole
+cell (a large touch target), a ``circle.socket`` (the hole) and a ``circle.pin`` (the peg,
+shown by CSS only when the group has the class ``peg``).  The JS layer only toggles these
+classes and moves pins, so the page never parses positions itself.  Coordinates are in
+hole units (``unit`` px apart) inside a ``viewBox``.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from .position import format_position
 
 UNIT = 40.0
 RADIUS = 0.34
+ROW_HEIGHT_TRIANGLE = 0.8660254037844386
 
 
 def hole_xy(board: Board, bit: int, unit: float = UNIT) -> tuple[float, float]:
@@ -26,18 +31,26 @@ def hole_xy(board: Board, bit: int, unit: float = UNIT) -> tuple[float, float]:
         return (c + 0.5) * unit, (r + 0.5) * unit
     h = board.height
     x = (h - 1 - r) / 2 + c + 0.5
-    y = r * 0.8660254037844386 + 0.5
+    y = r * ROW_HEIGHT_TRIANGLE + 0.5
     return x * unit, y * unit
 
 
+def hole_coordinates(board: Board, unit: float = UNIT) -> dict[str, tuple[float, float]]:
+    """Centre of every hole by name, rounded as in the SVG (what the page animates with)."""
+    return {name: tuple(round(v, 1) for v in hole_xy(board, bit, unit))  # type: ignore[misc]
+            for bit, name in zip(board.bits, board.names)}
+
+
 def render_svg(board: Board, pos: int, *, selected: Iterable[int] = (), targets: Iterable[int] = (),
-               last: Jump | None = None, unit: float = UNIT, title: str | None = None) -> str:
+               last: Jump | None = None, goal: int | None = None, unit: float = UNIT,
+               title: str | None = None) -> str:
     """An ``<svg>`` element drawing ``board`` with the pegs of ``pos``.
 
     Keyword-only options:
       selected: bits to mark with class ``selected`` (the peg the player picked).
       targets: bits to mark with class ``target`` (legal destinations).
       last: the last jump, marked ``last-from``/``last-over``/``last-to``.
+      goal: the bit of the goal hole, marked ``goal`` (None: no mark).
       unit: distance between neighbouring holes in user units.
       title: an accessible title (defaults to the board's title).
     """
@@ -48,10 +61,11 @@ def render_svg(board: Board, pos: int, *, selected: Iterable[int] = (), targets:
     xs, ys = zip(*(hole_xy(board, b, unit) for b in board.bits))
     width = max(xs) + unit / 2
     height = max(ys) + unit / 2
+    cell_h = unit * (ROW_HEIGHT_TRIANGLE if board.lattice.name == "triangle" else 1.0)
     label = escape(title if title is not None else board.title)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {width:.1f} {height:.1f}" '
-        f'role="img" aria-label="{label}" data-board="{escape(board.id)}">',
+        f'role="img" aria-label="{label}" data-board="{escape(board.id)}" data-lattice="{board.lattice.name}">',
         f"<title>{label}</title>",
     ]
     for bit, name in zip(board.bits, board.names):
@@ -63,11 +77,18 @@ def render_svg(board: Board, pos: int, *, selected: Iterable[int] = (), targets:
             classes.append("selected")
         if bit in tgt:
             classes.append("target")
+        if goal is not None and bit == goal:
+            classes.append("goal")
         if bit in marks:
             classes.append(marks[bit])
+        n = escape(name)
         parts.append(
-            f'<circle class="{" ".join(classes)}" data-hole="{escape(name)}" '
-            f'cx="{x:.1f}" cy="{y:.1f}" r="{RADIUS * unit:.1f}"><title>{escape(name)}</title></circle>'
+            f'<g class="{" ".join(classes)}" data-hole="{n}" data-x="{x:.1f}" data-y="{y:.1f}">'
+            f"<title>{n}</title>"
+            f'<rect class="hit" x="{x - unit / 2:.1f}" y="{y - cell_h / 2:.1f}" '
+            f'width="{unit:.1f}" height="{cell_h:.1f}"/>'
+            f'<circle class="socket" cx="{x:.1f}" cy="{y:.1f}" r="{RADIUS * unit:.1f}"/>'
+            f'<circle class="pin" cx="{x:.1f}" cy="{y:.1f}" r="{RADIUS * unit:.1f}"/></g>'
         )
     parts.append("</svg>")
     return "\n".join(parts)

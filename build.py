@@ -1,0 +1,248 @@
+"""Build the deployable web app into ``dist/`` and optionally serve it.
+
+``python build.py`` writes ``dist/``: the page, ``static/`` (ES modules, CSS, the worker),
+``pyapp.zip`` (the pure-Python library the worker unpacks into Pyodide), the five Pyodide
+runtime files the app needs (from the pinned npm package; ``npm ci`` runs first when
+``node_modules`` is missing), the web manifest with icons (PNGs drawn here, no image
+library needed), and ``sw.js``: the service worker, given the list of every asset and a
+version derived from the content hash of all of them, so a new deploy gets a new cache.
+
+``python build.py serve [--port 8000]`` builds when a source is newer than ``dist/`` and
+serves ``dist/`` on 127.0.0.1 with correct MIME types.  ``dist/`` also works from any
+plain static server (it only needs ``.mjs`` served as JavaScript and ``.wasm`` as
+``application/wasm``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import hashlib
+import http.server
+import json
+import math
+import shutil
+import struct
+import subprocess
+import sys
+import zipfile
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+DIST = ROOT / "dist"
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+PAGES = ("index.html", "bench.html")
+MIME_TYPES = {
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".wasm": "application/wasm",
+    ".webmanifest": "application/manifest+json",
+    ".json": "application/json",
+    ".svg": "image/svg+xml",
+    ".zip": "application/zip",
+    ".cnf": "text/plain",
+}
+ZIP_DATE = (2020, 1, 1, 0, 0, 0)
+THEME = "#1f4e3d"
+
+
+# ---------------------------------------------------------------- pieces
+def ensure_pyodide() -> Path:
+    """The npm package folder, running ``npm ci`` first when it is missing."""
+    pkg = ROOT / "node_modules" / "pyodide"
+    if not pkg.is_dir():
+        print("node_modules/pyodide missing: running npm ci", file=sys.stderr)
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
+    missing = [f for f in PYODIDE_FILES if not (pkg / f).is_file()]
+    if missing:
+        raise SystemExit(f"node_modules/pyodide lacks {', '.join(missing)}: run 'npm ci'")
+    return pkg
+
+
+def write_pyapp_zip(target: Path) -> None:
+    """``pyapp/*.py`` as a zip with fixed timestamps, so equal sources give equal bytes."""
+    sources = sorted(p for p in (ROOT / "pyapp").rglob("*.py") if "__pycache__" not in p.parts)
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path in sources:
+            info = zipfile.ZipInfo(path.relative_to(ROOT).as_posix(), ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, path.read_bytes())
+
+
+def png_bytes(width: int, height: int, pixels: bytearray) -> bytes:
+    """A minimal RGBA PNG (one IDAT chunk) from raw row-major pixels."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    stride = width * 4
+    raw = b"".join(b"\x00" + bytes(pixels[y * stride:(y + 1) * stride]) for y in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+
+
+def _icon_pegs() -> list[tuple[float, float, bool]]:
+    """The English cross as (x, y, filled) in 0..1 icon coordinates, the centre empty."""
+    out = []
+    for r in range(7):
+        for c in range(7):
+            if (2 <= r <= 4) or (2 <= c <= 4):
+                out.append(((c + 0.5) / 7, (r + 0.5) / 7, (r, c) != (3, 3)))
+    return out
+
+
+def draw_icon(size: int) -> bytes:
+    """The app icon: pegs of the English board on a green tile (safe zone for maskable icons)."""
+    bg = bytes.fromhex(THEME[1:]) + b"\xff"
+    peg = bytes.fromhex("f2c14e") + b"\xff"
+    hole = bytes.fromhex("163a2d") + b"\xff"
+    px = bytearray(bg * (size * size))
+    margin = size * 0.14
+    span = size - 2 * margin
+    radius = span / 7 * 0.36
+    for fx, fy, filled in _icon_pegs():
+        cx, cy = margin + fx * span, margin + fy * span
+        colour = peg if filled else hole
+        for y in range(max(0, int(cy - radius - 1)), min(size, int(cy + radius + 2))):
+            for x in range(max(0, int(cx - radius - 1)), min(size, int(cx + radius + 2))):
+                if math.hypot(x + 0.5 - cx, y + 0.5 - cy) <= radius:
+                    i = (y * size + x) * 4
+                    px[i:i + 4] = colour
+    return png_bytes(size, size, px)
+
+
+def icon_svg() -> str:
+    """The same icon as SVG (the favicon)."""
+    circles = []
+    for fx, fy, filled in _icon_pegs():
+        fill = "#f2c14e" if filled else "#163a2d"
+        x, y, r = 14 + fx * 72, 14 + fy * 72, 72 / 7 * 0.36
+        circles.append(f'<circle cx="{x:.2f}" cy="{y:.2f}" r="{r:.2f}" fill="{fill}"/>')
+    return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+            f'<rect width="100" height="100" rx="18" fill="{THEME}"/>' + "".join(circles) + "</svg>\n")
+
+
+def manifest() -> dict:
+    return {
+        "name": "Peg Solitaire Lab",
+        "short_name": "Peg Lab",
+        "description": "Play, solve and share peg solitaire on every classic board, offline.",
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "background_color": "#f4f1e8",
+        "theme_color": THEME,
+        "icons": [
+            {"src": "icons/icon.svg", "sizes": "any", "type": "image/svg+xml"},
+            {"src": "icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
+            {"src": "icons/icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any maskable"},
+        ],
+    }
+
+
+def write_service_worker(dist: Path) -> str:
+    """Fill ``sw.js`` with every asset (path and hash) and the build version; returns the version."""
+    assets = sorted(p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file() and p.name != "sw.js")
+    digest = hashlib.sha256()
+    entries = {}
+    for name in assets:
+        data = (dist / name).read_bytes()
+        entries[name] = {"hash": hashlib.sha256(data).hexdigest(), "size": len(data)}
+        digest.update(name.encode() + b"\0" + data + b"\0")
+    version = digest.hexdigest()[:16]
+    template = (ROOT / "sw.js").read_text(encoding="utf-8")
+    if "/*@ASSETS@*/" not in template or "@VERSION@" not in template:
+        raise SystemExit("sw.js template lacks the /*@ASSETS@*/ or @VERSION@ placeholder")
+    listing = json.dumps({"./": entries["index.html"], **entries}, indent=1)
+    text = template.replace("/*@ASSETS@*/", listing).replace("@VERSION@", version)
+    (dist / "sw.js").write_text(text, encoding="utf-8")
+    return version
+
+
+def build(dist: Path = DIST) -> str:
+    """Write the whole site into ``dist`` (replacing it); returns the build version."""
+    pkg = ensure_pyodide()
+    if dist.exists():
+        shutil.rmtree(dist)
+    (dist / "pyodide").mkdir(parents=True)
+    (dist / "icons").mkdir()
+    for page in PAGES:
+        if (ROOT / page).is_file():
+            shutil.copy2(ROOT / page, dist / page)
+    shutil.copytree(ROOT / "static", dist / "static", ignore=shutil.ignore_patterns("*.map", ".*"))
+    for name in PYODIDE_FILES:
+        shutil.copy2(pkg / name, dist / "pyodide" / name)
+    write_pyapp_zip(dist / "pyapp.zip")
+    (dist / "manifest.webmanifest").write_text(json.dumps(manifest(), indent=2) + "\n", encoding="utf-8")
+    (dist / "icons" / "icon.svg").write_text(icon_svg(), encoding="utf-8")
+    for size in (192, 512):
+        (dist / "icons" / f"icon-{size}.png").write_bytes(draw_icon(size))
+    return write_service_worker(dist)
+
+
+def _sources() -> list[Path]:
+    files = [ROOT / p for p in (*PAGES, "sw.js", "build.py", "package-lock.json") if (ROOT / p).is_file()]
+    for folder in ("static", "pyapp"):
+        files += [p for p in (ROOT / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    return files
+
+
+def needs_build(dist: Path = DIST) -> bool:
+    stamp = dist / "sw.js"
+    if not stamp.is_file():
+        return True
+    built = stamp.stat().st_mtime
+    return any(p.stat().st_mtime > built for p in _sources())
+
+
+# ---------------------------------------------------------------- serving
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files with the MIME types the app needs; ``no-cache`` so edits show up at once."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
+        if getattr(self.server, "verbose", True):
+            super().log_message(format, *args)
+
+
+def make_server(directory: Path = DIST, port: int = 8000, *, verbose: bool = True) -> http.server.ThreadingHTTPServer:
+    """A threading HTTP server for ``directory`` on 127.0.0.1 (port 0 picks a free port)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=str(directory)))
+    server.verbose = verbose  # type: ignore[attr-defined]
+    return server
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command")
+    serve = sub.add_parser("serve", help="build if needed, then serve dist/ on 127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    sub.add_parser("build", help="write dist/ (the default)")
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        if needs_build():
+            print(f"built dist/ (version {build()})")
+        server = make_server(DIST, args.port)
+        print(f"serving dist/ on http://127.0.0.1:{server.server_address[1]}/  (Ctrl+C stops)", flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.server_close()
+        return 0
+    version = build()
+    size = sum(p.stat().st_size for p in DIST.rglob("*") if p.is_file())
+    print(f"built dist/ (version {version}, {size / 1e6:.1f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

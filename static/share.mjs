@@ -1,0 +1,61 @@
+// Share links: the URL fragment holds the game in readable form,
+//   #board=english&start=d4&goal=d4&moves=f4-d4,d2-d4
+// (board: catalogue id or custom spec like square:ooo/o.o/ooo; start: the single vacant hole, or
+// pos: the position, rows joined by "/" without alignment spaces; goal: hole, any or min; moves: standard notation).
+// Parsing only checks the shape; the engine validates every value and nothing read here is ever
+// inserted as HTML.
+
+const KEYS = new Set(["board", "start", "pos", "goal", "moves"]);
+export const MAX_FRAGMENT = 4000;
+
+const readable = (value) =>
+  encodeURIComponent(value).replace(/%2F/gi, "/").replace(/%2C/gi, ",").replace(/%3A/gi, ":");
+
+/** The fragment (without '#') for a game: {board, start?, position?, goal?, moves[]}. */
+export function formatFragment({ board, start, position, goal, moves }) {
+  const parts = [`board=${readable(board)}`];
+  if (position) parts.push(`pos=${readable(position.replace(/\n/g, "/").replace(/ /g, ""))}`);
+  else if (start) parts.push(`start=${readable(start)}`);
+  if (goal) parts.push(`goal=${readable(goal)}`);
+  if (moves && moves.length) parts.push(`moves=${moves.map(readable).join(",")}`);
+  return parts.join("&");
+}
+
+/** Read a fragment: {ok: true, game: null} (none), {ok: true, game}, or {ok: false, error}. */
+export function parseFragment(hash) {
+  const text = String(hash || "").replace(/^#/, "");
+  if (!text.trim()) return { ok: true, game: null };
+  if (text.length > MAX_FRAGMENT) {
+    return { ok: false, error: `the link is too long (${text.length} characters, at most ${MAX_FRAGMENT})` };
+  }
+  const seen = {};
+  for (const part of text.split("&")) {
+    if (!part) continue;
+    const eq = part.indexOf("=");
+    if (eq < 1) return { ok: false, error: `the link has a part without a name=value form: "${part.slice(0, 40)}"` };
+    const key = part.slice(0, eq);
+    let value;
+    try {
+      value = decodeURIComponent(part.slice(eq + 1).replace(/\+/g, " "));
+    } catch {
+      return { ok: false, error: `the link's "${key.slice(0, 20)}" value is not valid URL encoding` };
+    }
+    if (!KEYS.has(key)) {
+      return { ok: false, error: `the link has an unknown field "${key.slice(0, 20)}" (expected board, start, pos, goal, moves)` };
+    }
+    if (key in seen) return { ok: false, error: `the link names "${key}" twice` };
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(value)) return { ok: false, error: `the link's "${key}" holds control characters` };
+    seen[key] = value;
+  }
+  if (!seen.board) return { ok: false, error: "the link does not name a board (board=...)" };
+  if (seen.start && seen.pos) return { ok: false, error: "the link gives both a start hole and a position" };
+  const game = {
+    board: seen.board,
+    start: seen.start || null,
+    position: seen.pos || null,
+    goal: seen.goal || null,
+    moves: (seen.moves || "").split(/[\s,]+/).filter(Boolean),
+  };
+  return { ok: true, game };
+}

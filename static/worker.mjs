@@ -1,0 +1,109 @@
+// The engine worker: loads Pyodide from this site (no CDN), unpacks pyapp.zip, then
+// answers requests by id.  Protocol (kept stable: the app and bench.html use it):
+//   in:  {id, type: "call", fn, args}           out: {id, type: "progress", value} (0..n),
+//        {type: "cancel", id}                         then {id, type: "result", value}
+//                                                     or   {id, type: "error", message}
+//   start-up: {type: "loading", value: {stage, loaded, total}} events, then {type: "ready", value}
+//             or {type: "failed", message}.
+// Long requests (solve, bench) run slice by slice (pyapp.webapi.Job.step, ~50 ms each); between
+// slices the worker yields to its event loop, so a cancel is seen within one slice.
+
+const STAGES = ["runtime", "pyapp", "import"];
+const jobs = new Map(); // id -> {cancelled}
+let webapi = null;
+
+const post = (message) => self.postMessage(message);
+const stage = (name, extra = {}) =>
+  post({ type: "loading", value: { stage: name, loaded: STAGES.indexOf(name), total: STAGES.length, ...extra } });
+const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function pythonMessage(err) {
+  // A PythonError's message is a whole traceback: keep its last line, without the class name.
+  const text = String(err && err.message ? err.message : err).trim();
+  const last = text.split("\n").filter(Boolean).pop() || text;
+  return last.replace(/^[\w.]*(Error|Exception|Missing): /, "");
+}
+
+async function boot() {
+  const t0 = performance.now();
+  stage("runtime");
+  const { loadPyodide } = await import("../pyodide/pyodide.mjs");
+  const py = await loadPyodide({ indexURL: new URL("../pyodide/", import.meta.url).href });
+  stage("pyapp");
+  const response = await fetch(new URL("../pyapp.zip", import.meta.url));
+  if (!response.ok) throw new Error(`pyapp.zip answered ${response.status}`);
+  py.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/home/pyodide/app" });
+  stage("import");
+  py.runPython("import sys\nif '/home/pyodide/app' not in sys.path: sys.path.insert(0, '/home/pyodide/app')");
+  webapi = py.pyimport("pyapp.webapi");
+  const version = py.runPython("import sys; sys.version.split()[0]");
+  post({ type: "ready", value: { python: version, seconds: (performance.now() - t0) / 1000 } });
+}
+
+const ready = boot().catch((err) => {
+  const message = `The Python engine could not start: ${pythonMessage(err)}`;
+  post({ type: "failed", message });
+  throw new Error(message);
+});
+
+async function runJob(id, fn, args) {
+  const entry = { cancelled: false };
+  jobs.set(id, entry);
+  let job = null;
+  try {
+    job = webapi.start(fn, JSON.stringify(args));
+    for (;;) {
+      if (entry.cancelled) {
+        const out = JSON.parse(job.cancel());
+        post({ id, type: "result", value: out.result });
+        return;
+      }
+      const out = JSON.parse(job.step());
+      if (out.done) {
+        if (out.error !== undefined) post({ id, type: "error", message: out.error });
+        else post({ id, type: "result", value: out.result });
+        return;
+      }
+      post({ id, type: "progress", value: out.progress });
+      await turn(); // let a cancel message in
+    }
+  } catch (err) {
+    post({ id, type: "error", message: pythonMessage(err) });
+  } finally {
+    jobs.delete(id);
+    if (job) job.destroy();
+  }
+}
+
+self.onmessage = async (event) => {
+  const msg = event.data || {};
+  if (msg.type === "cancel") {
+    const entry = jobs.get(msg.id);
+    if (entry) entry.cancelled = true;
+    return;
+  }
+  if (msg.type !== "call") return;
+  const { id, fn } = msg;
+  try {
+    await ready;
+  } catch (err) {
+    post({ id, type: "error", message: err.message });
+    return;
+  }
+  if (typeof fn !== "string") {
+    post({ id, type: "error", message: "request without a function name" });
+    return;
+  }
+  const args = msg.args ?? {};
+  if (webapi.is_streaming(fn)) {
+    await runJob(id, fn, args);
+    return;
+  }
+  try {
+    const out = JSON.parse(webapi.call(fn, JSON.stringify(args)));
+    if (out.error !== undefined) post({ id, type: "error", message: out.error });
+    else post({ id, type: "result", value: out.ok });
+  } catch (err) {
+    post({ id, type: "error", message: pythonMessage(err) });
+  }
+};

@@ -1,0 +1,96 @@
+/* Peg Solitaire Lab service worker: precache every asset (the Pyodide runtime included)
+ * under a cache named after the build's content hash, answer cache-first, delete older
+ * caches on activate.  build.py fills in VERSION and ASSETS (path -> {hash, size}).
+ * Each download is checked against its SHA-256 from the build, so a half-updated server
+ * can never leave a cache that mixes files of two deploys; unchanged files are copied
+ * from the previous cache instead of being downloaded again. */
+const VERSION = "@VERSION@";
+const ASSETS = /*@ASSETS@*/;
+const PREFIX = "peg-lab-";
+const CACHE = PREFIX + VERSION;
+const HASH_HEADER = "x-peg-sha256";
+const PARALLEL = 4;
+
+const scopeUrl = (path) => new URL(path, self.registration.scope).href;
+
+async function sha256hex(buffer) {
+  const digest = await crypto.subtle.digest("SHA-256", buffer);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function broadcast(message) {
+  const clients = await self.clients.matchAll({ includeUncontrolled: true, type: "window" });
+  for (const client of clients) client.postMessage(message);
+}
+
+/** A response for `path` whose bytes hash to `hash`: from an older cache when unchanged, else the network. */
+async function obtain(path, { hash }) {
+  const url = scopeUrl(path);
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(PREFIX) || name === CACHE) continue;
+    const old = await (await caches.open(name)).match(url);
+    if (old && old.headers.get(HASH_HEADER) === hash) return old;
+  }
+  const response = await fetch(url, { cache: "no-cache" });
+  if (!response.ok) throw new Error(`precache: ${path} answered ${response.status}`);
+  const body = await response.arrayBuffer();
+  const got = await sha256hex(body);
+  if (got !== hash) throw new Error(`precache: ${path} does not match this build (the server holds another deploy)`);
+  const headers = new Headers(response.headers);
+  headers.set(HASH_HEADER, hash);
+  return new Response(body, { status: 200, statusText: "OK", headers });
+}
+
+async function precache() {
+  const cache = await caches.open(CACHE);
+  const paths = Object.keys(ASSETS);
+  const total = paths.reduce((sum, p) => sum + ASSETS[p].size, 0);
+  let loaded = 0;
+  let next = 0;
+  let lastNote = 0;
+  async function lane() {
+    while (next < paths.length) {
+      const path = paths[next++];
+      if (!(await cache.match(scopeUrl(path)))) await cache.put(scopeUrl(path), await obtain(path, ASSETS[path]));
+      loaded += ASSETS[path].size;
+      const now = Date.now();
+      if (now - lastNote > 100 || loaded === total) {
+        lastNote = now;
+        broadcast({ type: "precache", version: VERSION, loaded, total });
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: PARALLEL }, lane));
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(precache());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "version") event.source?.postMessage({ type: "version", version: VERSION });
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  event.respondWith((async () => {
+    const cache = await caches.open(CACHE);
+    const key = request.mode === "navigate" && url.pathname === new URL(self.registration.scope).pathname
+      ? scopeUrl("./") : url.origin + url.pathname;
+    const hit = await cache.match(key);
+    if (hit) return hit;
+    return fetch(request);
+  })());
+});
