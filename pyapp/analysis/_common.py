@@ -1,0 +1,105 @@
+"""Small helpers shared by the analyses: symmetry subgroups, deadlines, jump tables.
+
+Symmetry is only used where it is valid: a search keyed by canonical positions may merge
+two positions only when some symmetry maps one onto the other *and* leaves the fixed
+part of the question (the goal, or the start) unchanged.  :func:`stabilizer` finds that
+subgroup; :func:`canonicalizer` gives the canonical form under it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from functools import cache
+
+from ..board import Board
+from ..moves import Jump
+from ..problem import Goal
+
+
+class OutOfTime(Exception):
+    """Raised inside an analysis when its time budget is spent (caught by the analysis itself)."""
+
+
+class Deadline:
+    """A time budget: ``None`` seconds means no limit.  ``check()`` raises :class:`OutOfTime`."""
+
+    def __init__(self, max_seconds: float | None) -> None:
+        self.start = time.perf_counter()
+        self.limit = None if max_seconds is None else self.start + max_seconds
+
+    def expired(self) -> bool:
+        return self.limit is not None and time.perf_counter() > self.limit
+
+    def remaining(self) -> float | None:
+        return None if self.limit is None else max(0.0, self.limit - time.perf_counter())
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def check(self) -> None:
+        if self.expired():
+            raise OutOfTime
+
+
+def stabilizer(board: Board, fixed: int) -> tuple[int, ...]:
+    """Indices of the board symmetries that map the peg set ``fixed`` onto itself."""
+    return tuple(i for i in range(len(board.symmetries)) if board.transform(fixed, i) == fixed)
+
+
+def goal_group(board: Board, goal: Goal) -> tuple[int, ...]:
+    """The symmetries under which the goal is unchanged (all of them for 'any' and 'min')."""
+    if goal.kind in ("any", "min"):
+        return tuple(range(len(board.symmetries)))
+    return stabilizer(board, goal.target)
+
+
+def canonicalizer(board: Board, group: tuple[int, ...]) -> Callable[[int], int]:
+    """A function giving the least image of a position under the symmetries in ``group``."""
+    if len(group) <= 1:
+        return lambda pos: pos
+    if len(group) == len(board.symmetries):
+        return board.canonical
+    transform = board.transform
+    return lambda pos: min(transform(pos, i) for i in group)
+
+
+def orbit_size(board: Board, group: tuple[int, ...], pos: int) -> int:
+    """Number of distinct images of ``pos`` under ``group``."""
+    return len({board.transform(pos, i) for i in group}) if len(group) > 1 else 1
+
+
+@cache
+def jump_table(board: Board) -> dict[int, tuple[tuple[int, int], ...]]:
+    """For each hole bit, the ``(over, to)`` pairs of every jump that starts there."""
+    table: dict[int, list[tuple[int, int]]] = {b: [] for b in board.bits}
+    for a, b, c in board.lines:
+        table[a].append((b, c))
+        table[c].append((b, a))
+    return {k: tuple(v) for k, v in table.items()}
+
+
+@cache
+def corner_mask(board: Board) -> int:
+    """Holes that are never jumped over (not the middle of any line): a peg there must move to leave."""
+    middles = 0
+    for _, b, _ in board.lines:
+        middles |= 1 << b
+    return board.mask & ~middles
+
+
+def jump_bits(jump: Jump) -> int:
+    a, b, c = jump
+    return (1 << a) | (1 << b) | (1 << c)
+
+
+def class_obstacle(problem) -> str | None:
+    """Why the position class (Conway's rule of three) rules the problem out, or None."""
+    board, goal, start = problem.board, problem.goal, problem.start
+    cls = board.position_class(start)
+    if goal.kind in ("hole", "target"):
+        if cls != board.position_class(goal.target):
+            return "position class: the start and the goal are in different position classes (rule of three)"
+    elif goal.kind == "any" and not any(board.position_class(1 << b) == cls for b in board.bits):
+        return "position class: no single-peg position is in the start's position class (rule of three)"
+    return None

@@ -1,0 +1,94 @@
+"""Counting solutions: the exact number of jump sequences that solve a problem.
+
+``count(pos)`` is the number of jump sequences from ``pos`` that end at the goal; it is
+1 at the goal, and otherwise the sum over the legal jumps of the count after the jump.
+Memoised per position, and per symmetry class of positions under the symmetries that
+leave the goal unchanged (the count is the same for two such positions), so the work is
+the number of distinct reachable positions, not the (astronomical) number of sequences.
+Python ints keep the totals exact however large they get.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import PegError
+from ..moves import jump_sources
+from ..problem import Problem
+from ._common import Deadline, OutOfTime, canonicalizer, class_obstacle, goal_group
+
+
+class CountBudgetError(RuntimeError):
+    """The time budget ran out before the count was complete."""
+
+
+@dataclass
+class Count:
+    """A count with its statistics: ``solutions`` is None when the budget ran out."""
+
+    solutions: int | None
+    positions: int
+    seconds: float
+    reason: str | None = None
+
+
+DEFAULT_MAX_POSITIONS = 1_500_000
+
+
+def count(problem: Problem, *, max_seconds: float | None = None, max_positions: int = DEFAULT_MAX_POSITIONS) -> Count:
+    """Count the jump sequences that solve ``problem`` (goal: a hole, 'any' or a target).
+
+    The memo holds at most ``max_positions`` entries (memory stays bounded); past that, or past
+    ``max_seconds``, the answer is ``solutions=None`` with the reason.
+    """
+    board, goal, start = problem.board, problem.goal, problem.start
+    if goal.kind == "min":
+        raise PegError("counting needs a goal with a definite end (a hole, 'any' or a target), not 'min'")
+    deadline = Deadline(max_seconds)
+    final = goal.final_pegs or 1
+    obstacle = class_obstacle(problem)
+    if start.bit_count() < final or obstacle:
+        return Count(0, 0, deadline.elapsed(), obstacle or "the start has fewer pegs than the goal")
+    canon = canonicalizer(board, goal_group(board, goal))
+    memo: dict[int, int] = {}
+    target = goal.target
+    any_goal = goal.kind == "any"
+    ticks = [0]
+
+    def ways(pos: int) -> int:
+        if pos.bit_count() == final:
+            return 1 if any_goal or pos == target else 0
+        key = canon(pos)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        ticks[0] += 1
+        if ticks[0] & 1023 == 0:
+            deadline.check()
+            if len(memo) > max_positions:
+                raise OutOfTime
+        total = 0
+        for s, m in jump_sources(board, pos):
+            while m:
+                low = m & -m
+                b = low.bit_length() - 1
+                total += ways(pos ^ (low | (1 << (b + s)) | (1 << (b + 2 * s))))
+                m ^= low
+        memo[key] = total
+        return total
+
+    try:
+        n = ways(start)
+    except OutOfTime:
+        why = "position cap reached" if len(memo) > max_positions else "budget spent"
+        return Count(None, len(memo), deadline.elapsed(), f"{why} after {len(memo)} positions")
+    return Count(n, len(memo), deadline.elapsed())
+
+
+def count_solutions(problem: Problem, *, max_seconds: float | None = None,
+                    max_positions: int = DEFAULT_MAX_POSITIONS) -> int:
+    """The exact number of jump sequences solving ``problem``; raises CountBudgetError past the budget."""
+    result = count(problem, max_seconds=max_seconds, max_positions=max_positions)
+    if result.solutions is None:
+        raise CountBudgetError(result.reason)
+    return result.solutions

@@ -1,0 +1,178 @@
+"""Fewest moves: a solution with the fewest moves (a move is one or more jumps by one peg).
+
+Breadth-first search by moves.  Layer ``k`` holds the positions first reached after ``k``
+moves; a position's successors are the end points of every chain of jumps one peg can
+make from it.  The first layer that contains a goal position gives the minimum, and the
+search is then a proof of minimality.  Positions are merged under the symmetries that
+keep the goal unchanged (the number of moves still needed is the same for both).
+
+Two devices keep the search small:
+
+* an upper bound: a solution found first by the solver (its jumps grouped into moves);
+  positions that cannot beat it are not expanded;
+* an admissible lower bound on the moves still needed: a peg on a hole that is never
+  jumped over (a corner) can only leave it by moving, and different pegs need different
+  moves, so every such peg, except one that may stay as the survivor, costs a move.
+
+When the time budget or the position cap runs out the answer says so: a solution found
+but not proven minimal (with the lower bound proven so far), or ``unknown``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import PegError
+from ..moves import Jump, count_moves, jump_sources
+from ..problem import Problem
+from ..solver import solve
+from ._common import Deadline, canonicalizer, class_obstacle, corner_mask, goal_group, jump_table
+
+DEFAULT_MAX_POSITIONS = 600_000
+
+
+@dataclass
+class Fewest:
+    """The answer of :func:`fewest_moves`."""
+
+    status: str
+    """'solved' (``jumps`` is a solution), 'impossible' or 'unknown'."""
+    moves: int = 0
+    jumps: list[Jump] = field(default_factory=list)
+    proven: bool = False
+    """True when no solution has fewer moves (proven by exhaustive search)."""
+    reason: str | None = None
+    lower_bound: int = 0
+    """Every solution has at least this many moves (proven)."""
+    positions: int = 0
+    seconds: float = 0.0
+
+
+def lower_bound(problem: Problem, pos: int, corners: int) -> int:
+    """Admissible bound on the moves still needed from ``pos``: corner pegs that must move."""
+    goal = problem.goal
+    occupied = pos & corners
+    if goal.kind == "any":
+        need = max(occupied.bit_count() - 1, 0)
+    else:
+        need = (occupied & ~goal.target).bit_count()
+    if need == 0 and not goal.reached(pos):
+        return 1
+    return need
+
+
+def move_successors(board, pos: int, table) -> list[tuple[int, tuple[Jump, ...]]]:
+    """Every position one move away: the end point of each chain of jumps by one peg, with its jumps."""
+    out: list[tuple[int, tuple[Jump, ...]]] = []
+    for s, m in jump_sources(board, pos):
+        while m:
+            low = m & -m
+            a = low.bit_length() - 1
+            m ^= low
+            first = (a, a + s, a + 2 * s)
+            after = pos ^ (low | (1 << (a + s)) | (1 << (a + 2 * s)))
+            stack = [(after, (first,))]
+            while stack:
+                p, chain = stack.pop()
+                out.append((p, chain))
+                at = chain[-1][2]
+                for over, to in table[at]:
+                    if p >> over & 1 and not p >> to & 1:
+                        stack.append((p ^ ((1 << at) | (1 << over) | (1 << to)), chain + ((at, over, to),)))
+    return out
+
+
+def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
+                 max_positions: int = DEFAULT_MAX_POSITIONS, upper_seconds: float | None = None) -> Fewest:
+    """A solution of ``problem`` with the fewest moves, proven minimal where the search completes."""
+    board, goal, start = problem.board, problem.goal, problem.start
+    if goal.kind == "min":
+        raise PegError("fewest moves needs a goal with a definite end (a hole, 'any' or a target), not 'min'")
+    deadline = Deadline(max_seconds)
+    obstacle = class_obstacle(problem)
+    if obstacle:
+        return Fewest("impossible", reason=obstacle, proven=True, seconds=deadline.elapsed())
+    if goal.reached(start):
+        return Fewest("solved", 0, [], True, None, 0, 1, deadline.elapsed())
+    corners = corner_mask(board)
+
+    # An upper bound from the solver (its solution, grouped into moves).
+    best: list[Jump] | None = None
+    left = deadline.remaining()
+    budget = upper_seconds if upper_seconds is not None else (None if left is None else left / 4)
+    first = solve(problem, max_seconds=budget)
+    if first.status == "impossible":
+        return Fewest("impossible", reason=first.reason, proven=True, seconds=deadline.elapsed())
+    if first.status == "solved":
+        best = list(first.jumps)
+    upper = count_moves(best) if best is not None else None
+
+    canon = canonicalizer(board, goal_group(board, goal))
+    table = jump_table(board)
+    # key -> (parent key, actual position, move that led here)
+    seen: dict[int, tuple[int | None, int, tuple[Jump, ...]]] = {canon(start): (None, start, ())}
+    layer = [canon(start)]
+    depth = 0
+    reason = None
+    while layer:
+        if upper is not None and depth + 1 >= upper:
+            # nothing one move deeper can beat the solution in hand: it is minimal
+            return _done(best, len(seen), deadline)
+        nxt: list[int] = []
+        for n, key in enumerate(layer):
+            if n & 63 == 0 and (deadline.expired() or len(seen) > max_positions):
+                reason = "budget spent" if deadline.expired() else f"position cap ({max_positions}) reached"
+                break
+            pos = seen[key][1]
+            for after, chain in move_successors(board, pos, table):
+                k = canon(after)
+                if k in seen:
+                    continue
+                if goal.reached(after):
+                    seen[k] = (key, after, chain)
+                    return _done(_path(seen, k), len(seen), deadline)
+                h = lower_bound(problem, after, corners)
+                if upper is not None and depth + 1 + h >= upper:
+                    continue  # cannot beat the solution in hand
+                if after.bit_count() <= (goal.final_pegs or 1):
+                    continue  # too few pegs to ever reach the goal
+                seen[k] = (key, after, chain)
+                nxt.append(k)
+        if reason:
+            break
+        layer = nxt
+        depth += 1
+    if reason is None:
+        # search exhausted: the solution in hand (if any) is minimal
+        if best is not None:
+            return _done(best, len(seen), deadline)
+        return Fewest("impossible", reason=f"exhaustive search: {len(seen)} positions (by moves) and no solution",
+                      proven=True, positions=len(seen), seconds=deadline.elapsed())
+    # every position within ``depth`` moves was generated and none is the goal
+    proven_lower = max(depth + 1, lower_bound(problem, start, corners))
+    if upper is not None:
+        proven_lower = min(proven_lower, upper)
+    if best is not None:
+        return Fewest("solved", count_moves(best), best, proven_lower == count_moves(best),
+                      f"{reason}: minimality not proven; every solution has at least {proven_lower} moves",
+                      proven_lower, len(seen), deadline.elapsed())
+    return Fewest("unknown", reason=f"{reason}: gave up after proving at least {proven_lower} moves",
+                  lower_bound=proven_lower, positions=len(seen), seconds=deadline.elapsed())
+
+
+def _path(seen: dict, key: int) -> list[Jump]:
+    moves = []
+    while True:
+        parent, _, chain = seen[key]
+        if parent is None:
+            break
+        moves.append(chain)
+        key = parent
+    return [j for chain in reversed(moves) for j in chain]
+
+
+def _done(jumps: list[Jump], positions: int, deadline: Deadline) -> Fewest:
+    """A solution proven to have the fewest moves."""
+    n = count_moves(jumps)
+    return Fewest("solved", n, jumps, True, None, n, positions, deadline.elapsed())
+

@@ -1,0 +1,34 @@
+"""``count``: the exact number of jump sequences that solve a problem."""
+
+from __future__ import annotations
+
+from ..analysis import count
+from ._common import add_problem_args, goal_text, positive_float, problem_from_args
+
+
+def register(sub) -> None:
+    p = sub.add_parser("count", help="count the jump sequences that solve a problem")
+    add_problem_args(p)
+    p.add_argument("--max-seconds", type=positive_float, default=60.0, help="time budget (default 60)")
+    p.set_defaults(run=run, text=text)
+
+
+def run(args) -> dict:
+    problem = problem_from_args(args)
+    c = count(problem, max_seconds=args.max_seconds)
+    return {
+        "solutions": c.solutions,
+        "status": "counted" if c.solutions is not None else "unknown",
+        "reason": c.reason,
+        "goal": goal_text(problem),
+        "positions": c.positions,
+        "seconds": round(c.seconds, 6),
+    }
+
+
+def text(r: dict) -> str:
+    if r["solutions"] is None:
+        return f"unknown: {r['reason']}"
+    why = f" ({r['reason']})" if r["reason"] else ""
+    return (f"{r['solutions']} jump sequences solve it (goal {r['goal']}){why}\n"
+            f"{r['positions']} positions in {r['seconds']:.3f} s")

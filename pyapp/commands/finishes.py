@@ -1,0 +1,49 @@
+"""``finishes``: every hole where one peg can remain from a start, and why not elsewhere."""
+
+from __future__ import annotations
+
+from ..analysis import finishes
+from ..notation import format_moves
+from ._common import add_problem_args, positive_float, problem_from_args
+
+
+def register(sub) -> None:
+    p = sub.add_parser("finishes", help="holes where a single survivor is possible from a start")
+    add_problem_args(p, goal=False, target=False)
+    p.add_argument("--max-seconds", type=positive_float, default=60.0, help="time budget (default 60)")
+    p.set_defaults(run=run, text=text)
+
+
+def run(args) -> dict:
+    problem = problem_from_args(args)
+    board = problem.board
+    f = finishes(board, problem.start, max_seconds=args.max_seconds)
+    order = {bit: i for i, bit in enumerate(board.bits)}
+
+    def names(holes):
+        return [board.name_of[h] for h in sorted(holes, key=order.__getitem__)]
+
+    return {
+        "finishes": names(f.possible),
+        "impossible": {board.name_of[h]: f.impossible[h] for h in sorted(f.impossible, key=order.__getitem__)},
+        "unknown": {board.name_of[h]: f.unknown[h] for h in sorted(f.unknown, key=order.__getitem__)},
+        "solutions": {board.name_of[h]: format_moves(board, f.possible[h]) for h in sorted(f.possible,
+                                                                                            key=order.__getitem__)},
+        "method": f.method,
+        "positions": f.positions,
+        "seconds": round(f.seconds, 6),
+    }
+
+
+def text(r: dict) -> str:
+    lines = [f"one peg can finish at: {' '.join(r['finishes']) or 'nowhere'}"]
+    for hole, moves in r["solutions"].items():
+        lines.append(f"  {hole}: {' '.join(moves)}")
+    reasons: dict[str, list[str]] = {}
+    for hole, why in r["impossible"].items():
+        reasons.setdefault(why, []).append(hole)
+    for why, holes in reasons.items():
+        lines.append(f"impossible at {' '.join(holes)}: {why}")
+    for hole, why in r["unknown"].items():
+        lines.append(f"unknown at {hole}: {why}")
+    return "\n".join(lines)

@@ -1,0 +1,36 @@
+"""``hint``: the legal jumps from a position after which the goal is still reachable."""
+
+from __future__ import annotations
+
+from ..analysis import hint
+from ..notation import format_jump, format_moves
+from ._common import add_problem_args, goal_text, positive_float, problem_from_args
+
+
+def register(sub) -> None:
+    p = sub.add_parser("hint", help="legal jumps that keep the goal reachable")
+    add_problem_args(p)
+    p.add_argument("--max-seconds", type=positive_float, default=10.0, help="time budget (default 10)")
+    p.set_defaults(run=run, text=text)
+
+
+def run(args) -> dict:
+    problem = problem_from_args(args)
+    board = problem.board
+    h = hint(problem, max_seconds=args.max_seconds)
+    return {
+        "good": [format_jump(board, j) for j in h.good],
+        "bad": [format_jump(board, j) for j in h.bad],
+        "unknown": [format_jump(board, j) for j in h.unknown],
+        "lines": {format_jump(board, j): format_moves(board, line) for j, line in h.lines.items()},
+        "reasons": {format_jump(board, j): why for j, why in h.reasons.items()},
+        "goal": goal_text(problem),
+        "seconds": round(h.seconds, 6),
+    }
+
+
+def text(r: dict) -> str:
+    lines = [f"good: {' '.join(r['good']) or 'none'}", f"bad: {' '.join(r['bad']) or 'none'}"]
+    if r["unknown"]:
+        lines.append(f"unknown: {' '.join(r['unknown'])}")
+    return "\n".join(lines)
