@@ -1,0 +1,146 @@
+// bench.html: runs the benchmark suite (pyapp.bench.iter_suite) in the app's Pyodide module worker
+// and shows one table row per finished benchmark.
+//
+// Worker protocol (static/worker.mjs): wait for {type: "ready"}; post {id, type: "call", fn: "bench",
+// args: {quick, repeat}}; receive {id, type: "progress", value: row} per row, then
+// {id, type: "result", value: rows} or {id, type: "error", message}.
+// For scripts (scripts/bench_chromium.py): <html data-bench="loading|ready|running|done|failed">, and
+// window.benchResult = {environment, cold_start_s, rows, wrong, error} once done.
+
+const $ = (id) => document.getElementById(id);
+const root = document.documentElement;
+const params = new URLSearchParams(location.search);
+const setState = (state) => (root.dataset.bench = state);
+
+function status(text, isError = false) {
+  $("status").textContent = text;
+  $("status").classList.toggle("error", isError);
+}
+
+function seconds(s) {
+  if (s === null || s === undefined) return "-";
+  if (s >= 1) return `${s.toFixed(2)} s`;
+  if (s >= 0.001) return `${(s * 1000).toFixed(1)} ms`;
+  return `${Math.round(s * 1e6)} us`;
+}
+
+const count = (n) => (n === null || n === undefined ? "-" : n.toLocaleString("en"));
+
+function addRow(row) {
+  const tr = document.createElement("tr");
+  const check = String(row.check ?? "");
+  if (check.startsWith("WRONG")) tr.className = "wrong";
+  else if (check.startsWith("unanswered")) tr.className = "unanswered";
+  const peak = row.peak_mb === null || row.peak_mb === undefined ? "-" : row.peak_mb.toFixed(row.peak_mb >= 1 ? 1 : 2);
+  const heap = row.wasm_heap_mb ? ` (${Math.round(row.wasm_heap_mb)})` : "";
+  const met = { true: "yes", false: "NO" }[row.met] ?? "-";
+  const cells = [
+    [row.name, ""], [row.answer || row.status, ""], [check, ""], [count(row.nodes), "num"], [count(row.entries), "num"],
+    [String(row.runs), "num"], [seconds(row.median_s), "num"], [seconds(row.worst_s), "num"], [peak + heap, "num"],
+    [row.target || "-", ""], [met, ""],
+  ];
+  for (const [text, cls] of cells) {
+    const td = document.createElement("td");
+    td.textContent = text;
+    if (cls) td.className = cls;
+    tr.append(td);
+  }
+  tr.title = row.title;
+  $("rows").tBodies[0].append(tr);
+}
+
+function startWorker() {
+  const t0 = performance.now();
+  const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
+  const ready = new Promise((resolve, reject) => {
+    worker.addEventListener("message", function onReady(event) {
+      const msg = event.data || {};
+      if (msg.type === "ready") {
+        worker.removeEventListener("message", onReady);
+        resolve({ ...msg.value, cold_start_s: (performance.now() - t0) / 1000 });
+      } else if (msg.type === "failed") reject(new Error(msg.message));
+      else if (msg.type === "loading") status(`Loading the Python engine: ${msg.value.stage}...`);
+    });
+    worker.addEventListener("error", (event) => reject(new Error(event.message || "the worker failed to load")));
+  });
+  return { worker, ready };
+}
+
+function runSuite(worker, args, onRow) {
+  const id = Math.floor(Math.random() * 1e9);
+  return new Promise((resolve, reject) => {
+    worker.addEventListener("message", function onMessage(event) {
+      const msg = event.data || {};
+      if (msg.id !== id) return;
+      if (msg.type === "progress") onRow(msg.value);
+      else if (msg.type === "result" || msg.type === "error") {
+        worker.removeEventListener("message", onMessage);
+        if (msg.type === "result") resolve(msg.value);
+        else reject(new Error(msg.message));
+      }
+    });
+    worker.postMessage({ id, type: "call", fn: "bench", args });
+  });
+}
+
+async function main() {
+  setState("loading");
+  const quickParam = params.get("quick");
+  $("quick").checked = quickParam === "1" || quickParam === "true";
+  if (params.get("repeat")) $("repeat").value = params.get("repeat");
+  else if ($("quick").checked) $("repeat").value = "1";
+  const { worker, ready } = startWorker();
+  let info;
+  try {
+    info = await ready;
+  } catch (err) {
+    setState("failed");
+    window.benchResult = { error: err.message, rows: [], wrong: [] };
+    status(err.message, true);
+    return;
+  }
+  setState("ready");
+  status(`Python ${info.python} ready in ${info.cold_start_s.toFixed(2)} s (worker start to ready).`);
+  const run = async () => {
+    const args = { quick: $("quick").checked, repeat: Math.max(1, Number($("repeat").value) || 1) };
+    $("start").disabled = true;
+    $("rows").tBodies[0].replaceChildren();
+    setState("running");
+    const t0 = performance.now();
+    const seen = [];
+    window.benchProgress = seen; // rows so far, for scripts that report progress
+    status(`Running the ${args.quick ? "quick" : "full"} suite, ${args.repeat} run(s) per row...`);
+    const result = {
+      environment: { runtime: `Pyodide (Python ${info.python}) in a module worker`, browser: navigator.userAgent,
+        date: new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC", ...args },
+      cold_start_s: info.cold_start_s, rows: seen, wrong: [], error: null,
+    };
+    try {
+      const rows = await runSuite(worker, args, (row) => {
+        seen.push(row);
+        addRow(row);
+        status(`${seen.length} rows done (last: ${row.name}, ${seconds(row.median_s)})...`);
+      });
+      result.rows = Array.isArray(rows) ? rows : seen;
+      result.wrong = result.rows.filter((r) => String(r.check).startsWith("WRONG")).map((r) => r.name);
+      const total = ((performance.now() - t0) / 1000).toFixed(1);
+      status(result.wrong.length ? `WRONG ANSWERS in ${result.wrong.join(", ")} (suite took ${total} s)`
+        : `Done: ${result.rows.length} rows in ${total} s; every answer checked.`, result.wrong.length > 0);
+      setState("done");
+    } catch (err) {
+      result.error = err.message;
+      status(`The suite failed: ${err.message}`, true);
+      setState("failed");
+    }
+    window.benchResult = result;
+    $("json").textContent = JSON.stringify(result, null, 1);
+    $("start").disabled = false;
+  };
+  $("controls").addEventListener("submit", (event) => {
+    event.preventDefault();
+    run();
+  });
+  if (params.get("run") !== "0") run();
+}
+
+main();
