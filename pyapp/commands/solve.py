@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import PegError
 from ..solver import solve
 from ._common import add_problem_args, non_negative, positive_float, problem_from_args, result_dict
 
@@ -12,11 +13,21 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, help="vary the move order: a different solution per seed")
     p.add_argument("--max-nodes", type=non_negative, help="node budget")
     p.add_argument("--max-seconds", type=positive_float, help="time budget")
+    p.add_argument("--engine", choices=("search", "sat"), default="search",
+                   help="search (default) or sat: the CNF encoding of pyapp.sat run by an installed SAT package "
+                        "(python-sat or pycosat)")
     p.set_defaults(run=run, text=text)
 
 
 def run(args) -> dict:
     problem = problem_from_args(args)
+    if getattr(args, "engine", "search") == "sat":
+        if args.seed is not None or args.max_nodes is not None:
+            raise PegError("--seed and --max-nodes apply to the search engine only "
+                           "(with --engine sat use --max-seconds)")
+        from ..sat import solve_sat
+
+        return result_dict(problem, solve_sat(problem, max_seconds=args.max_seconds))
     result = solve(problem, seed=args.seed, max_nodes=args.max_nodes, max_seconds=args.max_seconds)
     return result_dict(problem, result)
 

@@ -1,0 +1,58 @@
+"""The SAT engine: encode, run a SAT solver, decode and verify; answers like the search."""
+
+from __future__ import annotations
+
+import time
+
+from ..problem import Problem, Result
+from .decode import decode, verify
+from .encode import DEFAULT_AMO, encode
+from .solvers import default_solver, run_solver
+
+
+def _class_reason(problem: Problem) -> str | None:
+    """Conway's position-class test (instant), so hopeless problems never reach the solver."""
+    board, goal = problem.board, problem.goal
+    cls = board.position_class(problem.start)
+    if goal.kind in ("hole", "target") and board.position_class(goal.target) != cls:
+        return "position class: the start and the goal are in different position classes (rule of three)"
+    if goal.kind == "any" and not any(board.position_class(1 << b) == cls for b in board.bits):
+        return "position class: no single-peg position is in the start's class (rule of three)"
+    return None
+
+
+def solve_sat(problem: Problem, *, solver: str | None = None, amo: str = DEFAULT_AMO,
+              max_seconds: float | None = None, precheck: bool = True) -> Result:
+    """Answer ``problem`` with a SAT solver (``solved``/``impossible``/``unknown``, as the search).
+
+    ``nodes`` counts the solver's conflicts (0 for pycosat, which reports none).  For the
+    ``min`` goal the number of pegs left is tried 1, 2, ... and the first satisfiable
+    count is the minimum.  ``precheck`` applies the position-class test first.
+    """
+    t0 = time.perf_counter()
+    name = solver or default_solver()
+    start, goal = problem.start, problem.goal
+    if goal.final_pegs is not None and start.bit_count() < goal.final_pegs:
+        return Result("impossible", "the start has fewer pegs than the goal", final=start,
+                      seconds=time.perf_counter() - t0)
+    if precheck and (reason := _class_reason(problem)):
+        return Result("impossible", reason, final=start, seconds=time.perf_counter() - t0)
+    ends = [None] if goal.kind != "min" else list(range(1, max(start.bit_count(), 1) + 1))
+    conflicts = 0
+    for end in ends:
+        enc = encode(problem, amo=amo, pegs_left=end)
+        left = None if max_seconds is None else max(max_seconds - (time.perf_counter() - t0), 0.001)
+        ans = run_solver(enc.num_vars, enc.clauses, solver=name, max_seconds=left)
+        conflicts += ans.conflicts
+        if ans.status == "sat":
+            jumps = decode(enc, ans.model or [])
+            final = verify(enc, jumps)
+            return Result("solved", None, jumps, final, conflicts, 0, time.perf_counter() - t0)
+        if ans.status == "unknown":
+            return Result("unknown", f"budget spent: SAT solver {ans.solver} stopped after {ans.seconds:.1f} s",
+                          [], start, conflicts, 0, time.perf_counter() - t0)
+        if goal.kind != "min":
+            return Result("impossible", f"SAT solver {ans.solver} proved that no {enc.steps}-jump solution exists "
+                          f"({enc.num_vars} variables, {len(enc.clauses)} clauses)",
+                          [], start, conflicts, 0, time.perf_counter() - t0)
+    return Result("impossible", "no jump sequence at all", [], start, conflicts, 0, time.perf_counter() - t0)

@@ -1,0 +1,115 @@
+"""Adapters to the optional SAT packages: python-sat (pysat) and pycosat.
+
+Neither is needed by the app (the browser only exports CNF); they are imported lazily, so
+this module imports fine under Pyodide.  A time budget is honoured without threads:
+pysat solvers run in slices of a conflict budget (learnt clauses are kept between
+slices); pycosat, which keeps nothing between calls, is restarted with a doubling
+propagation limit until the time is spent.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+from ..errors import PegError
+
+PYSAT_PREFERENCE = ("cadical195", "cadical153", "glucose4", "minisat22")
+"""pysat back-ends tried in order when no solver is named (CaDiCaL first: fastest here)."""
+
+
+class SatUnavailableError(PegError):
+    """No SAT package is installed, or the named solver is not available."""
+
+
+@dataclass(frozen=True)
+class SatAnswer:
+    """What a SAT solver said about a CNF."""
+
+    status: Literal["sat", "unsat", "unknown"]
+    model: list[int] | None
+    solver: str
+    seconds: float
+    conflicts: int = 0
+    """Conflicts the solver reported (0 when it reports none, as pycosat)."""
+
+
+def _has(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def available_solvers() -> list[str]:
+    """Names accepted by :func:`run_solver`, best first: pysat back-ends, then ``pycosat``."""
+    names = []
+    if _has("pysat"):
+        try:
+            from pysat.solvers import SolverNames
+        except ImportError:
+            SolverNames = None  # noqa: N806
+        if SolverNames is not None:
+            names += [n for n in PYSAT_PREFERENCE if hasattr(SolverNames, n)]
+    if _has("pycosat"):
+        names.append("pycosat")
+    return names
+
+
+def default_solver() -> str:
+    """The solver used when none is named; a clear error when no SAT package is installed."""
+    names = available_solvers()
+    if not names:
+        raise SatUnavailableError("no SAT solver installed: the SAT engine needs the optional package "
+                                  "'pycosat' or 'python-sat' (pip install pycosat)")
+    return names[0]
+
+
+def run_solver(num_vars: int, clauses: list[list[int]], *, solver: str | None = None,
+               max_seconds: float | None = None) -> SatAnswer:
+    """Solve a CNF with ``solver`` (a name from :func:`available_solvers`; default: the first)."""
+    name = (solver or default_solver()).lower().removeprefix("pysat:")
+    if name not in available_solvers():
+        have = ", ".join(available_solvers()) or "none"
+        raise SatUnavailableError(f"SAT solver {name!r} is not available (installed: {have})")
+    t0 = time.perf_counter()
+    if any(not c for c in clauses):  # an empty clause: unsatisfiable, and pycosat rejects it
+        return SatAnswer("unsat", None, name, time.perf_counter() - t0)
+    if name == "pycosat":
+        return _pycosat(num_vars, clauses, max_seconds, t0)
+    return _pysat(name, clauses, max_seconds, t0)
+
+
+def _pycosat(num_vars: int, clauses: list[list[int]], max_seconds: float | None, t0: float) -> SatAnswer:
+    import pycosat
+
+    limit = 1_000_000
+    while True:
+        out = pycosat.solve(clauses, vars=num_vars, prop_limit=0 if max_seconds is None else limit)
+        elapsed = time.perf_counter() - t0
+        if out == "UNSAT":
+            return SatAnswer("unsat", None, "pycosat", elapsed)
+        if out != "UNKNOWN":
+            return SatAnswer("sat", list(out), "pycosat", elapsed)
+        if max_seconds is not None and elapsed >= max_seconds:
+            return SatAnswer("unknown", None, "pycosat", elapsed)
+        limit *= 2
+
+
+def _pysat(name: str, clauses: list[list[int]], max_seconds: float | None, t0: float) -> SatAnswer:
+    from pysat.solvers import Solver
+
+    with Solver(name=name, bootstrap_with=clauses) as s:
+        if max_seconds is None:
+            ok: bool | None = s.solve()
+        else:
+            ok = None
+            while ok is None and time.perf_counter() - t0 < max_seconds:
+                s.conf_budget(20_000)
+                ok = s.solve_limited()
+        stats = s.accum_stats() or {}
+        model = s.get_model() if ok else None
+    status = "unknown" if ok is None else "sat" if ok else "unsat"
+    return SatAnswer(status, model, name, time.perf_counter() - t0, int(stats.get("conflicts", 0)))
