@@ -1,0 +1,79 @@
+"""finishes: every hole answered once, solutions that really end there, honest reasons and budgets."""
+
+import json
+
+import pytest
+
+from pyapp.analysis import finishes
+from pyapp.board import board_from_text
+from pyapp.catalogue import get_board
+from pyapp.cli import main
+from pyapp.moves import apply_jump, is_legal
+
+
+def _replays_to(board, start, jumps, hole):
+    pos = start
+    for j in jumps:
+        assert is_legal(board, pos, j)
+        pos = apply_jump(pos, j)
+    return pos == 1 << hole
+
+
+class TestFinishes:
+    @pytest.mark.parametrize("board_id,start", [("triangle5", "1"), ("triangle5", "13"), ("triangle4", "2"),
+                                                 ("triangle6", "4")])
+    def test_every_hole_once_and_solutions_replay(self, board_id, start):
+        board = get_board(board_id)
+        pos = board.start(start)
+        f = finishes(board, pos, max_seconds=25)
+        keys = [set(f.possible), set(f.impossible), set(f.unknown)]
+        assert set().union(*keys) == set(board.bits)
+        assert sum(len(k) for k in keys) == len(board)
+        assert f.possible, "these starts are all solvable"
+        for hole, jumps in f.possible.items():
+            assert _replays_to(board, pos, jumps, hole)
+        for why in f.impossible.values():
+            assert why.startswith(("position class", "exhaustive search"))
+
+    def test_solver_fallback_agrees_with_exhaustive(self):
+        board = get_board("triangle5")
+        exhaustive = finishes(board, board.start("4"))
+        by_solver = finishes(board, board.start("4"), max_positions=10)
+        assert (exhaustive.method, by_solver.method) == ("exhaustive", "solver")
+        assert set(by_solver.possible) == set(exhaustive.possible)
+        assert set(by_solver.impossible) == set(exhaustive.impossible)
+        for hole, jumps in by_solver.possible.items():
+            assert _replays_to(board, board.start("4"), jumps, hole)
+
+    def test_budget_gives_unknown_not_a_wrong_answer(self):
+        board = get_board("english")
+        f = finishes(board, board.start("d4"), max_seconds=0.05)
+        # the position class is decided at once; the five holes in the start's class need a search
+        assert len(f.impossible) == 28
+        assert set(f.unknown) | set(f.possible) == {board.hole(h) for h in ("d1", "a4", "d4", "g4", "d7")}
+        for hole, jumps in f.possible.items():
+            assert _replays_to(board, board.start("d4"), jumps, hole)
+
+    def test_custom_board(self):
+        board, pos = board_from_text("oo.o")  # one row: a1 b1 . d1
+        f = finishes(board, pos)
+        # a1-c1 leaves c1 d1 (then d1-b1 leaves b1); nothing else is possible
+        assert {board.name_of[h] for h in f.possible} == {"b1"}
+        assert set(f.impossible) == {board.hole(h) for h in ("a1", "c1", "d1")}
+
+
+class TestFinishesCommand:
+    def test_json(self, capsys):
+        assert main(["finishes", "triangle5", "--start", "1", "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["finishes"] == ["1", "7", "10", "13"]
+        assert set(out["impossible"]) == {str(h) for h in range(1, 16)} - {"1", "7", "10", "13"}
+        assert out["solutions"]["13"] and out["method"] == "exhaustive"
+
+    def test_text(self, capsys):
+        assert main(["finishes", "french", "--start", "d4"]) == 0
+        assert "one peg can finish at: nowhere" in capsys.readouterr().out
+
+    def test_bad_hole(self, capsys):
+        assert main(["finishes", "triangle5", "--start", "99", "--json"]) == 2
+        assert "no hole '99'" in json.loads(capsys.readouterr().out)["error"]
