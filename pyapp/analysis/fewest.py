@@ -29,6 +29,8 @@ from ..solver import solve
 from ._common import Deadline, canonicalizer, class_obstacle, corner_mask, goal_group, jump_table
 
 DEFAULT_MAX_POSITIONS = 600_000
+DEFAULT_UPPER_SECONDS = 10.0
+"""Time given to the solver for a first solution (an upper bound) when there is no overall budget."""
 
 
 @dataclass
@@ -84,7 +86,12 @@ def move_successors(board, pos: int, table) -> list[tuple[int, tuple[Jump, ...]]
 
 def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
                  max_positions: int = DEFAULT_MAX_POSITIONS, upper_seconds: float | None = None) -> Fewest:
-    """A solution of ``problem`` with the fewest moves, proven minimal where the search completes."""
+    """A solution of ``problem`` with the fewest moves, proven minimal where the search completes.
+
+    ``max_seconds`` bounds the whole analysis (a quarter of it goes to the solver for a first
+    solution unless ``upper_seconds`` says otherwise); ``max_positions`` bounds the memory of
+    the breadth-first search.  Past either, the answer says what was proven and what was not.
+    """
     board, goal, start = problem.board, problem.goal, problem.start
     if goal.kind == "min":
         raise PegError("fewest moves needs a goal with a definite end (a hole, 'any' or a target), not 'min'")
@@ -99,7 +106,10 @@ def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
     # An upper bound from the solver (its solution, grouped into moves).
     best: list[Jump] | None = None
     left = deadline.remaining()
-    budget = upper_seconds if upper_seconds is not None else (None if left is None else left / 4)
+    if upper_seconds is not None:
+        budget = upper_seconds
+    else:
+        budget = DEFAULT_UPPER_SECONDS if left is None else left / 4
     first = solve(problem, max_seconds=budget)
     if first.status == "impossible":
         return Fewest("impossible", reason=first.reason, proven=True, seconds=deadline.elapsed())

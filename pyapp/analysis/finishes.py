@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..board import Board
+from ..errors import PegError
 from ..moves import Jump
 from ..problem import Goal, Problem
 from ..solver import solve
@@ -53,7 +54,7 @@ def finishes(board: Board, start_pos: int, *, max_seconds: float | None = None,
     deadline = Deadline(max_seconds)
     out = Finishes()
     if start_pos & ~board.mask:
-        raise ValueError("start position has pegs outside the board")
+        raise PegError("start position has pegs outside the board")
     candidates = []
     for hole in board.bits:
         reason = class_reason(board, start_pos, hole)
