@@ -21,6 +21,7 @@ from .position import format_position
 
 UNIT = 40.0
 RADIUS = 0.34
+PIN_RADIUS = 0.29
 ROW_HEIGHT_TRIANGLE = 0.8660254037844386
 
 
@@ -88,7 +89,7 @@ def render_svg(board: Board, pos: int, *, selected: Iterable[int] = (), targets:
             f'<rect class="hit" x="{x - unit / 2:.1f}" y="{y - cell_h / 2:.1f}" '
             f'width="{unit:.1f}" height="{cell_h:.1f}"/>'
             f'<circle class="socket" cx="{x:.1f}" cy="{y:.1f}" r="{RADIUS * unit:.1f}"/>'
-            f'<circle class="pin" cx="{x:.1f}" cy="{y:.1f}" r="{RADIUS * unit:.1f}"/></g>'
+            f'<circle class="pin" cx="{x:.1f}" cy="{y:.1f}" r="{PIN_RADIUS * unit:.1f}"/></g>'
         )
     parts.append("</svg>")
     return "\n".join(parts)

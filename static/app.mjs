@@ -12,7 +12,7 @@ import { formatFragment, parseFragment } from "./share.mjs";
 const $ = (id) => document.getElementById(id);
 const T0 = performance.now(); // ms since navigation start
 const DEFAULT_GAME = { board: "english", start: null, position: null, goal: null };
-const lab = (window.pegLab = { timings: { script: T0 }, solves: [], progressEvents: 0, cancels: [] });
+const lab = (window.pegLab = { timings: { script: T0 }, solves: [], progressEvents: 0, cancels: [], states: 0 });
 
 const ui = {
   holder: $("board"), status: $("status"), progress: $("progress"), loading: $("loading"),
@@ -93,6 +93,7 @@ async function copyText(text) {
 
 // ------------------------------------------------------------------ showing a state
 function applyState(state) {
+  lab.states++;
   st = state;
   game.board = state.board.spec;
   game.jumps = state.played.map((j) => j.slice());
@@ -143,10 +144,10 @@ function updateBoardSelect(state) {
 function updateGoalSelect(state) {
   const sel = ui.goalSelect;
   sel.querySelector("option[value='']").textContent = `Board default (${state.board.default_goal})`;
-  for (const opt of [...sel.options]) if (opt.dataset.hole) opt.remove();
+  for (const opt of [...sel.options]) if (opt.dataset.goalOption) opt.remove();
   if (state.goal.kind === "hole") {
     const opt = new Option(`One peg on ${state.goal.hole}`, state.goal.hole);
-    opt.dataset.hole = "1";
+    opt.dataset.goalOption = "1";
     sel.append(opt);
   }
   sel.value = game.goal ? (state.goal.kind === "hole" ? state.goal.hole : state.goal.kind) : "";
@@ -188,6 +189,8 @@ async function sync(args = gameArgs()) {
 
 async function loadGame(next, moves = []) {
   game = { ...DEFAULT_GAME, ...next, jumps: [], redo: [] };
+  view.focusName = null; // a new game: the focus ring starts again on a peg that can jump
+  view.mark("focus", []);
   playback.hide();
   ui.analysis.textContent = "";
   await sync(gameArgs(moves));
