@@ -26,8 +26,9 @@ from ..game import replay
 from ..notation import format_jump
 from ..problem import Goal, Problem, default_problem
 from ..solver import solve
+from .decode import decode
 from .encode import DEFAULT_AMO, encode
-from .solvers import default_solver, run_solver
+from .solvers import available_solvers, default_solver, run_solver
 
 PATTERNS: dict[str, tuple[str, ...]] = {
     "cross": ("d2", "c3", "d3", "e3", "d4", "d5"),
@@ -52,17 +53,17 @@ def pattern_problem(name: str, goal: str = "d4") -> Problem:
 
 
 @dataclass
-class Row:
-    name: str
-    pegs: int
-    jumps: int
-    variables: int
-    clauses: int
-    encode: float
-    sat: float | None
-    sat_status: str
-    search: float | None
-    search_status: str
+class Timing:
+    """Medians of the wall-clock and CPU seconds of the solved runs (None when a run failed)."""
+
+    status: str
+    wall: float | None = None
+    cpu: float | None = None
+
+    def cell(self, limit: float) -> str:
+        if self.wall is None or self.cpu is None:
+            return f"not solved in {limit:g} s ({self.status})" if self.status != "-" else "-"
+        return f"{self.wall:.3f} / {self.cpu:.3f}"
 
 
 def _check(problem: Problem, jumps) -> None:
@@ -71,68 +72,96 @@ def _check(problem: Problem, jumps) -> None:
         raise SystemExit(f"bad solution: {r.error or 'goal not reached'}")
 
 
-def measure(name: str, problem: Problem, runs: int, max_seconds: float, solver: str, amo: str,
-            search: bool = True) -> Row:
-    """Median encode / SAT / search times of ``runs`` runs (a run over ``max_seconds`` stops the series)."""
-    enc_t, sat_t, search_t = [], [], []
-    sat_status = search_status = "-"
-    enc = None
+def _timing(status: str, ok: bool, walls: list[float], cpus: list[float]) -> Timing:
+    if not ok or not walls:
+        return Timing(status)
+    return Timing(status, statistics.median(walls), statistics.median(cpus))
+
+
+def time_sat(problem: Problem, runs: int, max_seconds: float, solver: str, amo: str) -> Timing:
+    """Median SAT-solver time (encoding excluded) of ``runs`` runs; every model is decoded and replayed."""
+    enc = encode(problem, amo=amo)
+    walls, cpus = [], []
+    status = "-"
+    for _ in range(runs):
+        c0 = time.process_time()
+        ans = run_solver(enc.num_vars, enc.clauses, solver=solver, max_seconds=max_seconds)
+        cpu = time.process_time() - c0
+        status = ans.status
+        if status != "sat":
+            break
+        _check(problem, decode(enc, ans.model or []))
+        walls.append(ans.seconds)
+        cpus.append(cpu)
+    return _timing(status, status == "sat", walls, cpus)
+
+
+def time_search(problem: Problem, runs: int, max_seconds: float) -> Timing:
+    """Median time of :func:`pyapp.solver.solve` over ``runs`` runs; every solution is replayed."""
+    walls, cpus = [], []
+    status = "-"
+    for _ in range(runs):
+        c0 = time.process_time()
+        res = solve(problem, max_seconds=max_seconds)
+        cpu = time.process_time() - c0
+        status = res.status
+        if status != "solved":
+            break
+        _check(problem, res.jumps)
+        walls.append(res.seconds)
+        cpus.append(cpu)
+    return _timing(status, status == "solved", walls, cpus)
+
+
+def time_encode(problem: Problem, runs: int, amo: str) -> tuple[int, int, int, float]:
+    """``(jumps, variables, clauses, median encode seconds)``."""
+    times = []
     for _ in range(runs):
         t0 = time.perf_counter()
         enc = encode(problem, amo=amo)
-        enc_t.append(time.perf_counter() - t0)
-        ans = run_solver(enc.num_vars, enc.clauses, solver=solver, max_seconds=max_seconds)
-        sat_status = ans.status
-        if ans.status != "sat":
-            break
-        sat_t.append(ans.seconds)
-        from .decode import decode
-
-        _check(problem, decode(enc, ans.model or []))
-    if search:
-        for _ in range(runs):
-            res = solve(problem, max_seconds=max_seconds)
-            search_status = res.status
-            if res.status != "solved":
-                break
-            _check(problem, res.jumps)
-            search_t.append(res.seconds)
-    assert enc is not None
-    return Row(name, problem.start.bit_count(), enc.steps, enc.num_vars, len(enc.clauses),
-               statistics.median(enc_t), statistics.median(sat_t) if sat_t and sat_status == "sat" else None,
-               sat_status, statistics.median(search_t) if search_t and search_status == "solved" else None,
-               search_status)
+        times.append(time.perf_counter() - t0)
+    return enc.steps, enc.num_vars, len(enc.clauses), statistics.median(times)
 
 
-def _fmt(seconds: float | None, status: str, limit: float) -> str:
-    if seconds is None:
-        return f"not solved in {limit:g} s ({status})" if status != "-" else "-"
-    return f"{seconds:.3f}"
+def problems() -> list[tuple[str, Problem]]:
+    """The compared problems: the 15-hole triangle, Pegged's patterns, the central game."""
+    out: list[tuple[str, Problem]] = [("triangle5: vacancy 1 -> one peg", default_problem("triangle5"))]
+    out += [(f"english {n} -> d4", pattern_problem(n)) for n in PATTERNS]
+    out.append(("english central game d4 -> d4", default_problem("english")))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m pyapp.sat.compare", description=__doc__.split("\n")[0])
-    ap.add_argument("--runs", type=int, default=5, help="runs per problem (medians are reported)")
-    ap.add_argument("--max-seconds", type=float, default=300.0, help="time limit per run and engine")
-    ap.add_argument("--solver", default=None, help="SAT solver name (default: the best installed)")
+    ap.add_argument("--runs", type=int, default=5, help="runs per problem and engine (medians are reported)")
+    ap.add_argument("--max-seconds", type=float, default=300.0, help="time limit per run")
+    ap.add_argument("--solvers", nargs="+", default=None,
+                    help="SAT solvers, one column each (default: the best installed, plus pycosat if installed)")
     ap.add_argument("--amo", default=DEFAULT_AMO, help=f"at-most-one encoding (default {DEFAULT_AMO})")
-    ap.add_argument("--only", nargs="*", help="problem names to run (default: all)")
+    ap.add_argument("--only", nargs="*", help="run the problems whose name contains one of these words")
+    ap.add_argument("--no-search", action="store_true", help="skip the search column")
     args = ap.parse_args(argv)
-    solver = args.solver or default_solver()
-    problems: list[tuple[str, Problem]] = [("triangle5 (1 -> any)", default_problem("triangle5"))]
-    problems += [(f"english {n} -> d4", pattern_problem(n)) for n in PATTERNS]
-    problems.append(("english central game (d4 -> d4)", default_problem("english")))
+    solvers = args.solvers or list(dict.fromkeys([default_solver()] + [s for s in available_solvers()
+                                                                         if s == "pycosat"]))
+    todo = problems()
     if args.only:
-        problems = [(n, p) for n, p in problems if any(o in n for o in args.only)]
-    print(f"runtime: {platform.python_implementation()} {platform.python_version()}; SAT solver: {solver}; "
-          f"at-most-one: {args.amo}; median of {args.runs} runs; limit {args.max_seconds:g} s per run", flush=True)
-    print("| problem | pegs | jumps | variables | clauses | encode s | SAT s | search s |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for name, problem in problems:
-        row = measure(name, problem, args.runs, args.max_seconds, solver, args.amo)
-        print(f"| {row.name} | {row.pegs} | {row.jumps} | {row.variables} | {row.clauses} | {row.encode:.4f} | "
-              f"{_fmt(row.sat, row.sat_status, args.max_seconds)} | "
-              f"{_fmt(row.search, row.search_status, args.max_seconds)} |", flush=True)
+        todo = [(n, p) for n, p in todo if any(o in n for o in args.only)]
+    print(f"runtime: {platform.python_implementation()} {platform.python_version()}; at-most-one: {args.amo}; "
+          f"median of {args.runs} runs, wall / CPU seconds; limit {args.max_seconds:g} s per run", flush=True)
+    head = ["problem", "pegs", "jumps", "variables", "clauses", "encode s"]
+    head += [f"SAT {s} s" for s in solvers] + ["search s"]
+    print("| " + " | ".join(head) + " |")
+    print("|---|" + "---:|" * (len(head) - 1))
+    for name, problem in todo:
+        jumps, nv, nc, enc_s = time_encode(problem, args.runs, args.amo)
+        cells = [name, str(problem.start.bit_count()), str(jumps), str(nv), str(nc), f"{enc_s:.4f}"]
+        for s in solvers:
+            cells.append(time_sat(problem, args.runs, args.max_seconds, s, args.amo).cell(args.max_seconds))
+        if args.no_search:
+            cells.append("-")
+        else:
+            cells.append(time_search(problem, args.runs, args.max_seconds).cell(args.max_seconds))
+        print("| " + " | ".join(cells) + " |", flush=True)
     return 0
 
 

@@ -85,7 +85,7 @@ def run_solver(num_vars: int, clauses: list[list[int]], *, solver: str | None = 
 def _pycosat(num_vars: int, clauses: list[list[int]], max_seconds: float | None, t0: float) -> SatAnswer:
     import pycosat
 
-    limit = 1_000_000
+    limit = 250_000
     while True:
         out = pycosat.solve(clauses, vars=num_vars, prop_limit=0 if max_seconds is None else limit)
         elapsed = time.perf_counter() - t0
@@ -107,7 +107,7 @@ def _pysat(name: str, clauses: list[list[int]], max_seconds: float | None, t0: f
         else:
             ok = None
             while ok is None and time.perf_counter() - t0 < max_seconds:
-                s.conf_budget(20_000)
+                s.conf_budget(5_000)
                 ok = s.solve_limited()
         stats = s.accum_stats() or {}
         model = s.get_model() if ok else None
