@@ -71,6 +71,8 @@ class Result:
     nodes: int = 0
     entries: int = 0
     seconds: float = 0.0
+    method: str = ""
+    """Which part of the solver answered (e.g. "position class", "beam search")."""
 
     @property
     def pegs_left(self) -> int:

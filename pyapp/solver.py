@@ -1,23 +1,47 @@
-"""The search engine: one depth-first search with pluggable goals and pruning.
+"""The search engine: one portfolio with pluggable goals and pruning.
 
-``search(problem)`` is a generator: it does a slice of work (about ``slice_seconds``),
-yields a :class:`Progress`, and finally returns the :class:`~pyapp.problem.Result`
-(as ``StopIteration.value``).  A caller that stops iterating cancels the search, so a
-web worker can report progress and stop a search without killing Pyodide.
+``search(problem)`` is a generator: it works in slices of about ``slice_seconds``, yields a
+:class:`Progress` after each, and finally returns the :class:`~pyapp.problem.Result` (as
+``StopIteration.value``).  A caller that stops iterating (``close()``) cancels the search,
+so a web worker can report progress and stop it without killing Pyodide.
 :func:`solve` drives the generator to the end, with optional callbacks.
+
+The portfolio, cheapest first:
+
+1. **Proofs at once.** Conway's position class (rule of three) and pagoda functions
+   (:mod:`pyapp.pagoda`): if the start is in another class than every finish, or worth
+   less than the goal under a pagoda, the answer is ``impossible`` with that reason.
+2. **Depth-first search, a first slice** (:mod:`pyapp.search.dfs`): best-scored jump first,
+   pagoda pruning toward the goal, a bounded table of dead positions keyed by symmetry
+   class (only the symmetries that fix the goal).  With good ordering it usually solves
+   the classic boards in a few thousand nodes.
+3. **Beam search** (:mod:`pyapp.search.beam`) of growing widths: finds solutions on big
+   boards where one bad early move would trap the depth-first search.
+4. **Depth-first search to the end**, resumed where it paused: complete, so running out
+   of positions proves ``impossible`` (the reason gives its size).
+
+A ``seed`` changes only the order of equally scored jumps, so each seed gives its own
+solution while the search stays as well guided as without it.
 """
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import combinations
 
-from .moves import Jump, jump_sources
+from .board import Board
+from .moves import Jump
+from .pagoda import Pagoda, finishes_for, pagoda_proof, pagodas_for
 from .problem import Problem, Result
+from .search.beam import beam
+from .search.compiled import Tables, build_tables, goal_symmetries, reseed
+from .search.dfs import Stats, dfs
+from .search.table import BoundedTable
 
 DEFAULT_TABLE_CAP = 2_000_000
+"""Default entry cap of the transposition table (about 130 MB of CPython ints at most)."""
 
 
 @dataclass(frozen=True)
@@ -30,7 +54,8 @@ class Progress:
     depth: int
 
 
-def _impossible_by_class(problem: Problem) -> str | None:
+def class_proof(problem: Problem) -> str | None:
+    """Why the position class rules the goal out, or None."""
     board, goal = problem.board, problem.goal
     if goal.kind in ("hole", "target"):
         if board.position_class(problem.start) != board.position_class(goal.target):
@@ -42,96 +67,187 @@ def _impossible_by_class(problem: Problem) -> str | None:
     return None
 
 
+def class_lower_bound(board: Board, start: int) -> int:
+    """The fewest pegs any position in the start's class has (1, 2, 3, or 4 meaning 'more')."""
+    cls = board.position_class(start)
+    for k in (1, 2, 3):
+        if k > start.bit_count():
+            return start.bit_count()
+        for combo in combinations(board.bits, k):
+            pos = 0
+            for b in combo:
+                pos |= 1 << b
+            if board.position_class(pos) == cls:
+                return k
+    return 4
+
+
+def jumps_of(path: list[int]) -> list[Jump]:
+    """The jumps ``(src, over, dst)`` leading along a path of positions."""
+    out = []
+    for p, q in zip(path, path[1:]):
+        diff = p ^ q
+        dst = (diff & q).bit_length() - 1
+        gone = diff & p
+        x = (gone & -gone).bit_length() - 1
+        y = gone.bit_length() - 1
+        src, over = (x, y) if abs(x - dst) > abs(y - dst) else (y, x)
+        out.append((src, over, dst))
+    return out
+
+
 def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None = None,
            max_seconds: float | None = None, table_cap: int = DEFAULT_TABLE_CAP,
-           slice_seconds: float = 0.05) -> Generator[Progress, None, Result]:
-    """Search for a solution; yield progress about every ``slice_seconds``; return a Result."""
+           slice_seconds: float = 0.05, beam_widths: tuple[int, ...] | None = None,
+           restarts: tuple[int, ...] | None = None) -> Generator[Progress, None, Result]:
+    """Search for a solution; yield progress about every ``slice_seconds``; return a Result.
+
+    ``max_nodes``/``max_seconds``: budgets (answer ``unknown`` when spent).  ``table_cap``:
+    the most positions the transposition table holds (see :mod:`pyapp.search.table`).
+    ``restarts`` (node limits of the depth-first runs tried first, each with new
+    tie-breaks) and ``beam_widths`` tune the portfolio; the defaults depend on the goal.
+    """
     t0 = time.perf_counter()
     board, goal, start = problem.board, problem.goal, problem.start
-    reason = _impossible_by_class(problem)
-    if reason:
-        return Result("impossible", reason, final=start, seconds=time.perf_counter() - t0)
+    kind = goal.kind
+
+    def done(status: str, reason: str | None, path: list[int] | None = None, method: str = "",
+             nodes: int = 0, entries: int = 0) -> Result:
+        path = path or [start]
+        return Result(status, reason, jumps_of(path), path[-1], nodes, entries, time.perf_counter() - t0,
+                      method=method)
+
     final_pegs = goal.final_pegs
     if final_pegs is not None and start.bit_count() < final_pegs:
-        return Result("impossible", "the start has fewer pegs than the goal", final=start,
-                      seconds=time.perf_counter() - t0)
-    rng = random.Random(seed) if seed is not None else None
-    canonical = board.canonical if goal.kind in ("any", "min") else (lambda p: p)
-    dead: set[int] = set()
-    best_pegs = start.bit_count()
-    best_line: list[Jump] = []
-    nodes = 0
-    truncated = False
-    path: list[Jump] = []
-    stack: list[list[Jump]] = [_children(board, start, rng)]
-    pos = start
-    next_yield = t0 + slice_seconds
-    check_every = 1024
-    while stack:
-        kids = stack[-1]
-        if not kids:
-            stack.pop()
-            if path:
-                if len(dead) < table_cap:
-                    dead.add(canonical(pos))
-                else:
-                    truncated = True
-                a, b, c = path.pop()
-                pos ^= (1 << a) | (1 << b) | (1 << c)
-            continue
-        j = kids.pop()
-        a, b, c = j
-        nxt = pos ^ ((1 << a) | (1 << b) | (1 << c))
-        nodes += 1
-        if canonical(nxt) in dead:
-            continue
-        path.append(j)
-        pos = nxt
-        pegs = pos.bit_count()
-        if goal.kind == "min":
-            if pegs < best_pegs:
-                best_pegs, best_line = pegs, list(path)
-                if pegs == 1:
+        return done("impossible", "the start has fewer pegs than the goal", method="count")
+    if final_pegs is not None and start.bit_count() == final_pegs:
+        if goal.reached(start):
+            return done("solved", None, method="start")
+        return done("impossible", "the start has as few pegs as the goal but is not the goal", method="count")
+    reason = class_proof(problem)
+    if reason:
+        return done("impossible", reason, method="position class")
+    finishes = finishes_for(board, start, kind, goal.target)
+    pagodas = pagodas_for(board, finishes) if kind != "min" else []
+    for p, thr in pagodas:
+        v = p.value(start)
+        if v < thr:
+            return done("impossible", f"pagoda function: {p.name} is worth {v} at the start, "
+                        f"less than the {thr} the goal needs", method="pagoda")
+
+    tables = _tables_for(board, kind, goal.target, tuple(finishes), pagodas)
+    reseed(tables, seed)
+    table = BoundedTable(table_cap, tables.images)
+    st = Stats(slice_seconds=slice_seconds)
+    target = goal.target if kind in ("hole", "target") else None
+    lower = class_lower_bound(board, start) if kind == "min" else 1
+    deadline = t0 + max_seconds if max_seconds is not None else None
+    node_cap = max_nodes if max_nodes is not None else 1 << 62
+    if restarts is None:
+        restarts = {"hole": (1000, 1000, 2000, 2000, 4000, 4000, 8000), "target": (1000, 2000, 4000, 8000),
+                    "any": (1000, 2000, 4000), "min": ()}[kind]
+    if beam_widths is None:
+        beam_widths = (256, 2048) if kind in ("hole", "target") else (64, 512, 4096)
+    best_path = [start]
+    last_report = t0
+
+    def over_budget() -> bool:
+        return st.nodes >= node_cap or (deadline is not None and time.perf_counter() >= deadline)
+
+    def spent(reason: str = "budget spent") -> Result:
+        if kind == "min":
+            return done("unknown", f"{reason}: fewest pegs found so far, minimality not proven", best_path,
+                        "budget", st.nodes, len(table))
+        return done("unknown", reason, None, "budget", st.nodes, len(table))
+
+    def report() -> Progress | None:
+        nonlocal last_report
+        now = time.perf_counter()
+        if now - last_report >= slice_seconds * 0.9:
+            last_report = now
+            return Progress(st.nodes, len(table), now - t0, st.depth)
+        return None
+
+    deep = dfs(tables, start, table, st, final_pegs=final_pegs, target=target, lower_bound=lower)
+    phases: list[tuple[str, int]] = [("restart", n) for n in restarts] + [("beam", w) for w in beam_widths]
+    phases.append(("dfs", 0))
+    for number, (name, arg) in enumerate(phases):
+        if kind == "min" and len(best_path) - 1 >= start.bit_count() - lower:
+            deep.close()
+            return done("solved", None, best_path, "beam search (class lower bound reached)", st.nodes, len(table))
+        if name == "restart":
+            if number:
+                reseed(tables, _derive(seed, number))
+            gen = dfs(tables, start, table, st, final_pegs=final_pegs, target=target, lower_bound=lower)
+            st.pause_at = min(node_cap, st.nodes + arg)
+        elif name == "dfs":
+            reseed(tables, seed)
+            gen = deep
+            st.pause_at = node_cap
+        else:
+            st.pause_at = node_cap
+            gen = beam(tables, start, table.keys, st, arg, final_pegs=final_pegs, target=target)
+        try:
+            while True:
+                next(gen)
+                if over_budget():
+                    gen.close()
+                    deep.close()
+                    return spent()
+                if name == "restart" and st.nodes >= st.pause_at:
+                    gen.close()
                     break
-        elif pegs == final_pegs and goal.reached(pos):
-            return Result("solved", None, list(path), pos, nodes, len(dead), time.perf_counter() - t0)
-        stack.append(_children(board, pos, rng) if final_pegs is None or pegs > final_pegs else [])
-        if nodes % check_every == 0:
-            now = time.perf_counter()
-            if max_seconds is not None and now - t0 > max_seconds or max_nodes is not None and nodes >= max_nodes:
-                return _budget(problem, best_line, goal.kind, nodes, len(dead), now - t0)
-            if now >= next_yield:
-                yield Progress(nodes, len(dead), now - t0, len(path))
-                next_yield = time.perf_counter() + slice_seconds
-    seconds = time.perf_counter() - t0
-    if goal.kind == "min":
-        final = start
-        for a, b, c in best_line:
-            final ^= (1 << a) | (1 << b) | (1 << c)
-        status = "solved" if best_pegs == 1 or not truncated else "unknown"
-        reason = None if status == "solved" else "table cap reached: minimality not proven"
-        return Result(status, reason, best_line, final, nodes, len(dead), seconds)
-    if truncated:
-        return Result("unknown", "table cap reached: search not exhaustive", [], start, nodes, len(dead), seconds)
-    return Result("impossible", f"exhaustive search: {nodes} nodes, {len(dead)} dead positions",
-                  [], start, nodes, len(dead), seconds)
+                prog = report()
+                if prog is not None:
+                    yield prog
+        except StopIteration as stop:
+            value = stop.value
+            if name == "beam":
+                if value is not None:
+                    if kind != "min":
+                        return done("solved", None, value, "beam search", st.nodes, len(table))
+                    if len(value) > len(best_path):
+                        best_path = value
+                continue
+            found, path = value
+            if kind == "min":
+                if len(path) > len(best_path):
+                    best_path = path
+                return done("solved", None, best_path,
+                            "depth-first search" + ("" if found else " (exhaustive: minimum proven)"),
+                            st.nodes, len(table))
+            if found:
+                return done("solved", None, path, "depth-first search", st.nodes, len(table))
+            return done("impossible", f"exhaustive search: {st.nodes} nodes, {len(table)} table entries "
+                        f"(pagoda pruning with {len(pagodas)} pagodas)", None, "exhaustive search",
+                        st.nodes, len(table))
+    return spent()  # pragma: no cover - the last phase always ends the search
 
 
-def _budget(problem: Problem, best: list[Jump], kind: str, nodes: int, entries: int, seconds: float) -> Result:
-    return Result("unknown", "budget spent", best if kind == "min" else [], problem.start, nodes, entries, seconds)
+_TABLES: dict[tuple, Tables] = {}
 
 
-def _children(board, pos: int, rng: random.Random | None) -> list[Jump]:
-    kids = []
-    for s, m in jump_sources(board, pos):
-        while m:
-            low = m & -m
-            b = low.bit_length() - 1
-            kids.append((b, b + s, b + 2 * s))
-            m ^= low
-    if rng is not None:
-        rng.shuffle(kids)
-    return kids
+def _tables_for(board: Board, kind: str, target: int, finishes: tuple[int, ...],
+                pagodas: list[tuple[Pagoda, int]]) -> Tables:
+    """The compiled tables for a board and goal, built once per process (a fresh copy each call)."""
+    key = (board, kind, target, finishes)
+    base = _TABLES.get(key)
+    if base is None:
+        if len(_TABLES) > 64:
+            _TABLES.clear()
+        base = _TABLES[key] = build_tables(board, pagodas, goal_symmetries(board, kind, target), None)
+    return replace(base, ties=list(base.ties))
+
+
+def _derive(seed: int | None, number: int) -> int:
+    """The tie-break seed of restart ``number``: a fixed function of the user's seed."""
+    return (0 if seed is None else seed + 1) * 1_000_003 + number
+
+
+def explain_pagoda(problem: Problem) -> str | None:
+    """A pagoda-function reason the problem is impossible (known pagodas, then linear programming)."""
+    finishes = finishes_for(problem.board, problem.start, problem.goal.kind, problem.goal.target)
+    return pagoda_proof(problem.board, problem.start, finishes)
 
 
 def solve(problem: Problem, *, on_progress: Callable[[Progress], object] | None = None,
@@ -145,6 +261,7 @@ def solve(problem: Problem, *, on_progress: Callable[[Progress], object] | None 
                 on_progress(prog)
             if should_stop is not None and should_stop():
                 gen.close()
-                return Result("unknown", "cancelled", [], problem.start, prog.nodes, prog.entries, prog.seconds)
+                return Result("unknown", "cancelled", [], problem.start, prog.nodes, prog.entries, prog.seconds,
+                              method="cancelled")
     except StopIteration as stop:
         return stop.value

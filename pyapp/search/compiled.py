@@ -1,0 +1,185 @@
+"""Per-problem tables for the hot loops: jump directions, symmetries, packed pagodas, tie-breaks.
+
+Everything a search touches per node is prepared here once, so the loops themselves do
+only integer operations:
+
+* jump generation: per direction, ``(shift, src mask, jump pattern, pre-shift, index base)``;
+  the jump mask of a peg ``low`` (a one-bit int) is ``(low >> pre) * pattern``;
+* pagodas *bit-parallel*: the values of all K pagodas of a position are the 16-bit lanes
+  of one int ``X`` (biased to stay positive); a jump adds one precomputed packed delta,
+  and "some pagoda fell below the goal's value" is ``(X + C) & H != H`` (the lane's high
+  bit after adding ``2**15 - threshold``), one add and one and for all K at once;
+* the symmetries kept (those that fix the goal), with byte lookup tables for images;
+* a per-jump tie-break, random per seed, used only to order jumps of equal score.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..board import Board
+from ..pagoda import Pagoda
+
+LANE = 16
+BIAS = 1 << 13
+HIGH = 1 << 15
+
+
+@dataclass
+class Tables:
+    """What the searches need for one board, goal and seed."""
+
+    board: Board
+    mask: int
+    pos_dirs: list[tuple[int, int, int, int, int]]
+    """Positive shifts: ``(s, src, 2s, pattern, index base)``; jump mask is ``low * pattern``."""
+    neg_dirs: list[tuple[int, int, int, int, int]]
+    """Negative shifts as ``(t=-s, src, 2t, pattern, index base)``; jump mask is ``(low >> 2t) * pattern``."""
+    pairs: list[tuple[int, int]]
+    """``(s, m)``: bits ``p`` in ``m`` have a hole at ``p + s`` (positive steps only)."""
+    deltas: list[int]
+    """Packed pagoda change of each jump, indexed ``base + low.bit_length()``."""
+    ties: list[int]
+    """Tie-break of each jump (same index), in ``[0, 64)``."""
+    x0_bias: int
+    check_c: int
+    check_h: int
+    pagodas: list[tuple[Pagoda, int]]
+    sym_tables: list[tuple[tuple[int, ...], ...]]
+    sym_deltas: list[int]
+    """Each jump's mask under every kept symmetry, packed in lanes of ``sym_lane`` bits (same index)."""
+    sym_lane: int
+
+    def pack_images(self, pos: int) -> int:
+        """The images of ``pos`` under the kept symmetries, packed in lanes: a jump XORs in its ``sym_deltas``."""
+        out = 0
+        for k, img in enumerate(self.images(pos)):
+            out |= img << (self.sym_lane * k)
+        return out
+
+    def unpack_images(self, packed: int) -> list[int]:
+        lane = self.sym_lane
+        m = (1 << lane) - 1
+        return [(packed >> (lane * k)) & m for k in range(len(self.sym_tables))]
+
+    def pack(self, pos: int) -> int:
+        """The packed (biased) pagoda values of ``pos``."""
+        x = self.x0_bias
+        for k, (p, _) in enumerate(self.pagodas):
+            x += p.value(pos) << (LANE * k)
+        return x
+
+    def alive(self, x: int) -> bool:
+        """True when every pagoda value in ``x`` is at least its goal threshold."""
+        return (x + self.check_c) & self.check_h == self.check_h
+
+    def images(self, pos: int) -> list[int]:
+        """``pos`` under each kept symmetry (identity first)."""
+        out = []
+        for tables in self.sym_tables:
+            img = 0
+            p = pos
+            for t in tables:
+                img |= t[p & 255]
+                p >>= 8
+            out.append(img)
+        return out
+
+    def canonical(self, pos: int) -> int:
+        return min(self.images(pos))
+
+
+def goal_symmetries(board: Board, kind: str, target: int) -> list[int]:
+    """Indices of the board symmetries that fix the goal (all of them for ``any``/``min``)."""
+    n = len(board.symmetries)
+    if kind in ("any", "min"):
+        return list(range(n))
+    return [i for i in range(n) if board.transform(target, i) == target]
+
+
+def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int], seed: int | None) -> Tables:
+    """Compile the hot-loop tables (see the module docstring)."""
+    bitset = set(board.bits)
+    top = max(board.bits) + 2
+    pos_dirs, neg_dirs = [], []
+    index_dir = []
+    for d in board.directions:
+        base = len(index_dir) * top - 1
+        index_dir.append(d)
+        s = d.shift
+        t = abs(s)
+        pattern = 1 | (1 << t) | (1 << (2 * t))
+        if s > 0:
+            pos_dirs.append((s, d.src, 2 * s, pattern, base))
+        else:
+            neg_dirs.append((t, d.src, 2 * t, pattern, base))
+    pairs = []
+    for d in board.directions:
+        if d.shift > 0:
+            m = 0
+            for b in board.bits:
+                if b + d.shift in bitset:
+                    m |= 1 << b
+            pairs.append((d.shift, m))
+    size = len(index_dir) * top
+    deltas = [0] * size
+    ties = [0] * size
+    rng = random.Random(seed) if seed is not None else None
+    weights = [p.as_dict() for p, _ in pagodas]
+    for di, d in enumerate(index_dir):
+        src = d.src
+        while src:
+            low = src & -src
+            src ^= low
+            a = low.bit_length() - 1
+            b, c = a + d.shift, a + 2 * d.shift
+            i = di * top - 1 + low.bit_length()
+            packed = 0
+            for k, w in enumerate(weights):
+                packed += (w.get(c, 0) - w.get(a, 0) - w.get(b, 0)) << (LANE * k)
+            deltas[i] = packed
+            ties[i] = rng.randrange(64) if rng is not None else 0
+    x0_bias = check_c = check_h = 0
+    for k, (_, thr) in enumerate(pagodas):
+        x0_bias += BIAS << (LANE * k)
+        check_c += (HIGH - (thr + BIAS)) << (LANE * k)
+        check_h += HIGH << (LANE * k)
+    sym_tables = [board._tables[i] for i in syms]
+    lane = max(board.bits) + 1
+    sym_deltas = [0] * size
+    for di, d in enumerate(index_dir):
+        src = d.src
+        while src:
+            low = src & -src
+            src ^= low
+            a = low.bit_length() - 1
+            jm = (1 << a) | (1 << (a + d.shift)) | (1 << (a + 2 * d.shift))
+            packed = 0
+            for k, i in enumerate(syms):
+                packed |= board.transform(jm, i) << (lane * k)
+            sym_deltas[di * top - 1 + low.bit_length()] = packed
+    return Tables(board, board.mask, pos_dirs, neg_dirs, pairs, deltas, ties, x0_bias, check_c, check_h,
+                  list(pagodas), sym_tables, sym_deltas, lane)
+
+
+def reseed(t: Tables, seed: int | None) -> None:
+    """Give the jumps new tie-breaks (``None``: none); used by the restarts of the depth-first search."""
+    rng = random.Random(seed) if seed is not None else None
+    t.ties = [rng.randrange(64) if rng is not None else 0 for _ in t.ties]
+
+
+def score(tables: Tables, pos: int) -> int:
+    """The ordering score of a position (lower is better): perimeter plus twice the isolated pegs.
+
+    The perimeter counts neighbouring (peg, empty) pairs along every line direction: a
+    compact group of pegs has a short one.  An isolated peg (no peg next to it) can only be
+    removed by another peg travelling to it, which is what most dead ends look like.
+    Bit-parallel: a few shifts, ands and popcounts per direction, whatever the peg count.
+    """
+    per = 0
+    nbr = 0
+    for s, m in tables.pairs:
+        per += ((pos ^ (pos >> s)) & m).bit_count()
+        nbr |= ((pos >> s) & m) | ((pos & m) << s)
+    return per + 2 * (pos & ~nbr).bit_count()

@@ -1,0 +1,170 @@
+"""The complete search: depth-first, best-scored jump first, with a table of dead positions.
+
+It explores every position reachable from the start (less those pruned by a pagoda
+function, which provably cannot reach the goal), so when it ends without a solution that
+is a proof of impossibility.  A position whose every continuation failed goes into the
+bounded table, so no symmetric image of it is explored twice.
+
+The loop keeps an explicit stack (no recursion), so it is a generator that can hand
+control back to its caller between any two nodes: :mod:`pyapp.solver` resumes it,
+pauses it to run other searches, or closes it to cancel.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator
+from dataclasses import dataclass, field
+
+from .compiled import Tables
+from .table import BoundedTable
+
+ISO = 1
+
+
+@dataclass
+class Stats:
+    """Counters shared by the searches of one solve, and the pause/yield controls."""
+
+    nodes: int = 0
+    pause_at: int = 1 << 62
+    """The search yields as soon as ``nodes`` reaches this (the portfolio's node slices)."""
+    slice_seconds: float = 0.05
+    depth: int = 0
+    dead_sample: list[int] | None = field(default=None, repr=False)
+    """When a list, dead positions are appended to it (used to learn pagodas)."""
+
+
+def make_expand(t: Tables, keys: set[int]):
+    """A function ``expand(pos, x)``: the children of ``pos`` not in ``keys`` and not pruned by a
+    pagoda, as ``(key, child, packed pagoda values)`` sorted so that ``pop()`` gives the best.
+
+    The key is the bit-parallel score of :func:`pyapp.search.compiled.score` (perimeter plus
+    twice the isolated pegs), times 64, plus the seed's tie-break for the jump.
+    """
+    mask = t.mask
+    pos_dirs, neg_dirs, pairs = t.pos_dirs, t.neg_dirs, t.pairs
+    deltas, ties = t.deltas, t.ties
+    cc, hh = t.check_c, t.check_h
+
+    def expand(pos: int, x: int) -> list[tuple[int, int, int, int]]:
+        empty = mask ^ pos
+        out = []
+        append = out.append
+        for s, src, s2, pat, base in pos_dirs:
+            m = src & pos & (pos >> s) & (empty >> s2)
+            while m:
+                low = m & -m
+                m ^= low
+                nxt = pos ^ (low * pat)
+                if nxt in keys:
+                    continue
+                i = base + low.bit_length()
+                y = x + deltas[i]
+                if (y + cc) & hh != hh:
+                    continue
+                per = 0
+                nbr = 0
+                for ps, pm in pairs:
+                    per += ((nxt ^ (nxt >> ps)) & pm).bit_count()
+                    nbr |= ((nxt >> ps) & pm) | ((nxt & pm) << ps)
+                append(((per + ISO * (nxt & ~nbr).bit_count()) * 64 + ties[i], nxt, y, i))
+        for s, src, s2, pat, base in neg_dirs:
+            m = src & pos & (pos << s) & (empty << s2)
+            while m:
+                low = m & -m
+                m ^= low
+                nxt = pos ^ ((low >> s2) * pat)
+                if nxt in keys:
+                    continue
+                i = base + low.bit_length()
+                y = x + deltas[i]
+                if (y + cc) & hh != hh:
+                    continue
+                per = 0
+                nbr = 0
+                for ps, pm in pairs:
+                    per += ((nxt ^ (nxt >> ps)) & pm).bit_count()
+                    nbr |= ((nxt >> ps) & pm) | ((nxt & pm) << ps)
+                append(((per + ISO * (nxt & ~nbr).bit_count()) * 64 + ties[i], nxt, y, i))
+        out.sort(reverse=True)
+        return out
+
+    return expand
+
+
+def dfs(t: Tables, start: int, table: BoundedTable, st: Stats, *, final_pegs: int | None, target: int | None,
+        lower_bound: int = 1) -> Generator[None, None, tuple[bool, list[int]]]:
+    """Search from ``start``; return ``(found, path of positions)``.
+
+    ``final_pegs`` None means the ``min`` goal: explore everything, return the path to the
+    fewest pegs seen (``found`` when it reaches ``lower_bound``).  Otherwise a position with
+    ``final_pegs`` pegs is a solution when it equals ``target`` (None: any such position).
+    """
+    keys = table.keys
+    add = table.add_images
+    sym_deltas = t.sym_deltas
+    lane = t.sym_lane
+    lane_mask = (1 << lane) - 1
+    shifts = [lane * k for k in range(len(t.sym_tables))]
+    sample = st.dead_sample
+    start_pegs = start.bit_count()
+    min_goal = final_pegs is None
+    stop_depth = (start_pegs - final_pegs) if final_pegs is not None else start_pegs
+    perf = time.perf_counter
+
+    expand = make_expand(t, keys)
+
+    x0 = t.pack(start)
+    path = [start]
+    imgs = [t.pack_images(start)]
+    best_path = [start]
+    best = start_pegs
+    if min_goal and best <= lower_bound:
+        return True, best_path
+    stack = [expand(start, x0)]
+    nodes = st.nodes
+    next_check = nodes + 256
+    next_yield = perf() + st.slice_seconds
+    while stack:
+        kids = stack[-1]
+        if not kids:
+            stack.pop()
+            dead = path.pop()
+            packed = imgs.pop()
+            if stack:
+                add([(packed >> k) & lane_mask for k in shifts])
+                if sample is not None and len(sample) < 100000:
+                    sample.append(dead)
+            continue
+        _, nxt, y, i = kids.pop()
+        nodes += 1
+        path.append(nxt)
+        imgs.append(imgs[-1] ^ sym_deltas[i])
+        depth = len(path) - 1
+        if min_goal:
+            if start_pegs - depth < best:
+                best = start_pegs - depth
+                best_path = list(path)
+                if best <= lower_bound:
+                    st.nodes = nodes
+                    return True, best_path
+            stack.append(expand(nxt, y))
+        elif depth == stop_depth:
+            if target is None or nxt == target:
+                st.nodes = nodes
+                return True, path
+            stack.append([])
+        else:
+            stack.append(expand(nxt, y))
+        if nodes >= next_check:
+            next_check = nodes + 256
+            if nodes >= st.pause_at or perf() >= next_yield:
+                st.nodes = nodes
+                st.depth = depth
+                yield
+                nodes = st.nodes
+                next_check = nodes + 256
+                next_yield = perf() + st.slice_seconds
+    st.nodes = nodes
+    return (False, best_path) if min_goal else (False, [])
