@@ -34,10 +34,13 @@ def solve_sat(problem: Problem, *, solver: str | None = None, amo: str = DEFAULT
     start, goal = problem.start, problem.goal
     if goal.final_pegs is not None and start.bit_count() < goal.final_pegs:
         return Result("impossible", "the start has fewer pegs than the goal", final=start,
-                      seconds=time.perf_counter() - t0)
+                      seconds=time.perf_counter() - t0, method="count")
     if precheck and (reason := _class_reason(problem)):
-        return Result("impossible", reason, final=start, seconds=time.perf_counter() - t0)
-    ends = [None] if goal.kind != "min" else list(range(1, max(start.bit_count(), 1) + 1))
+        return Result("impossible", reason, final=start, seconds=time.perf_counter() - t0, method="position class")
+    method = f"SAT solver {name}"
+    if goal.kind == "min" and start == 0:
+        return Result("solved", None, [], start, seconds=time.perf_counter() - t0, method="start")
+    ends = [None] if goal.kind != "min" else list(range(1, start.bit_count() + 1))
     conflicts = 0
     for end in ends:
         enc = encode(problem, amo=amo, pegs_left=end)
@@ -47,12 +50,12 @@ def solve_sat(problem: Problem, *, solver: str | None = None, amo: str = DEFAULT
         if ans.status == "sat":
             jumps = decode(enc, ans.model or [])
             final = verify(enc, jumps)
-            return Result("solved", None, jumps, final, conflicts, 0, time.perf_counter() - t0)
+            return Result("solved", None, jumps, final, conflicts, 0, time.perf_counter() - t0, method)
         if ans.status == "unknown":
             return Result("unknown", f"budget spent: SAT solver {ans.solver} stopped after {ans.seconds:.1f} s",
-                          [], start, conflicts, 0, time.perf_counter() - t0)
+                          [], start, conflicts, 0, time.perf_counter() - t0, method)
         if goal.kind != "min":
             return Result("impossible", f"SAT solver {ans.solver} proved that no {enc.steps}-jump solution exists "
                           f"({enc.num_vars} variables, {len(enc.clauses)} clauses)",
-                          [], start, conflicts, 0, time.perf_counter() - t0)
-    return Result("impossible", "no jump sequence at all", [], start, conflicts, 0, time.perf_counter() - t0)
+                          [], start, conflicts, 0, time.perf_counter() - t0, method)
+    return Result("impossible", "no jump sequence at all", [], start, conflicts, 0, time.perf_counter() - t0, method)
