@@ -71,9 +71,9 @@ class TestSatisfiable:
         sat_solution(make_problem(b, start="1", goal="1"))
 
     def test_cross_ends_at_the_centre(self):
-        # The Latin cross (6 pegs: d2 c3 d3 e3 d4 d5) ends in the centre: Beasley,
-        # "The Ins and Outs of Peg Solitaire" (1985); pattern as in Pegged (Microsoft
-        # Entertainment Pack, 1990).
+        # The 6-peg cross d2 c3 d3 e3 d4 d5 (the "Cross" of Pegged, Microsoft Entertainment
+        # Pack, 1989-90; layout read in github.com/andyvand/wxpegged) to one peg at the centre;
+        # the search engine agrees (TestUnsatisfiable checks both engines on other finishes).
         problem = pattern_problem("cross")
         assert problem.start.bit_count() == 6
         jumps = sat_solution(problem)

@@ -8,8 +8,8 @@ a solved result must replay to the goal.
 The English-board patterns are those of *Pegged* (Microsoft Entertainment Pack, Mike
 Blaylock 1989-90; its starting layouts as read in the wxWidgets port
 github.com/andyvand/wxpegged, ``ApplyPattern`` in ``wxpegged.cpp``), each to finish with
-one peg in the centre d4, the traditional goal (Beasley, *The Ins and Outs of Peg
-Solitaire*, 1985: the Latin cross, the first of the classic problems, ends at the centre).
+one peg in the centre d4, the goal of the classic central game (every pattern is in d4's
+position class, and both engines find such a finish).
 """
 
 from __future__ import annotations
