@@ -1,0 +1,123 @@
+"""build.py: the deployable site, its service-worker asset list, icons, and the server's MIME types."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+import sys
+import threading
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    target = tmp_path_factory.mktemp("build") / "dist"
+    build.build(target)
+    return target
+
+
+def _sw_assets(site: Path) -> tuple[str, dict]:
+    text = (site / "sw.js").read_text()
+    version = text.split('const VERSION = "')[1].split('"')[0]
+    listing = text.split("const ASSETS = ")[1].split(";\nconst PREFIX")[0]
+    return version, json.loads(listing)
+
+
+def test_site_has_the_page_modules_worker_and_only_the_needed_runtime_files(site):
+    for name in ("index.html", "sw.js", "manifest.webmanifest", "pyapp.zip", "static/app.mjs", "static/worker.mjs",
+                 "static/style.css", "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png"):
+        assert (site / name).is_file(), name
+    assert sorted(p.name for p in (site / "pyodide").iterdir()) == sorted(build.PYODIDE_FILES)
+
+
+def test_pyapp_zip_holds_the_library_and_is_reproducible(site, tmp_path):
+    with zipfile.ZipFile(site / "pyapp.zip") as zf:
+        names = zf.namelist()
+    assert "pyapp/__init__.py" in names and "pyapp/webapi.py" in names and "pyapp/solver.py" in names
+    assert not [n for n in names if "__pycache__" in n or not n.endswith(".py")]
+    again = tmp_path / "again.zip"
+    build.write_pyapp_zip(again)
+    assert again.read_bytes() == (site / "pyapp.zip").read_bytes()
+
+
+def test_service_worker_lists_every_asset_with_its_hash(site):
+    version, assets = _sw_assets(site)
+    files = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file() and p.name != "sw.js")
+    assert sorted(k for k in assets if k != "./") == files
+    for name, entry in assets.items():
+        data = (site / ("index.html" if name == "./" else name)).read_bytes()
+        assert entry == {"hash": hashlib.sha256(data).hexdigest(), "size": len(data)}
+    assert len(version) == 16 and "@VERSION@" not in (site / "sw.js").read_text()
+
+
+def test_version_follows_content(site):
+    version, before = _sw_assets(site)
+    assert build.write_service_worker(site) == version  # same files, same version
+    (site / "static" / "style.css").write_text((site / "static" / "style.css").read_text() + "/* changed */")
+    assert build.write_service_worker(site) != version
+    after = _sw_assets(site)[1]
+    assert after["static/style.css"]["hash"] != before["static/style.css"]["hash"]
+    assert after["static/app.mjs"] == before["static/app.mjs"]
+
+
+def test_icons_are_valid_pngs_of_the_declared_sizes(site):
+    manifest = json.loads((site / "manifest.webmanifest").read_text())
+    assert manifest["start_url"] == "./" and manifest["display"] == "standalone"
+    for icon in manifest["icons"]:
+        data = (site / icon["src"]).read_bytes()
+        if icon["type"] == "image/png":
+            assert data[:8] == b"\x89PNG\r\n\x1a\n"
+            width, height = struct.unpack(">II", data[16:24])
+            assert f"{width}x{height}" == icon["sizes"]
+        else:
+            assert data.startswith(b"<svg")
+
+
+def test_index_links_favicon_manifest_and_has_the_stable_buttons():
+    html = (ROOT / "index.html").read_text()
+    assert 'rel="icon"' in html and 'rel="manifest"' in html
+    for label in ("Solve", "Cancel", "Undo", "Redo", "Restart", "Copy link"):
+        assert f">{label}</button>" in html
+    assert 'role="status"' in html
+
+
+def test_server_sends_the_mime_types_the_app_needs(site):
+    server = build.make_server(site, 0, verbose=False)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    try:
+        expected = {"static/app.mjs": "text/javascript", "pyodide/pyodide.asm.wasm": "application/wasm",
+                    "manifest.webmanifest": "application/manifest+json", "index.html": "text/html",
+                    "icons/icon.svg": "image/svg+xml"}
+        for path, mime in expected.items():
+            with urllib.request.urlopen(base + path) as response:
+                assert response.headers["Content-Type"].split(";")[0] == mime, path
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_needs_build_sees_a_newer_source(tmp_path, monkeypatch):
+    monkeypatch.setattr(build, "_sources", lambda: [tmp_path / "src.txt"])
+    (tmp_path / "src.txt").write_text("x")
+    assert build.needs_build(tmp_path / "missing")
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    (dist / "sw.js").write_text("built")
+    import os
+    os.utime(tmp_path / "src.txt", (1, 1))
+    assert not build.needs_build(dist)
+    os.utime(tmp_path / "src.txt", None)
+    os.utime(dist / "sw.js", (2, 2))
+    assert build.needs_build(dist)

@@ -1,0 +1,63 @@
+"""The SVG renderer: stable hooks (data-hole, classes), coordinates, escaping."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from pyapp.board import board_from_text
+from pyapp.catalogue import get_board
+from pyapp.render import hole_coordinates, render_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _holes(svg: str) -> dict[str, ET.Element]:
+    root = ET.fromstring(svg)
+    return {g.get("data-hole"): g for g in root.iter(f"{SVG}g") if g.get("data-hole")}
+
+
+class TestHooks:
+    def test_every_hole_has_data_hole_and_peg_class_when_filled(self):
+        board = get_board("english")
+        holes = _holes(render_svg(board, board.start("d4")))
+        assert sorted(holes) == sorted(board.names)
+        assert "peg" not in holes["d4"].get("class").split()
+        assert all("peg" in g.get("class").split() for name, g in holes.items() if name != "d4")
+        assert all("hole" in g.get("class").split() for g in holes.values())
+
+    def test_selection_targets_goal_and_last_move_classes(self):
+        board = get_board("english")
+        b = board.bit_of
+        svg = render_svg(board, board.start("d4"), selected=[b["f4"]], targets=[b["d4"]], goal=b["d4"],
+                         last=(b["f4"], b["e4"], b["d4"]))
+        holes = _holes(svg)
+        assert "selected" in holes["f4"].get("class")
+        assert {"target", "goal", "last-to"} <= set(holes["d4"].get("class").split())
+        assert "last-from" in holes["f4"].get("class") and "last-over" in holes["e4"].get("class")
+
+    def test_each_hole_has_a_full_cell_hit_area_pin_and_socket(self):
+        board = get_board("english")
+        g = _holes(render_svg(board, board.full()))["a3"]
+        rect = g.find(f"{SVG}rect")
+        assert rect.get("class") == "hit" and float(rect.get("width")) == 40.0
+        assert {c.get("class") for c in g.findall(f"{SVG}circle")} == {"socket", "pin"}
+
+
+class TestCoordinates:
+    def test_data_xy_match_hole_coordinates(self):
+        board = get_board("triangle5")
+        coords = hole_coordinates(board)
+        for name, g in _holes(render_svg(board, board.full())).items():
+            assert (float(g.get("data-x")), float(g.get("data-y"))) == coords[name]
+
+    def test_triangle_is_centred_and_rows_are_equilateral(self):
+        coords = hole_coordinates(get_board("triangle5"))
+        assert coords["1"][0] == coords["13"][0]  # the apex above the middle of the base row
+        assert round(coords["2"][1] - coords["1"][1], 1) == round(40 * 0.8660254, 1)
+
+
+def test_names_are_escaped_and_custom_boards_render():
+    board, pos = board_from_text("ooo/o.o/ooo")
+    svg = render_svg(board, pos, title='<b>"x"</b>')
+    assert "<b>" not in svg and "&lt;b&gt;" in svg
+    ET.fromstring(svg)  # well-formed XML
