@@ -17,7 +17,7 @@ from ..errors import PegError
 from ..moves import Jump
 from ..problem import Goal, Problem
 from ..solver import solve
-from ._common import Deadline
+from ._common import Deadline, stabilizer
 from .reach import DEFAULT_MAX_POSITIONS, explore
 
 
@@ -89,19 +89,51 @@ def finishes(board: Board, start_pos: int, *, max_seconds: float | None = None,
 
 
 def _per_hole(board: Board, start: int, holes: list[int], deadline: Deadline, out: Finishes) -> None:
-    """Ask the solver about each hole in turn, sharing what is left of the budget fairly."""
-    for n, hole in enumerate(holes):
-        if hole in out.possible:
-            continue
+    """Ask the solver about one hole per symmetry class (symmetries fixing the start) and share
+    each answer with the class; a first search for 'one peg anywhere' often settles a class at once."""
+    perms = [dict(zip(board.bits, board.symmetries[i])) for i in stabilizer(board, start)]
+    orbits: list[list[int]] = []
+    placed: set[int] = set()
+    for hole in holes:
+        if hole not in placed:
+            orbit = sorted({p[hole] for p in perms} & set(holes), key=board.bits.index)
+            orbit.remove(hole)
+            orbits.append([hole, *orbit])
+            placed.update(orbits[-1])
+
+    def settle(orbit: list[int], hole: int, status: str, jumps: list[Jump], reason: str | None) -> None:
+        for other in orbit:
+            if status == "solved":
+                p = next(p for p in perms if p[hole] == other)
+                out.possible[other] = [(p[a], p[b], p[c]) for a, b, c in jumps]
+            elif status == "impossible":
+                out.impossible[other] = reason or "impossible"
+            else:
+                out.unknown[other] = reason or "budget spent"
+
+    first = solve(Problem(board, start, Goal("any")), max_seconds=_share(deadline, len(orbits) + 1))
+    if first.status == "solved":
+        end = first.final.bit_length() - 1
+        for orbit in orbits:
+            if end in orbit:
+                settle(orbit, end, "solved", list(first.jumps), None)
+                orbits.remove(orbit)
+                break
+    elif first.status == "impossible":
+        for orbit in orbits:
+            settle(orbit, orbit[0], "impossible", [], f"no single survivor anywhere: {first.reason}")
+        return
+    for n, orbit in enumerate(orbits):
         left = deadline.remaining()
         if left is not None and left <= 0:
-            out.unknown[hole] = "budget spent before this hole was searched"
+            settle(orbit, orbit[0], "unknown", [], "budget spent before this hole was searched")
             continue
-        share = None if left is None else left / (len(holes) - n)
-        result = solve(Problem(board, start, Goal("hole", 1 << hole)), max_seconds=share)
-        if result.status == "solved":
-            out.possible[hole] = list(result.jumps)
-        elif result.status == "impossible":
-            out.impossible[hole] = result.reason or "impossible"
-        else:
-            out.unknown[hole] = f"solver gave up: {result.reason or 'budget spent'}"
+        problem = Problem(board, start, Goal("hole", 1 << orbit[0]))
+        result = solve(problem, max_seconds=_share(deadline, len(orbits) - n))
+        reason = result.reason if result.status != "unknown" else f"solver gave up: {result.reason or 'budget spent'}"
+        settle(orbit, orbit[0], result.status, list(result.jumps), reason)
+
+
+def _share(deadline: Deadline, parts: int) -> float | None:
+    left = deadline.remaining()
+    return None if left is None else max(left / max(parts, 1), 0.005)

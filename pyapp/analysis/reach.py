@@ -89,6 +89,8 @@ def explore(board: Board, start: int, *, deadline: Deadline | None = None,
             for n, pos in enumerate(layers[-1]):
                 if n & 255 == 0:
                     deadline.check()
+                    if total + len(nxt) > max_positions:
+                        return None
                 for s, m in jump_sources(board, pos):
                     while m:
                         low = m & -m
@@ -98,7 +100,9 @@ def explore(board: Board, start: int, *, deadline: Deadline | None = None,
             if not nxt:
                 break
             total += len(nxt)
-            if total > max_positions:
+            # give up early when the next two layers, growing as the last one did, would pass the cap
+            growth = len(nxt) / len(layers[-1])
+            if total > max_positions or growth > 1 and total + len(nxt) * (growth + growth * growth) > max_positions:
                 return None
             layers.append(nxt)
     except OutOfTime:
