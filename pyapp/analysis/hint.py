@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ..moves import Jump, apply_jump, legal_jumps
 from ..problem import Problem
 from ..solver import solve
-from ._common import Deadline
+from ._common import Deadline, stabilizer
 
 DEFAULT_HINT_SECONDS = 10.0
 
@@ -49,31 +49,66 @@ def hint(problem: Problem, *, max_seconds: float | None = DEFAULT_HINT_SECONDS) 
             out.seconds = deadline.elapsed()
             return out
         out.best_pegs = whole.pegs_left
-    for n, jump in enumerate(jumps):
-        after = apply_jump(start, jump)
-        result = solve(Problem(board, after, goal), max_seconds=_share(deadline, len(jumps) - n))
-        if goal.kind == "min":
-            if result.status == "solved":
-                if result.pegs_left == out.best_pegs:
-                    out.good.append(jump)
-                    out.lines[jump] = list(result.jumps)
-                else:
-                    out.bad.append(jump)
-                    out.reasons[jump] = f"leaves at best {result.pegs_left} pegs, not {out.best_pegs}"
-            else:
-                out.unknown.append(jump)
-                out.reasons[jump] = result.reason or "budget spent"
-        elif result.status == "solved":
-            out.good.append(jump)
-            out.lines[jump] = list(result.jumps)
-        elif result.status == "impossible":
-            out.bad.append(jump)
-            out.reasons[jump] = result.reason or "impossible"
-        else:
-            out.unknown.append(jump)
-            out.reasons[jump] = result.reason or "budget spent"
+    classes = _classes(problem, jumps)
+    for n, members in enumerate(classes):
+        rep = members[0][0]
+        after = apply_jump(start, rep)
+        result = solve(Problem(board, after, goal), max_seconds=_share(deadline, len(classes) - n))
+        for jump, perm in members:
+            line = [(perm[a], perm[b], perm[c]) for a, b, c in result.jumps]
+            _file(out, goal.kind, jump, result, line)
+    order = {j: i for i, j in enumerate(jumps)}
+    for bucket in (out.good, out.bad, out.unknown):
+        bucket.sort(key=order.__getitem__)
     out.seconds = deadline.elapsed()
     return out
+
+
+def _file(out: Hint, kind: str, jump: Jump, result, line: list[Jump]) -> None:
+    """Put ``jump`` in good, bad or unknown according to the solver's answer after it."""
+    if kind == "min":
+        if result.status != "solved":
+            out.unknown.append(jump)
+            out.reasons[jump] = result.reason or "budget spent"
+        elif result.pegs_left == out.best_pegs:
+            out.good.append(jump)
+            out.lines[jump] = line
+        else:
+            out.bad.append(jump)
+            out.reasons[jump] = f"leaves at best {result.pegs_left} pegs, not {out.best_pegs}"
+    elif result.status == "solved":
+        out.good.append(jump)
+        out.lines[jump] = line
+    elif result.status == "impossible":
+        out.bad.append(jump)
+        out.reasons[jump] = result.reason or "impossible"
+    else:
+        out.unknown.append(jump)
+        out.reasons[jump] = result.reason or "budget spent"
+
+
+def _classes(problem: Problem, jumps: list[Jump]) -> list[list[tuple[Jump, dict[int, int]]]]:
+    """Group jumps whose results are images of each other under a symmetry that fixes the position
+    and the goal: they get the same answer, so only the first of each class is searched.  Each
+    member comes with the bit permutation that maps the first one's continuation onto its own."""
+    board, start, goal = problem.board, problem.start, problem.goal
+    group = [i for i in stabilizer(board, start) if goal.kind in ("any", "min") or
+             board.transform(goal.target, i) == goal.target]
+    perms = {i: dict(zip(board.bits, board.symmetries[i])) for i in group}
+    identity = {b: b for b in board.bits}
+    classes: list[list[tuple[Jump, dict[int, int]]]] = []
+    reps: list[int] = []
+    for jump in jumps:
+        after = apply_jump(start, jump)
+        for members, rep in zip(classes, reps):
+            g = next((i for i in group if board.transform(rep, i) == after), None)
+            if g is not None:
+                members.append((jump, perms[g]))
+                break
+        else:
+            classes.append([(jump, identity)])
+            reps.append(after)
+    return classes
 
 
 def _share(deadline: Deadline, parts: int) -> float | None:
