@@ -77,7 +77,11 @@ self.addEventListener("activate", (event) => {
 });
 
 self.addEventListener("message", (event) => {
-  if (event.data && event.data.type === "version") event.source?.postMessage({ type: "version", version: VERSION });
+  if (event.data && event.data.type === "version") {
+    const reply = { type: "version", version: VERSION };
+    if (event.ports[0]) event.ports[0].postMessage(reply);
+    else event.source?.postMessage(reply);
+  }
 });
 
 self.addEventListener("fetch", (event) => {
@@ -86,10 +90,10 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   event.respondWith((async () => {
-    const cache = await caches.open(CACHE);
     const key = request.mode === "navigate" && url.pathname === new URL(self.registration.scope).pathname
       ? scopeUrl("./") : url.origin + url.pathname;
-    const hit = await cache.match(key);
+    // caches.match with cacheName never re-creates a cache that a newer worker has deleted
+    const hit = await caches.match(key, { cacheName: CACHE });
     if (hit) return hit;
     return fetch(request);
   })());

@@ -97,8 +97,18 @@ def test_a_new_build_replaces_the_old_cache(chromium, dist_dir, tmp_path):
         page.goto("about:blank")
         page = context.new_page()
         page.goto(server.url)
-        page.wait_for_function(f"caches.keys().then(k => k.length === 1 && k[0] !== {json.dumps(old[0])})",
-                               timeout=LOAD_TIMEOUT_MS)
+        new_version = (site / "sw.js").read_text().split('const VERSION = "')[1].split('"')[0]
+        page.wait_for_function("""v => new Promise(resolve => {
+            const c = navigator.serviceWorker.controller;
+            if (!c) return resolve(false);
+            const ch = new MessageChannel();
+            ch.port1.onmessage = e => resolve(e.data.version === v);
+            c.postMessage({type: "version"}, [ch.port2]);
+            setTimeout(() => resolve(false), 500);
+        })""", arg=new_version, timeout=LOAD_TIMEOUT_MS)
+        page.wait_for_function("v => caches.keys().then(k => k.length === 1 && k[0] === v)",
+                               arg=f"peg-lab-{new_version}", timeout=LOAD_TIMEOUT_MS)
+        assert old != [f"peg-lab-{new_version}"]
         wait_ready(page)
         css = page.evaluate("fetch('static/style.css').then(r => r.text())")
         assert css.endswith("/* v2 */\n")
