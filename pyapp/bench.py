@@ -252,8 +252,10 @@ def _solve_case(name: str, title: str, problem: Problem, expected_status: str, s
         return solve(problem, seed=i if seeds else None, max_seconds=budget)
 
     def check(i: int, r) -> Outcome:
+        method = getattr(r, "method", "")
         if r.status == "solved":
-            answer = f"solved, {len(r.jumps)} jumps / {len(group_moves(r.jumps))} moves"
+            answer = f"solved, {len(r.jumps)} jumps / {len(group_moves(r.jumps))} moves" + (
+                f" ({method})" if method else "")
         else:
             answer = r.status + (f" ({r.reason})" if r.reason else "")
         out = Outcome(r.status, answer, r.nodes, r.entries)
