@@ -53,7 +53,9 @@ ENTRIES: tuple[Entry, ...] = (
           "d4", "d4", "Central game; Bergholt 1912, Winning Ways ch. 23"),
     Entry("french", "French / European (37 holes)", "square",
           "  ooo  \n ooooo \nooooooo\nooooooo\nooooooo\n ooooo \n  ooo  ",
-          "c1", "c1", "Beasley 1985 ch. 3: the centre game is impossible; c1 to c1 is solvable"),
+          "d2", "d6", "Beasley 1985 ch. 3 and Winning Ways ch. 23: no single-vacancy complement problem "
+          "(start and finish at one hole) passes the position-class test on this board, the centre game "
+          "included; vacancy d2 to a last peg on d6 (same class) is solvable"),
     Entry("german", "German / Wiegleb (45 holes)", "square",
           "   ooo   \n   ooo   \n   ooo   \nooooooooo\nooooooooo\nooooooooo\n   ooo   \n   ooo   \n   ooo   ",
           "e5", "e5", "Wiegleb's board, central game; Beasley 1985 ch. 12"),
@@ -70,7 +72,8 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("triangle6", "Triangle, side 6 (21 holes)", "triangle", _triangle_grid(6),
           "4", "any", "Bell 2007 (arXiv:0711.0486): 21-hole triangle"),
     Entry("triangle7", "Triangle, side 7 (28 holes)", "triangle", _triangle_grid(7),
-          "1", "any", "Bell 2007 (arXiv:0711.0486): 28-hole triangle"),
+          "4", "any", "Bell 2007 (arXiv:0711.0486): 28-hole triangle; a corner vacancy fails the "
+          "position-class test, the edge vacancy 4 reduces to one peg"),
     Entry("triangle8", "Triangle, side 8 (36 holes)", "triangle", _triangle_grid(8),
           "1", "any", "Bell 2007 (arXiv:0711.0486): 36-hole triangle"),
 )

@@ -145,7 +145,7 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
     node_cap = max_nodes if max_nodes is not None else 1 << 62
     if restarts is None:
         restarts = {"hole": (1000, 1000, 2000, 2000, 4000, 4000, 8000), "target": (1000, 2000, 4000, 8000),
-                    "any": (1000, 2000, 4000), "min": ()}[kind]
+                    "any": (1000, 2000, 4000), "min": (1000, 2000)}[kind]
     if beam_widths is None:
         beam_widths = (256, 2048) if kind in ("hole", "target") else (64, 512, 4096)
     best_path = [start]
@@ -155,6 +155,9 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
         return st.nodes >= node_cap or (deadline is not None and time.perf_counter() >= deadline)
 
     def spent(reason: str = "budget spent") -> Result:
+        nonlocal best_path
+        if len(st.best_path) > len(best_path):
+            best_path = st.best_path
         if kind == "min":
             return done("unknown", f"{reason}: fewest pegs found so far, minimality not proven", best_path,
                         "budget", st.nodes, len(table))
@@ -172,9 +175,11 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
     phases: list[tuple[str, int]] = [("restart", n) for n in restarts] + [("beam", w) for w in beam_widths]
     phases.append(("dfs", 0))
     for number, (name, arg) in enumerate(phases):
+        if len(st.best_path) > len(best_path):
+            best_path = st.best_path
         if kind == "min" and len(best_path) - 1 >= start.bit_count() - lower:
             deep.close()
-            return done("solved", None, best_path, "beam search (class lower bound reached)", st.nodes, len(table))
+            return done("solved", None, best_path, "search reached the class lower bound", st.nodes, len(table))
         if name == "restart":
             if number:
                 reseed(tables, _derive(seed, number))
@@ -211,8 +216,9 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
                 continue
             found, path = value
             if kind == "min":
-                if len(path) > len(best_path):
-                    best_path = path
+                for p in (path, st.best_path):
+                    if len(p) > len(best_path):
+                        best_path = p
                 return done("solved", None, best_path,
                             "depth-first search" + ("" if found else " (exhaustive: minimum proven)"),
                             st.nodes, len(table))

@@ -31,6 +31,8 @@ class Stats:
     """The search yields as soon as ``nodes`` reaches this (the portfolio's node slices)."""
     slice_seconds: float = 0.05
     depth: int = 0
+    best_path: list[int] = field(default_factory=list, repr=False)
+    """For the ``min`` goal: the path to the fewest pegs found by any search so far."""
     dead_sample: list[int] | None = field(default=None, repr=False)
     """When a list, dead positions are appended to it (used to learn pagodas)."""
 
@@ -146,6 +148,8 @@ def dfs(t: Tables, start: int, table: BoundedTable, st: Stats, *, final_pegs: in
             if start_pegs - depth < best:
                 best = start_pegs - depth
                 best_path = list(path)
+                if len(best_path) > len(st.best_path):
+                    st.best_path = best_path
                 if best <= lower_bound:
                     st.nodes = nodes
                     return True, best_path
