@@ -121,6 +121,8 @@ def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
     table = jump_table(board)
     # key -> (parent key, actual position, move that led here)
     seen: dict[int, tuple[int | None, int, tuple[Jump, ...]]] = {canon(start): (None, start, ())}
+    raw = {start}
+    final_pegs = goal.final_pegs or 1
     layer = [canon(start)]
     depth = 0
     reason = None
@@ -130,22 +132,26 @@ def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
             return _done(best, len(seen), deadline)
         nxt: list[int] = []
         for n, key in enumerate(layer):
-            if n & 63 == 0 and (deadline.expired() or len(seen) > max_positions):
+            if n & 63 == 0 and (deadline.expired() or len(seen) > max_positions or len(raw) > 4 * max_positions):
                 reason = "budget spent" if deadline.expired() else f"position cap ({max_positions}) reached"
                 break
             pos = seen[key][1]
             for after, chain in move_successors(board, pos, table):
+                # cheap tests first: the exact position already met, the goal, the bounds; the
+                # canonical form (the costly part) only for positions that survive them
+                if after in raw:
+                    continue
+                raw.add(after)
+                if goal.reached(after):
+                    seen[canon(after)] = (key, after, chain)
+                    return _done(_path(seen, canon(after)), len(seen), deadline)
+                if after.bit_count() <= final_pegs:
+                    continue  # too few pegs to ever reach the goal
+                if upper is not None and depth + 1 + lower_bound(problem, after, corners) >= upper:
+                    continue  # cannot beat the solution in hand
                 k = canon(after)
                 if k in seen:
                     continue
-                if goal.reached(after):
-                    seen[k] = (key, after, chain)
-                    return _done(_path(seen, k), len(seen), deadline)
-                h = lower_bound(problem, after, corners)
-                if upper is not None and depth + 1 + h >= upper:
-                    continue  # cannot beat the solution in hand
-                if after.bit_count() <= (goal.final_pegs or 1):
-                    continue  # too few pegs to ever reach the goal
                 seen[k] = (key, after, chain)
                 nxt.append(k)
         if reason:
