@@ -51,6 +51,7 @@ def count(problem: Problem, *, max_seconds: float | None = None, max_positions: 
         return Count(0, 0, deadline.elapsed(), obstacle or "the start has fewer pegs than the goal")
     canon = canonicalizer(board, goal_group(board, goal))
     memo: dict[int, int] = {}
+    seen: dict[int, int] = {}
     target = goal.target
     any_goal = goal.kind == "any"
     ticks = [0]
@@ -58,14 +59,18 @@ def count(problem: Problem, *, max_seconds: float | None = None, max_positions: 
     def ways(pos: int) -> int:
         if pos.bit_count() == final:
             return 1 if any_goal or pos == target else 0
+        got = seen.get(pos)  # the exact position again: no canonical form needed
+        if got is not None:
+            return got
         key = canon(pos)
         got = memo.get(key)
         if got is not None:
+            seen[pos] = got
             return got
         ticks[0] += 1
         if ticks[0] & 1023 == 0:
             deadline.check()
-            if len(memo) > max_positions:
+            if len(memo) > max_positions or len(seen) > 4 * max_positions:
                 raise OutOfTime
         total = 0
         for s, m in jump_sources(board, pos):
@@ -74,13 +79,13 @@ def count(problem: Problem, *, max_seconds: float | None = None, max_positions: 
                 b = low.bit_length() - 1
                 total += ways(pos ^ (low | (1 << (b + s)) | (1 << (b + 2 * s))))
                 m ^= low
-        memo[key] = total
+        memo[key] = seen[pos] = total
         return total
 
     try:
         n = ways(start)
     except OutOfTime:
-        why = "position cap reached" if len(memo) > max_positions else "budget spent"
+        why = "position cap reached" if len(memo) > max_positions or len(seen) > 4 * max_positions else "budget spent"
         return Count(None, len(memo), deadline.elapsed(), f"{why} after {len(memo)} positions")
     return Count(n, len(memo), deadline.elapsed())
 
