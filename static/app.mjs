@@ -464,10 +464,17 @@ const playback = new Playback({
 });
 
 // ------------------------------------------------------------------ start-up
+let loadingLabel = "";
+const loadingTicker = setInterval(() => {
+  if (ui.loading.hidden) clearInterval(loadingTicker);
+  else ui.loadingText.textContent = `${loadingLabel} ${(performance.now() / 1000).toFixed(1)} s`;
+}, 100);
+
 function showLoading(fraction, text) {
   ui.loading.hidden = false;
   ui.loadingBar.value = Math.round(fraction * 100);
   ui.loadingBar.textContent = `${Math.round(fraction * 100)}%`;
+  loadingLabel = text;
   ui.loadingText.textContent = text;
 }
 
@@ -524,7 +531,8 @@ async function start() {
     lab.timings.engineReady = performance.now();
     lab.python = info.python;
   } catch (err) {
-    showLoading(0, err.message);
+    clearInterval(loadingTicker);
+    ui.loadingText.textContent = err.message;
     setStatus(err.message, "error");
     return;
   }

@@ -37,8 +37,13 @@ export class Editor {
     const [c0, c1] = [Math.min(...cs) - 1, Math.min(Math.max(...cs) + 1, Math.min(...cs) + 24)];
     this.cells.clear();
     this.goal = null;
+    // on the triangular lattice keep the cells drawn within one unit of the board's width
+    const across = (r, c) => (this.lattice === "square" ? c : c - r / 2);
+    const xs = state.cells.map((cell) => across(cell.r, cell.c));
+    const [x0, x1] = [Math.min(...xs) - 1, Math.max(...xs) + 1];
     for (let r = r0; r <= r1; r++) {
-      for (let c = c0; c <= c1; c++) {
+      for (let c = c0 - (this.lattice === "square" ? 0 : 2); c <= c1 + (this.lattice === "square" ? 0 : 1); c++) {
+        if (across(r, c) < x0 - 0.01 || across(r, c) > x1 + 0.01) continue;
         const known = byCell.get(`${r},${c}`);
         this.cells.set(`${r},${c}`, { r, c, on: !!known, peg: known ? pegs.has(known.name) : false });
         if (known && state.goal.hole === known.name) this.goal = `${r},${c}`;

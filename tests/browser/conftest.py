@@ -9,6 +9,7 @@ MIME types, so a pass here means ``dist/`` works from a plain static server.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import threading
@@ -29,11 +30,22 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 LOAD_TIMEOUT_MS = 90_000
 
 
+class CountingHandler(build.Handler):
+    """build.py's handler, also recording every request path (to prove what was downloaded)."""
+
+    def log_request(self, code="-", size="-") -> None:
+        self.server.hits.append(self.path.split("?")[0])  # type: ignore[attr-defined]
+
+
 class Server:
-    """A static server for ``dist`` on 127.0.0.1 (free port), in a thread; stoppable."""
+    """A static server for ``dist`` on 127.0.0.1 (free port), in a thread; stoppable.
+    ``hits`` lists the paths it served."""
 
     def __init__(self, directory: Path) -> None:
         self.httpd = build.make_server(directory, 0, verbose=False)
+        self.httpd.RequestHandlerClass = functools.partial(CountingHandler, directory=str(directory))
+        self.httpd.hits = []  # type: ignore[attr-defined]
+        self.hits: list[str] = self.httpd.hits  # type: ignore[attr-defined]
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()

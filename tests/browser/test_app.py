@@ -296,3 +296,20 @@ def test_custom_board_from_typed_text(app):
     app.get_by_role("button", name="Use this board", exact=True).last.click()
     app.wait_for_function("document.getElementById('status').textContent.includes('cannot be used')")
     assert "unexpected character '?'" in status(app)
+
+
+def test_hint_and_cnf_download(app, tmp_path):
+    go(app, "#board=triangle5&start=1")
+    app.locator("summary", has_text="Analyse and export").click()
+    app.get_by_role("button", name="Hint").click()
+    app.wait_for_function("document.getElementById('analysis').textContent.startsWith('Good jumps')")
+    hinted = set(app.eval_on_selector_all(".hole.hint", "els => els.map(e => e.dataset.hole)"))
+    assert hinted == {"4", "6"}  # both first jumps of the 15-hole game keep one peg reachable
+    with app.expect_download() as info:
+        app.get_by_role("button", name="Download CNF").click()
+    download = info.value
+    assert download.suggested_filename == "triangle5-0.cnf"
+    path = tmp_path / "t.cnf"
+    download.save_as(path)
+    text = path.read_text()
+    assert "p cnf" in text and "triangle5" in text

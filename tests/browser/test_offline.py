@@ -41,8 +41,11 @@ def test_cold_start_cached_start_then_offline_reload_and_solve(chromium, dist_di
         cold = _load_time(page, server.url)
         assert cold["offline_mode"] == "installed"  # first visit: the service worker cached everything first
         assert bad == [], bad  # no 404, the favicon included
+        # the runtime crossed the network once: the service worker's precache; the engine read it from the cache
+        runtime = ("/pyodide/pyodide.asm.wasm", "/pyodide/python_stdlib.zip", "/pyapp.zip")
+        assert {path: server.hits.count(path) for path in runtime} == dict.fromkeys(runtime, 1), server.hits
         wasm = [u for u in requests if u.endswith("pyodide.asm.wasm")]
-        assert len(wasm) == 1, f"the runtime was requested {len(wasm)} times on the first visit: {wasm}"
+        assert len(wasm) == 1, f"the engine requested the runtime {len(wasm)} times: {wasm}"
         caches = page.evaluate("caches.keys()")
         version = (dist_dir / "sw.js").read_text().split('const VERSION = "')[1].split('"')[0]
         assert caches == [f"peg-lab-{version}"]
@@ -52,8 +55,10 @@ def test_cold_start_cached_start_then_offline_reload_and_solve(chromium, dist_di
                       "manifest.webmanifest", "icons/icon-192.png"):
             assert server.url + asset in cached_urls, asset
 
+        served = len(server.hits)
         cached = _load_time(page, server.url, reload=True)
         assert cached["offline_mode"] == "cached"
+        assert [p for p in server.hits[served:] if p not in ("/sw.js",)] == []  # everything came from the cache
 
         server.stop()
         context.set_offline(True)
