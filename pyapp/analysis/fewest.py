@@ -169,7 +169,9 @@ def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
     if upper is not None:
         proven_lower = min(proven_lower, upper)
     if best is not None:
-        return Fewest("solved", count_moves(best), best, proven_lower == count_moves(best),
+        if proven_lower >= count_moves(best):
+            return _done(best, len(seen), deadline)
+        return Fewest("solved", count_moves(best), best, False,
                       f"{reason}: minimality not proven; every solution has at least {proven_lower} moves",
                       proven_lower, len(seen), deadline.elapsed())
     return Fewest("unknown", reason=f"{reason}: gave up after proving at least {proven_lower} moves",
