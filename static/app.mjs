@@ -11,6 +11,7 @@ import { formatFragment, parseFragment } from "./share.mjs";
 
 const $ = (id) => document.getElementById(id);
 const T0 = performance.now(); // ms since navigation start
+const SW_WAIT_MS = 120_000;
 const DEFAULT_GAME = { board: "english", start: null, position: null, goal: null };
 const lab = (window.pegLab = { timings: { script: T0 }, solves: [], progressEvents: 0, cancels: [], states: 0 });
 
@@ -496,6 +497,8 @@ async function prepareOffline() {
     if (reg.active && !reg.installing && !reg.waiting) return "uncontrolled";
     const worker = reg.installing || reg.waiting;
     return await new Promise((resolve) => {
+      // a very slow first download must not hold the app back for ever: start without the cache
+      setTimeout(() => resolve("timeout"), SW_WAIT_MS);
       navigator.serviceWorker.addEventListener("controllerchange", () => resolve("installed"), { once: true });
       worker?.addEventListener("statechange", () => {
         if (worker.state === "redundant") resolve("failed");
@@ -514,7 +517,8 @@ async function start() {
   const offline = await prepareOffline();
   lab.timings.serviceWorker = performance.now();
   lab.offline = offline;
-  ui.offline.textContent = offline === "failed" || offline === "unsupported" ? "Offline use is not available here." : "Works offline.";
+  ui.offline.textContent = offline === "failed" || offline === "unsupported" ? "Offline use is not available here."
+    : offline === "timeout" ? "Still saving the app for offline use…" : "Works offline.";
   const base = offline === "installed" ? 0.6 : 0;
   const labels = {
     runtime: "Loading the Python runtime (WebAssembly)…",

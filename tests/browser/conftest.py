@@ -1,67 +1,24 @@
-"""Fixtures for the browser tests: one built site, a static server on a free port, and
-Chromium through Playwright (the Debian ``/usr/bin/chromium``, or Playwright's own browser
-where one is installed).  Without any browser the tests skip, unless ``PEG_REQUIRE_BROWSER=1``
-(CI), where they fail.
+"""Fixtures for the browser tests (helpers and the server live in ``browser_support``).
 
-The app is served by :func:`build.make_server`; that server adds nothing the app needs beyond
-MIME types, so a pass here means ``dist/`` works from a plain static server.
+One built site per session, a static server on a free port, one Chromium per session, and
+one loaded app page per test module.  Without a browser the tests skip, unless
+``PEG_REQUIRE_BROWSER=1`` (CI), where they fail.
 """
 
 from __future__ import annotations
 
-import functools
-import os
-import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-
-import build  # noqa: E402
-
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-LOAD_TIMEOUT_MS = 90_000
-
-
-class CountingHandler(build.Handler):
-    """build.py's handler, also recording every request path (to prove what was downloaded)."""
-
-    def log_request(self, code="-", size="-") -> None:
-        self.server.hits.append(self.path.split("?")[0])  # type: ignore[attr-defined]
-
-
-class Server:
-    """A static server for ``dist`` on 127.0.0.1 (free port), in a thread; stoppable.
-    ``hits`` lists the paths it served."""
-
-    def __init__(self, directory: Path) -> None:
-        self.httpd = build.make_server(directory, 0, verbose=False)
-        self.httpd.RequestHandlerClass = functools.partial(CountingHandler, directory=str(directory))
-        self.httpd.hits = []  # type: ignore[attr-defined]
-        self.hits: list[str] = self.httpd.hits  # type: ignore[attr-defined]
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-        self.running = True
-
-    def stop(self) -> None:
-        if self.running:
-            self.httpd.shutdown()
-            self.httpd.server_close()
-            self.running = False
-
-
-def _no_browser(reason: str):
-    if os.environ.get("PEG_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"no browser for the browser tests (PEG_REQUIRE_BROWSER=1): {reason}")
-    pytest.skip(f"no browser available: {reason}")
+from browser_support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    Server,
+    build,
+    no_browser,
+    open_app,
+)
 
 
 @pytest.fixture(scope="session")
@@ -85,7 +42,7 @@ def chromium():
     try:
         from playwright.sync_api import sync_playwright
     except ImportError as err:
-        _no_browser(f"playwright is not installed ({err})")
+        no_browser(f"playwright is not installed ({err})")
     manager = sync_playwright().start()
     browser = None
     errors = []
@@ -101,38 +58,10 @@ def chromium():
             errors.append(f"Playwright's chromium: {err}")
     if browser is None:
         manager.stop()
-        _no_browser("; ".join(errors) or "no Chromium found")
+        no_browser("; ".join(errors) or "no Chromium found")
     yield browser
     browser.close()
     manager.stop()
-
-
-def open_app(context, url: str):
-    """A new page on ``url``, waiting until the live board is shown (Pyodide loaded)."""
-    page = context.new_page()
-    page.errors = []  # type: ignore[attr-defined]
-    page.on("pageerror", lambda err: page.errors.append(str(err)))
-    page.goto(url)
-    wait_ready(page)
-    return page
-
-
-def wait_ready(page) -> None:
-    page.wait_for_function("window.pegLab && window.pegLab.timings.firstBoard", timeout=LOAD_TIMEOUT_MS)
-
-
-def wait_state(page, jumps: int) -> None:
-    """Wait until the jump counter shows ``jumps``."""
-    page.wait_for_function(f"document.getElementById('count-jumps').textContent === '{jumps}'")
-
-
-def go(page, fragment: str) -> None:
-    """Open a game in the already-loaded page (no reload: the app reads the fragment on hashchange)."""
-    if page.evaluate("location.hash") == fragment:  # the same fragment fires no hashchange
-        go(page, "#board=triangle4")
-    before = page.evaluate("window.pegLab.states")
-    page.evaluate("f => { location.hash = f; }", fragment)
-    page.wait_for_function("n => window.pegLab.states > n", arg=before)
 
 
 @pytest.fixture(scope="module")
@@ -142,9 +71,3 @@ def app(chromium, server):
     page = open_app(context, server.url)
     yield page
     context.close()
-
-
-@pytest.fixture()
-def artifacts() -> Path:
-    ARTIFACTS.mkdir(exist_ok=True)
-    return ARTIFACTS

@@ -10,7 +10,7 @@ import json
 import re
 
 import pytest
-from conftest import ARTIFACTS, go, open_app, wait_state
+from browser_support import ARTIFACTS, go, open_app, wait_state
 
 pytestmark = pytest.mark.browser
 

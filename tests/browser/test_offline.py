@@ -8,7 +8,7 @@ import json
 import time
 
 import pytest
-from conftest import ARTIFACTS, LOAD_TIMEOUT_MS, Server, wait_ready
+from browser_support import ARTIFACTS, LOAD_TIMEOUT_MS, Server, wait_ready
 
 pytestmark = pytest.mark.browser
 

@@ -4,7 +4,7 @@ and a jump can be played by tapping."""
 from __future__ import annotations
 
 import pytest
-from conftest import ARTIFACTS, open_app, wait_state
+from browser_support import ARTIFACTS, open_app, wait_state
 
 pytestmark = pytest.mark.browser
 

@@ -1,0 +1,91 @@
+"""Helpers for the browser tests: one built site, a static server on a free port, and
+Chromium through Playwright (the Debian ``/usr/bin/chromium``, or Playwright's own browser
+where one is installed).  Without any browser the tests skip, unless ``PEG_REQUIRE_BROWSER=1``
+(CI), where they fail.
+
+The app is served by :func:`build.make_server`; that server adds nothing the app needs beyond
+MIME types, so a pass here means ``dist/`` works from a plain static server.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402
+
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LOAD_TIMEOUT_MS = 90_000
+
+
+class CountingHandler(build.Handler):
+    """build.py's handler, also recording every request path (to prove what was downloaded)."""
+
+    def log_request(self, code="-", size="-") -> None:
+        self.server.hits.append(self.path.split("?")[0])  # type: ignore[attr-defined]
+
+
+class Server:
+    """A static server for ``dist`` on 127.0.0.1 (free port), in a thread; stoppable.
+    ``hits`` lists the paths it served."""
+
+    def __init__(self, directory: Path) -> None:
+        self.httpd = build.make_server(directory, 0, verbose=False)
+        self.httpd.RequestHandlerClass = functools.partial(CountingHandler, directory=str(directory))
+        self.httpd.hits = []  # type: ignore[attr-defined]
+        self.hits: list[str] = self.httpd.hits  # type: ignore[attr-defined]
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+        self.running = True
+
+    def stop(self) -> None:
+        if self.running:
+            self.httpd.shutdown()
+            self.httpd.server_close()
+            self.running = False
+
+
+def no_browser(reason: str):
+    if os.environ.get("PEG_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"no browser for the browser tests (PEG_REQUIRE_BROWSER=1): {reason}")
+    pytest.skip(f"no browser available: {reason}")
+
+
+def open_app(context, url: str):
+    """A new page on ``url``, waiting until the live board is shown (Pyodide loaded)."""
+    page = context.new_page()
+    page.errors = []  # type: ignore[attr-defined]
+    page.on("pageerror", lambda err: page.errors.append(str(err)))
+    page.goto(url)
+    wait_ready(page)
+    return page
+
+
+def wait_ready(page) -> None:
+    page.wait_for_function("window.pegLab && window.pegLab.timings.firstBoard", timeout=LOAD_TIMEOUT_MS)
+
+
+def wait_state(page, jumps: int) -> None:
+    """Wait until the jump counter shows ``jumps``."""
+    page.wait_for_function(f"document.getElementById('count-jumps').textContent === '{jumps}'")
+
+
+def go(page, fragment: str) -> None:
+    """Open a game in the already-loaded page (no reload: the app reads the fragment on hashchange)."""
+    if page.evaluate("location.hash") == fragment:  # the same fragment fires no hashchange
+        go(page, "#board=triangle4")
+    before = page.evaluate("window.pegLab.states")
+    page.evaluate("f => { location.hash = f; }", fragment)
+    page.wait_for_function("n => window.pegLab.states > n", arg=before)
