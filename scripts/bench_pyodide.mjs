@@ -83,8 +83,9 @@ json.dumps({"environment": bench.environment(), "rows": __rows,
   if (opts.coldStarts) {
     const runs = coldStarts(opts.coldStarts);
     result.cold_start.runs = runs;
-    result.cold_start.median_total_s = median(runs.map((r) => r.total_s));
-    result.cold_start.median_load_s = median(runs.map((r) => r.load_s));
+    const r3 = (x) => Math.round(x * 1000) / 1000;
+    result.cold_start.median_total_s = r3(median(runs.map((r) => r.total_s)));
+    result.cold_start.median_load_s = r3(median(runs.map((r) => r.load_s)));
   }
   if (opts.json) {
     delete result.table;
