@@ -12,8 +12,8 @@ the board's lines, impossibility proofs are re-derived (position classes), and o
 enough for it (up to :data:`ORACLE_MAX_HOLES` holes) finishes tables, exact counts and
 fewest-move answers are compared with a small memoised exhaustive enumeration written here,
 independent of the solver.  A wrong answer is never hidden: the row's ``check`` starts with
-``WRONG``.  A budget spent without an answer is ``unanswered``; a missing analysis module is
-``not available``.
+``WRONG``.  A budget spent without an answer is ``unanswered`` (and the row is not repeated:
+that would only time the budget again); a missing analysis module is ``not available``.
 
 Peak memory is the ``tracemalloc`` peak of one extra, untimed run of the slowest case (tracing
 slows Python down, so it never overlaps the timed runs).  Under Pyodide the row also carries the
@@ -445,6 +445,8 @@ def run_case(case: Case, *, repeat: int, quick: bool, memory: bool, budget: floa
             walls.append(time.perf_counter() - t0)
             cpus.append(time.process_time() - c0)
             outcomes.append(case.check(i, raw))
+            if not case.seeds and outcomes[0].unanswered:
+                break  # the first run spent the whole budget: repeating it would only time the budget again
     except NotAvailable as err:
         row.update(status="not available", answer="", check=f"not available: {err}", nodes=None, entries=None,
                    median_s=None, worst_s=None, cpu_median_s=None, peak_mb=None, memory=None, met=None)
@@ -453,6 +455,7 @@ def run_case(case: Case, *, repeat: int, quick: bool, memory: bool, budget: floa
         row.update(status="error", answer="", check=f"WRONG: raised {type(err).__name__}: {err}", nodes=None,
                    entries=None, median_s=None, worst_s=None, cpu_median_s=None, peak_mb=None, memory=None, met=None)
         return row
+    runs = row["runs"] = len(outcomes)
     wrong = [(i, o.wrong) for i, o in enumerate(outcomes) if o.wrong]
     unanswered = [(i, o.unanswered) for i, o in enumerate(outcomes) if o.unanswered]
     label = "seed" if case.seeds else "run"

@@ -99,6 +99,7 @@ class TestChecksCanFail:
     def test_budget_spent_is_unanswered_not_ok(self):
         row = self._row(self._case(Result("unknown", "budget spent", [], 0)))
         assert row["check"].startswith("unanswered")
+        assert row["runs"] == 1  # a run that spent the budget is not repeated
 
     def test_crash_is_wrong(self):
         def boom(i, budget):
