@@ -132,9 +132,12 @@ def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
             return _done(best, len(seen), deadline)
         nxt: list[int] = []
         for n, key in enumerate(layer):
-            if n & 63 == 0 and (deadline.expired() or len(seen) > max_positions or len(raw) > 4 * max_positions):
-                reason = "budget spent" if deadline.expired() else f"position cap ({max_positions}) reached"
-                break
+            if n & 63 == 0:
+                if deadline.expired() or len(seen) > max_positions:
+                    reason = "budget spent" if deadline.expired() else f"position cap ({max_positions}) reached"
+                    break
+                if len(raw) > 2 * max_positions:
+                    raw.clear()  # only a shortcut: ``seen`` (canonical) decides what is new
             pos = seen[key][1]
             for after, chain in move_successors(board, pos, table):
                 # cheap tests first: the exact position already met, the goal, the bounds; the
