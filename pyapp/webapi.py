@@ -387,10 +387,14 @@ def _bench_job(args: dict) -> Job:
     bench = _optional("bench", "The benchmark")
     quick = bool(args.get("quick", True))
     repeat = int(args.get("repeat", 1))
+    only = args.get("only")
+    if only is not None and not (isinstance(only, list) and all(isinstance(n, str) for n in only)):
+        raise PegError("'only' must be a list of benchmark names")
     rows: list[Any] = []
 
     def gen() -> Generator[Any, None, list]:
-        for row in bench.iter_suite(quick=quick, repeat=repeat):
+        extra = {"only": only} if only else {}
+        for row in bench.iter_suite(quick=quick, repeat=repeat, **extra):
             rows.append(row)
             yield row
         return rows

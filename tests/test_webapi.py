@@ -119,6 +119,18 @@ class TestJobs:
         assert "unknown long request" in json.loads(webapi.start("fly", "{}").step())["error"]
 
 
+def test_bench_streams_one_row_per_progress_event_then_the_list():
+    try:
+        import pyapp.bench  # noqa: F401
+    except ImportError:
+        pytest.skip("pyapp.bench is not in this tree")
+    job = webapi.start("bench", json.dumps({"quick": True, "repeat": 1,
+                                            "only": ["impossible-french-centre", "default-triangle4"]}))
+    progress, out = drive(job)
+    assert len(progress) == 2 and out["result"] == progress
+    assert "unknown benchmark 'nope'" in drive(webapi.start("bench", json.dumps({"only": ["nope"]})))[1]["error"]
+
+
 def test_unknown_request_lists_the_known_ones():
     out = call("teleport")
     assert "unknown request 'teleport'" in out["error"] and "state" in out["error"]
