@@ -32,6 +32,7 @@ from .spec import resolve_board
 
 MAX_SPEC_CHARS = 2000
 MAX_MOVES = 400
+MAX_CUSTOM_HOLES = 400
 DEFAULT_SOLVE_SECONDS = 60.0
 SLICE_SECONDS = 0.05
 
@@ -100,6 +101,11 @@ class _Setup:
         if not isinstance(args, dict):
             raise PegError("request arguments must be an object")
         spec_text = _text(args.get("board") or "english", "board")
+        if ":" in spec_text:
+            # a link may carry a huge custom board: refuse before compiling it
+            holes = sum(ch not in " _/\n" for ch in spec_text.split(":", 1)[1])
+            if holes > MAX_CUSTOM_HOLES:
+                raise PegError(f"custom board has {holes} holes: at most {MAX_CUSTOM_HOLES} are supported")
         spec = resolve_board(spec_text)
         board = spec.board
         start, position = args.get("start"), args.get("position")
@@ -222,8 +228,8 @@ def custom_board(args: dict) -> dict:
     cells = args.get("cells")
     if not isinstance(cells, list) or not cells:
         raise PegError("the editor has no holes: add at least three")
-    if len(cells) > 400:
-        raise PegError(f"too many holes ({len(cells)}, at most 400)")
+    if len(cells) > MAX_CUSTOM_HOLES:
+        raise PegError(f"too many holes ({len(cells)}, at most {MAX_CUSTOM_HOLES})")
     grid: dict[tuple[int, int], bool] = {}
     for cell in cells:
         if not (isinstance(cell, list | tuple) and len(cell) == 3 and all(isinstance(v, int) for v in cell[:2])):

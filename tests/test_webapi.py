@@ -57,6 +57,7 @@ class TestState:
         ({"board": "english", "moves": "x" * 5000}, "too long"),
         ({"board": "square:o?o"}, "unexpected character '?'"),
         ({"board": 7}, "must be text"),
+        ({"board": "square:" + "/".join(["o" * 26] * 20)}, "at most 400"),
     ])
     def test_bad_input_gives_a_message_not_a_traceback(self, args, words):
         out = json.loads(webapi.call("state", json.dumps(args)))
