@@ -367,6 +367,28 @@ def _fewest_case(board_id: str, start: str, goal: str) -> Case:
                 work, check, "exhaustive search over moves (checked here)", True, 0, "", (None, None))
 
 
+def _cap_case(board_id: str, cap: int, seconds: float) -> Case:
+    """A hard problem under a small transposition-table cap: the cap must hold, the answer stay honest."""
+    problem = default_problem(board_id)
+
+    def work(i: int, budget: float):
+        return solve(problem, table_cap=cap, max_seconds=min(budget, seconds))
+
+    def check(i: int, r) -> Outcome:
+        out = Outcome(r.status, f"{r.status} with {r.entries:,} entries (cap {cap:,})", r.nodes, r.entries)
+        if r.entries > cap:
+            out.wrong = f"table holds {r.entries:,} entries, over its cap of {cap:,}"
+        elif r.status == "solved":
+            out.wrong = _check_solution(problem, r.jumps, r.final)
+        elif r.status == "impossible":
+            out.wrong = f"answered impossible, but it is solvable (catalogue default): {r.reason}"
+        return out
+
+    title = f"{get_board(board_id).title}: default problem, table capped at {cap:,} entries, {seconds:g} s budget"
+    return Case(f"table-cap-{board_id}", title, work, check, "solved or unknown, never over the cap", True, 0,
+                "cap enforced", (None, None))
+
+
 def cases() -> list[Case]:
     """Every row of the suite, in order."""
     english = default_problem("english")
@@ -391,6 +413,7 @@ def cases() -> list[Case]:
         _count_case("triangle5", "1", "any"),
         _count_case("triangle5", "4", "any"),
         _fewest_case("triangle5", "1", "any"),
+        _cap_case("german", 20_000, 2.0),
         _solve_case("impossible-french-centre", "French 37: d4 -> d4 (proof of impossibility)",
                     _problem("french", "d4", "d4"), "impossible", "position class; Winning Ways ch. 23",
                     quick=True, target="< 10 ms", limits=(0.01, None)),
