@@ -216,6 +216,29 @@ class TestEnglishCentralGame:
             assert f.reason and ("not proven" in f.reason or "gave up" in f.reason)
 
 
+def test_dudeney_nineteen_move_solution():
+    # H. E. Dudeney, "Amusements in Mathematics" (1917), "Central Solitaire" (solution as given on
+    # https://bookofproofs.github.io/branches/fun/dudeney/moving-counter-problems/central-solitaire-solution.html,
+    # from Project Gutenberg): 19 moves, bracketed jumps by one counter counting as one move; Dudeney
+    # numbers the 33 holes 1-33 row by row from the top (17 is the centre), our reading order too.
+    text = ("19-17, 16-18, (29-17, 17-19), 30-18, 27-25, (22-24, 24-26), 31-23, (4-16, 16-28), 7-9, 10-8, "
+            "12-10, 3-11, 18-6, (1-3, 3-11), (13-27, 27-25), (21-7, 7-9), (33-31, 31-23), "
+            "(10-8, 8-22, 22-24, 24-26, 26-12, 12-10), 5-17")
+    name = dict(enumerate(ENGLISH.names, 1))
+    # a bracketed group is one move; elsewhere each jump is its own move
+    groups = []
+    for token in text.replace(" ", "").replace("),", ")|").replace(",(", "|(").split("|"):
+        if token.startswith("("):
+            groups.append(token.strip("()").split(","))
+        else:
+            groups.extend([j] for j in token.split(",") if j)
+    notation = ["-".join([name[int(g[0].split("-")[0])]] + [name[int(j.split("-")[1])] for j in g]) for g in groups]
+    r = replay(ENGLISH, ENGLISH.start("d4"), notation)
+    assert r.valid, r.error
+    assert (r.moves, len(r.jumps), len(notation)) == (19, 31, 19)
+    assert r.final == 1 << ENGLISH.hole("d4")
+
+
 def test_french_centre_start_cannot_end_with_one_peg():
     # Berlekamp, Conway & Guy, Winning Ways vol. 4 ch. 23, and Beasley (1985) ch. 3: on the
     # 37-hole French board the centre vacancy is in a position class with no single peg.
