@@ -175,7 +175,7 @@ def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
         if proven_lower >= count_moves(best):
             return _done(best, len(seen), deadline)
         return Fewest("solved", count_moves(best), best, False,
-                      f"{reason}: minimality not proven; every solution has at least {proven_lower} moves",
+                      f"{reason}: gave up proving minimality; every solution has at least {proven_lower} moves",
                       proven_lower, len(seen), deadline.elapsed())
     return Fewest("unknown", reason=f"{reason}: gave up after proving at least {proven_lower} moves",
                   lower_bound=proven_lower, positions=len(seen), seconds=deadline.elapsed())
