@@ -64,7 +64,11 @@ async function precache() {
 }
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(precache());
+  // all or nothing: a failed install leaves no half-filled cache behind
+  event.waitUntil(precache().catch(async (err) => {
+    await caches.delete(CACHE);
+    throw err;
+  }));
 });
 
 self.addEventListener("activate", (event) => {

@@ -24,11 +24,32 @@ function pythonMessage(err) {
   return last.replace(/^[\w.]*(Error|Exception|Missing): /, "");
 }
 
+/** Pyodide only logs a warning (and never settles) when its WebAssembly file cannot be loaded:
+ *  turn that warning, or an overlong start, into an error the page can show. */
+function withWatchdog(loading, seconds = 180) {
+  const warn = console.warn;
+  let timer;
+  const failed = new Promise((_, reject) => {
+    console.warn = (...parts) => {
+      warn.apply(console, parts);
+      const text = parts.map(String).join(" ");
+      if (/wasm instantiation failed|Failed to execute 'compile'|HTTP status code is not ok/i.test(text)) {
+        reject(new Error(`the WebAssembly runtime could not be loaded (${text.slice(0, 200)})`));
+      }
+    };
+    timer = setTimeout(() => reject(new Error(`the runtime did not start within ${seconds} s`)), seconds * 1000);
+  });
+  return Promise.race([loading, failed]).finally(() => {
+    console.warn = warn;
+    clearTimeout(timer);
+  });
+}
+
 async function boot() {
   const t0 = performance.now();
   stage("runtime");
   const { loadPyodide } = await import("../pyodide/pyodide.mjs");
-  const py = await loadPyodide({ indexURL: new URL("../pyodide/", import.meta.url).href });
+  const py = await withWatchdog(loadPyodide({ indexURL: new URL("../pyodide/", import.meta.url).href }));
   stage("pyapp");
   const response = await fetch(new URL("../pyapp.zip", import.meta.url));
   if (!response.ok) throw new Error(`pyapp.zip answered ${response.status}`);
@@ -45,6 +66,7 @@ const ready = boot().catch((err) => {
   post({ type: "failed", message });
   throw new Error(message);
 });
+ready.catch(() => {}); // reported above; requests that await `ready` still see the rejection
 
 async function runJob(id, fn, args) {
   const entry = { cancelled: false };

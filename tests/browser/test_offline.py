@@ -120,3 +120,26 @@ def test_a_new_build_replaces_the_old_cache(chromium, dist_dir, tmp_path):
     finally:
         context.close()
         server.stop()
+
+
+def test_a_broken_deploy_says_so_plainly(chromium, dist_dir, tmp_path):
+    """Without the WebAssembly runtime the service worker refuses the install, the page still
+    starts the engine from the network, and the failure is reported in words, not a blank page."""
+    import shutil
+
+    site = tmp_path / "broken"
+    shutil.copytree(dist_dir, site)
+    (site / "pyodide" / "pyodide.asm.wasm").unlink()
+    server = Server(site)
+    context = chromium.new_context()
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        page.wait_for_function("document.getElementById('status').classList.contains('error')", timeout=60_000)
+        assert "The Python engine could not start" in page.get_by_role("status").text_content()
+        assert page.evaluate("window.pegLab.offline") == "failed"
+        assert page.evaluate("caches.keys()") == []  # nothing half-cached
+        assert page.get_by_role("button", name="Solve").is_disabled()
+    finally:
+        context.close()
+        server.stop()
