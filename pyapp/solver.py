@@ -144,10 +144,9 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
     deadline = t0 + max_seconds if max_seconds is not None else None
     node_cap = max_nodes if max_nodes is not None else 1 << 62
     if restarts is None:
-        restarts = {"hole": (1000, 1000, 2000, 2000, 4000, 4000, 8000), "target": (1000, 2000, 4000, 8000),
-                    "any": (1000, 2000, 4000), "min": (1000, 2000)}[kind]
+        restarts = (1000, 1000, 2000, 4000, 8000) if kind != "min" else (1000, 2000)
     if beam_widths is None:
-        beam_widths = (256, 2048) if kind in ("hole", "target") else (64, 512, 4096)
+        beam_widths = (256, 1024, 4096, 16384) if kind != "min" else (256, 2048)
     best_path = [start]
     last_report = t0
 
@@ -172,7 +171,10 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
         return None
 
     deep = dfs(tables, start, table, st, final_pegs=final_pegs, target=target, lower_bound=lower)
-    phases: list[tuple[str, int]] = [("restart", n) for n in restarts] + [("beam", w) for w in beam_widths]
+    # interleave: two short depth-first runs, then beams and longer runs alternately
+    phases: list[tuple[str, int]] = [("restart", n) for n in restarts[:2]]
+    for i in range(max(len(restarts) - 2, len(beam_widths))):
+        phases += [("beam", w) for w in beam_widths[i:i + 1]] + [("restart", n) for n in restarts[i + 2:i + 3]]
     phases.append(("dfs", 0))
     for number, (name, arg) in enumerate(phases):
         if len(st.best_path) > len(best_path):
@@ -191,7 +193,7 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
             st.pause_at = node_cap
         else:
             st.pause_at = node_cap
-            gen = beam(tables, start, table.keys, st, arg, final_pegs=final_pegs, target=target)
+            gen = beam(tables, start, table, st, arg, final_pegs=final_pegs, target=target)
         try:
             while True:
                 next(gen)

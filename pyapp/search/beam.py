@@ -1,78 +1,118 @@
-"""The heuristic search: a beam over peg counts.
+"""The heuristic search: a beam over peg counts, finished by small exhaustive searches.
 
 Every jump removes one peg, so the positions after ``d`` jumps form level ``d``.  The
 beam keeps the ``width`` best-scored positions of each level (one per symmetry class),
-expands them all, and goes on to the next level.  It is incomplete (it may drop the only
-good position), but it does not get stuck in one corner of the tree the way a
-depth-first search with a bad early move does, so it finds solutions on large boards
-(Diamond 41, German 45) quickly; the complete depth-first search remains the fallback.
+expands them all, and goes on to the next level.  It does not get stuck in one corner
+of the tree the way a depth-first search with a bad early move does, so it finds
+solutions on large boards (Diamond 41, German 45) quickly.
+
+A beam tends to fail at the very end (two or three pegs that cannot meet), so the last
+``endgame`` levels are not beamed: from each position the beam reaches with that many
+jumps to go, best first, a depth-first search with a small node limit finishes the job
+exhaustively (sharing the dead-position table).  The complete depth-first search
+remains the solver's fallback.
 """
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Generator
 
 from .compiled import Tables
-from .dfs import Stats, make_expand
+from .dfs import Stats, dfs, make_expand
+from .table import BoundedTable
 
 
-def beam(t: Tables, start: int, keys: set[int], st: Stats, width: int, *, final_pegs: int | None,
-         target: int | None) -> Generator[None, None, list[int] | None]:
-    """Return the path of positions to a solution, or None when the beam dies out.
+def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, final_pegs: int | None,
+         target: int | None, iso: int = 3, edge: int = 2, endgame: int = 10,
+         endgame_nodes: int = 3000) -> Generator[None, None, list[int] | None]:
+    """Return the path of positions to a solution, or None when the beam and its endgames fail.
 
-    ``keys``: positions known dead (the depth-first search's table), skipped.  For the
-    ``min`` goal (``final_pegs`` None) the path to the fewest pegs reached is returned.
+    Positions in ``table`` (known dead) are skipped.  For the ``min`` goal (``final_pegs``
+    None) the path to the fewest pegs reached is returned (no endgame searches).
     """
-    expand = make_expand(t, keys)
+    expand = make_expand(t, table.keys, iso, edge)
     perf = time.perf_counter
     next_yield = perf() + st.slice_seconds
     start_pegs = start.bit_count()
     stop = start_pegs - final_pegs if final_pegs is not None else start_pegs - 1
-    level: list[tuple[int, int]] = [(start, t.pack(start))]
+    if final_pegs is None or stop <= endgame:
+        endgame = 0
+    lane = t.sym_lane
+    lane_mask = (1 << lane) - 1
+    shifts = [lane * k for k in range(len(t.sym_tables))]
+    sym_deltas = t.sym_deltas
+    level: list[tuple[int, int, int]] = [(start, t.pack(start), t.pack_images(start))]
     parents: list[dict[int, int]] = []
-    canonical = t.canonical
-    for _depth in range(stop):
-        cands: dict[int, tuple[int, int, int]] = {}
-        for pos, x in level:
-            for key, nxt, y, _ in expand(pos, x):
+    for depth in range(stop - endgame):
+        cands: dict[int, tuple[int, int, int, int, int]] = {}
+        for pos, x, imgs in level:
+            for key, nxt, y, i in expand(pos, x):
                 old = cands.get(nxt)
                 if old is None or key < old[0]:
-                    cands[nxt] = (key, y, pos)
+                    cands[nxt] = (key, y, pos, i, imgs)
             st.nodes += 1
             if st.nodes >= st.pause_at or perf() >= next_yield:
+                st.depth = depth
                 yield
                 next_yield = perf() + st.slice_seconds
         if not cands:
             break
-        ranked = sorted(cands.items(), key=lambda kv: kv[1][0])
+        ranked = heapq.nsmallest(3 * width, cands.items(), key=lambda kv: kv[1][0])
+        if len(ranked) == 3 * width and len(cands) > 3 * width:
+            ranked = sorted(cands.items(), key=lambda kv: kv[1][0])
         seen: set[int] = set()
         nxt_level = []
         link: dict[int, int] = {}
-        for nxt, (_, y, parent) in ranked:
-            c = canonical(nxt)
+        for nxt, (_, y, parent, i, imgs) in ranked:
+            cimgs = imgs ^ sym_deltas[i]
+            c = min([(cimgs >> k) & lane_mask for k in shifts])
             if c in seen:
                 continue
             seen.add(c)
-            nxt_level.append((nxt, y))
+            nxt_level.append((nxt, y, cimgs))
             link[nxt] = parent
             if len(nxt_level) >= width:
                 break
         parents.append(link)
         level = nxt_level
-    if not parents:
-        return None if final_pegs is not None else [start]
-    if final_pegs is not None:
-        if len(parents) < stop:
-            return None
-        hits = [p for p, _ in level if target is None or p == target]
-        if not hits:
-            return None
-        end = hits[0]
-    else:
-        end = level[0][0]
-    path = [end]
-    for link in reversed(parents):
-        path.append(link[path[-1]])
-    path.reverse()
-    return path
+
+    def back(end: int) -> list[int]:
+        path = [end]
+        for link in reversed(parents):
+            path.append(link[path[-1]])
+        path.reverse()
+        return path
+
+    if final_pegs is None:
+        return back(level[0][0]) if parents else [start]
+    if len(parents) < stop - endgame:
+        return None
+    if not endgame:
+        hits = [p for p, _, _ in level if target is None or p == target]
+        return back(hits[0]) if hits else None
+    cap = st.pause_at
+    try:
+        for pos, _, _ in level:
+            if pos in table:
+                continue
+            st.pause_at = min(cap, st.nodes + endgame_nodes)
+            sub = dfs(t, pos, table, st, final_pegs=final_pegs, target=target)
+            try:
+                while True:
+                    next(sub)
+                    if st.nodes >= st.pause_at:
+                        if st.pause_at >= cap:
+                            st.pause_at = cap
+                            yield
+                        sub.close()
+                        break
+                    yield
+            except StopIteration as stop_:
+                found, tail = stop_.value
+                if found:
+                    return back(pos) + tail[1:]
+    finally:
+        st.pause_at = cap
+    return None

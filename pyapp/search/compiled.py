@@ -50,6 +50,10 @@ class Tables:
     sym_deltas: list[int]
     """Each jump's mask under every kept symmetry, packed in lanes of ``sym_lane`` bits (same index)."""
     sym_lane: int
+    edge1: int = 0
+    """Holes with one fewer lattice neighbour than a full interior hole (weight 1 in the edge term)."""
+    edge2: int = 0
+    """Holes missing two or more neighbours (board corners and arm tips; weight 2)."""
 
     def pack_images(self, pos: int) -> int:
         """The images of ``pos`` under the kept symmetries, packed in lanes: a jump XORs in its ``sym_deltas``."""
@@ -159,8 +163,16 @@ def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int
             for k, i in enumerate(syms):
                 packed |= board.transform(jm, i) << (lane * k)
             sym_deltas[di * top - 1 + low.bit_length()] = packed
+    full = 2 * len(board.lattice.steps)
+    edge1 = edge2 = 0
+    for b in board.bits:
+        missing = full - sum(1 for d in board.directions if b + d.shift in bitset)
+        if missing == 1:
+            edge1 |= 1 << b
+        elif missing >= 2:
+            edge2 |= 1 << b
     return Tables(board, board.mask, pos_dirs, neg_dirs, pairs, deltas, ties, x0_bias, check_c, check_h,
-                  list(pagodas), sym_tables, sym_deltas, lane)
+                  list(pagodas), sym_tables, sym_deltas, lane, edge1, edge2)
 
 
 def reseed(t: Tables, seed: int | None) -> None:

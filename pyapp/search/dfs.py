@@ -20,6 +20,7 @@ from .compiled import Tables
 from .table import BoundedTable
 
 ISO = 1
+EDGE = 0
 
 
 @dataclass
@@ -37,7 +38,7 @@ class Stats:
     """When a list, dead positions are appended to it (used to learn pagodas)."""
 
 
-def make_expand(t: Tables, keys: set[int]):
+def make_expand(t: Tables, keys: set[int], iso: int = ISO, edge: int = EDGE):
     """A function ``expand(pos, x)``: the children of ``pos`` not in ``keys`` and not pruned by a
     pagoda, as ``(key, child, packed pagoda values)`` sorted so that ``pop()`` gives the best.
 
@@ -48,6 +49,7 @@ def make_expand(t: Tables, keys: set[int]):
     pos_dirs, neg_dirs, pairs = t.pos_dirs, t.neg_dirs, t.pairs
     deltas, ties = t.deltas, t.ties
     cc, hh = t.check_c, t.check_h
+    e1, e2 = t.edge1, t.edge2
 
     def expand(pos: int, x: int) -> list[tuple[int, int, int, int]]:
         empty = mask ^ pos
@@ -70,7 +72,7 @@ def make_expand(t: Tables, keys: set[int]):
                 for ps, pm in pairs:
                     per += ((nxt ^ (nxt >> ps)) & pm).bit_count()
                     nbr |= ((nxt >> ps) & pm) | ((nxt & pm) << ps)
-                append(((per + ISO * (nxt & ~nbr).bit_count()) * 64 + ties[i], nxt, y, i))
+                append(((per + iso * (nxt & ~nbr).bit_count() + edge * ((nxt & e1).bit_count() + 2 * (nxt & e2).bit_count())) * 64 + ties[i], nxt, y, i))
         for s, src, s2, pat, base in neg_dirs:
             m = src & pos & (pos << s) & (empty << s2)
             while m:
@@ -88,7 +90,7 @@ def make_expand(t: Tables, keys: set[int]):
                 for ps, pm in pairs:
                     per += ((nxt ^ (nxt >> ps)) & pm).bit_count()
                     nbr |= ((nxt >> ps) & pm) | ((nxt & pm) << ps)
-                append(((per + ISO * (nxt & ~nbr).bit_count()) * 64 + ties[i], nxt, y, i))
+                append(((per + iso * (nxt & ~nbr).bit_count() + edge * ((nxt & e1).bit_count() + 2 * (nxt & e2).bit_count())) * 64 + ties[i], nxt, y, i))
         out.sort(reverse=True)
         return out
 
@@ -115,7 +117,7 @@ def dfs(t: Tables, start: int, table: BoundedTable, st: Stats, *, final_pegs: in
     stop_depth = (start_pegs - final_pegs) if final_pegs is not None else start_pegs
     perf = time.perf_counter
 
-    expand = make_expand(t, keys)
+    expand = make_expand(t, keys, ISO, EDGE)
 
     x0 = t.pack(start)
     path = [start]
