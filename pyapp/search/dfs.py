@@ -72,7 +72,8 @@ def make_expand(t: Tables, keys: set[int], iso: int = ISO, edge: int = EDGE):
                 for ps, pm in pairs:
                     per += ((nxt ^ (nxt >> ps)) & pm).bit_count()
                     nbr |= ((nxt >> ps) & pm) | ((nxt & pm) << ps)
-                append(((per + iso * (nxt & ~nbr).bit_count() + edge * ((nxt & e1).bit_count() + 2 * (nxt & e2).bit_count())) * 64 + ties[i], nxt, y, i))
+                per += iso * (nxt & ~nbr).bit_count() + edge * ((nxt & e1).bit_count() + 2 * (nxt & e2).bit_count())
+                append((per * 64 + ties[i], nxt, y, i))
         for s, src, s2, pat, base in neg_dirs:
             m = src & pos & (pos << s) & (empty << s2)
             while m:
@@ -90,7 +91,8 @@ def make_expand(t: Tables, keys: set[int], iso: int = ISO, edge: int = EDGE):
                 for ps, pm in pairs:
                     per += ((nxt ^ (nxt >> ps)) & pm).bit_count()
                     nbr |= ((nxt >> ps) & pm) | ((nxt & pm) << ps)
-                append(((per + iso * (nxt & ~nbr).bit_count() + edge * ((nxt & e1).bit_count() + 2 * (nxt & e2).bit_count())) * 64 + ties[i], nxt, y, i))
+                per += iso * (nxt & ~nbr).bit_count() + edge * ((nxt & e1).bit_count() + 2 * (nxt & e2).bit_count())
+                append((per * 64 + ties[i], nxt, y, i))
         out.sort(reverse=True)
         return out
 
