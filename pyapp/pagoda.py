@@ -71,7 +71,8 @@ def make_pagoda(board: Board, name: str, weights: dict[int, int]) -> Pagoda:
     return Pagoda(name, tuple(sorted((b, int(w)) for b, w in weights.items() if w and b in board.name_of)))
 
 
-def parity_pagodas(board: Board) -> list[Pagoda]:
+@cache
+def parity_pagodas(board: Board) -> tuple[Pagoda, ...]:
     """The parity pagodas: weight 1 on holes whose (row, column) parities are fixed.
 
     A jump moves a peg two steps along a line, so it lands on a hole with the same row and
@@ -85,7 +86,7 @@ def parity_pagodas(board: Board) -> list[Pagoda]:
             if w:
                 out.append(make_pagoda(board, f"parity pagoda (rows {'odd' if pr else 'even'}, "
                                               f"columns {'odd' if pc else 'even'} from 0)", w))
-    return out
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from itertools import combinations
 
 from .board import Board
 from .moves import Jump
-from .pagoda import Pagoda, finishes_for, pagoda_proof, pagodas_for
+from .pagoda import Pagoda, finishes_for, pagoda_proof, pagodas_for, parity_pagodas
 from .problem import Problem, Result
 from .search.beam import beam
 from .search.compiled import Tables, build_tables, goal_symmetries, reseed
@@ -105,7 +105,8 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
     ``max_nodes``/``max_seconds``: budgets (answer ``unknown`` when spent).  ``table_cap``:
     the most positions the transposition table holds (see :mod:`pyapp.search.table`).
     ``restarts`` (node limits of the depth-first runs tried first, each with new
-    tie-breaks) and ``beam_widths`` tune the portfolio; the defaults depend on the goal.
+    tie-breaks) and ``beam_widths`` (each beam followed by a depth-first run of 4000,
+    16000, ... nodes) tune the portfolio; the defaults depend on the goal.
     """
     t0 = time.perf_counter()
     board, goal, start = problem.board, problem.goal, problem.start
@@ -128,7 +129,14 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
     if reason:
         return done("impossible", reason, method="position class")
     finishes = finishes_for(board, start, kind, goal.target)
-    pagodas = pagodas_for(board, finishes) if kind != "min" else []
+    if kind != "min" and finishes:
+        # the parity pagodas first: they need no library loading, so these proofs are immediate
+        for p in parity_pagodas(board):
+            v, thr = p.value(start), min(p.value(f) for f in finishes)
+            if v < thr:
+                return done("impossible", f"pagoda function: {p.name} is worth {v} at the start, "
+                            f"less than the {thr} the goal needs", method="pagoda")
+    pagodas = _pagodas_for(board, tuple(finishes)) if kind != "min" else []
     for p, thr in pagodas:
         v = p.value(start)
         if v < thr:
@@ -144,7 +152,7 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
     deadline = t0 + max_seconds if max_seconds is not None else None
     node_cap = max_nodes if max_nodes is not None else 1 << 62
     if restarts is None:
-        restarts = (1000, 1000, 2000, 4000, 8000) if kind != "min" else (1000, 2000)
+        restarts = (300,) * 12 if kind != "min" else (1000, 2000)
     if beam_widths is None:
         beam_widths = (256, 1024, 4096, 16384) if kind != "min" else (256, 2048)
     best_path = [start]
@@ -171,10 +179,10 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
         return None
 
     deep = dfs(tables, start, table, st, final_pegs=final_pegs, target=target, lower_bound=lower)
-    # interleave: two short depth-first runs, then beams and longer runs alternately
-    phases: list[tuple[str, int]] = [("restart", n) for n in restarts[:2]]
-    for i in range(max(len(restarts) - 2, len(beam_widths))):
-        phases += [("beam", w) for w in beam_widths[i:i + 1]] + [("restart", n) for n in restarts[i + 2:i + 3]]
+    # short depth-first runs first, then beams alternating with longer depth-first runs
+    phases: list[tuple[str, int]] = [("restart", n) for n in restarts]
+    for i, w in enumerate(beam_widths):
+        phases += [("beam", w), ("restart", 4000 * 4 ** i)]
     phases.append(("dfs", 0))
     for number, (name, arg) in enumerate(phases):
         if len(st.best_path) > len(best_path):
@@ -233,6 +241,18 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
 
 
 _TABLES: dict[tuple, Tables] = {}
+_PAGODAS: dict[tuple, list[tuple[Pagoda, int]]] = {}
+
+
+def _pagodas_for(board: Board, finishes: tuple[int, ...]) -> list[tuple[Pagoda, int]]:
+    """:func:`pyapp.pagoda.pagodas_for`, remembered per board and finishes."""
+    key = (board, finishes)
+    found = _PAGODAS.get(key)
+    if found is None:
+        if len(_PAGODAS) > 256:
+            _PAGODAS.clear()
+        found = _PAGODAS[key] = pagodas_for(board, list(finishes))
+    return found
 
 
 def _tables_for(board: Board, kind: str, target: int, finishes: tuple[int, ...],

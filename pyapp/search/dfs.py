@@ -130,7 +130,7 @@ def dfs(t: Tables, start: int, table: BoundedTable, st: Stats, *, final_pegs: in
         return True, best_path
     stack = [expand(start, x0)]
     nodes = st.nodes
-    next_check = nodes + 256
+    next_check = nodes + 128
     next_yield = perf() + st.slice_seconds
     while stack:
         kids = stack[-1]
@@ -166,13 +166,13 @@ def dfs(t: Tables, start: int, table: BoundedTable, st: Stats, *, final_pegs: in
         else:
             stack.append(expand(nxt, y))
         if nodes >= next_check:
-            next_check = nodes + 256
+            next_check = nodes + 128
             if nodes >= st.pause_at or perf() >= next_yield:
                 st.nodes = nodes
                 st.depth = depth
                 yield
                 nodes = st.nodes
-                next_check = nodes + 256
+                next_check = nodes + 128
                 next_yield = perf() + st.slice_seconds
     st.nodes = nodes
     return (False, best_path) if min_goal else (False, [])
