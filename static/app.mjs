@@ -261,7 +261,7 @@ const controller = {
   announceFocus(name) {
     const peg = view.isPeg(name) ? "peg" : "empty hole";
     const n = sourcesOf(name).length;
-    ui.progress.textContent = `${name}: ${peg}${n ? `, ${n} jump${n > 1 ? "s" : ""}` : ""}`;
+    $("focus-announce").textContent = `${name}: ${peg}${n ? `, ${n} jump${n > 1 ? "s" : ""}` : ""}`;
   },
   activate(name) {
     if (blocked()) return;
@@ -331,7 +331,7 @@ async function solve() {
     const wall = (performance.now() - task.t0) / 1000;
     lab.solves.push({ status: r.status, reason: r.reason, jumps: r.jump_count, nodes: r.nodes, engineSeconds: r.seconds, wallSeconds: wall });
     if (task.cancelAt !== null) lab.cancels.push(performance.now() - task.cancelAt);
-    ui.progress.textContent = `${fmt(r.nodes)} nodes in ${r.seconds.toFixed(2)} s (${wall.toFixed(2)} s with the page's overhead)`;
+    ui.progress.textContent = `${fmt(r.nodes)} nodes in ${r.seconds.toFixed(2)} s (${wall.toFixed(2)} s from click to answer)`;
     showResult(r, base);
   } catch (err) {
     setStatus(`The search failed: ${err.message}`, "error");
