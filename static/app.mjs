@@ -600,7 +600,14 @@ buttons.customUse.addEventListener("click", async () => {
   }
 });
 window.addEventListener("hashchange", () => {
-  if (location.hash !== writtenHash && engine?.state === "idle" && !task) loadFromLink(location.hash);
+  if (location.hash === writtenHash || engine?.state !== "idle") return;
+  if (task || editor.open || busy) {
+    // keep the address in step with what is shown; the new link can be opened when the engine is free
+    history.replaceState(null, "", writtenHash);
+    setStatus("Finish or cancel the current task before opening another link.");
+    return;
+  }
+  loadFromLink(location.hash);
 });
 
 start();
