@@ -15,7 +15,9 @@ position class, and both engines find such a finish).
 from __future__ import annotations
 
 import argparse
+import math
 import platform
+import random
 import statistics
 import sys
 import time
@@ -54,16 +56,27 @@ def pattern_problem(name: str, goal: str = "d4") -> Problem:
 
 @dataclass
 class Timing:
-    """Medians of the wall-clock and CPU seconds of the solved runs (None when a run failed)."""
+    """Medians over the runs of wall-clock and CPU seconds; a run over the limit counts as infinite."""
 
     status: str
     wall: float | None = None
     cpu: float | None = None
+    cpu_range: tuple[float, float] | None = None
+    solved: int = 0
+    runs: int = 0
 
     def cell(self, limit: float) -> str:
-        if self.wall is None or self.cpu is None:
-            return f"not solved in {limit:g} s ({self.status})" if self.status != "-" else "-"
-        return f"{self.wall:.3f} / {self.cpu:.3f}"
+        if self.runs == 0:
+            return "-"
+        if self.wall is None or self.cpu is None or self.cpu == math.inf:
+            return f"not solved in {limit:g} s ({self.solved}/{self.runs} runs solved)"
+        text = f"{self.wall:.3f} / {self.cpu:.3f}"
+        if self.cpu_range and self.cpu_range[1] > 2 * self.cpu_range[0] + 0.01:
+            high = "> limit" if self.cpu_range[1] == math.inf else f"{self.cpu_range[1]:.3f}"
+            text += f" ({self.cpu_range[0]:.3f}-{high})"
+        if self.solved < self.runs:
+            text += f", {self.solved}/{self.runs} runs solved (limit {limit:g} s)"
+        return text
 
 
 def _check(problem: Problem, jumps) -> None:
@@ -72,28 +85,50 @@ def _check(problem: Problem, jumps) -> None:
         raise SystemExit(f"bad solution: {r.error or 'goal not reached'}")
 
 
-def _timing(status: str, ok: bool, walls: list[float], cpus: list[float]) -> Timing:
-    if not ok or not walls:
+def _timing(status: str, walls: list[float], cpus: list[float]) -> Timing:
+    """Summary of runs; unsolved runs are recorded as ``math.inf``."""
+    solved = sum(1 for c in cpus if c != math.inf)
+    if not cpus:
         return Timing(status)
-    return Timing(status, statistics.median(walls), statistics.median(cpus))
+    return Timing(status, statistics.median(walls), statistics.median(cpus), (min(cpus), max(cpus)), solved, len(cpus))
+
+
+def shuffled(clauses: list[list[int]], seed: int) -> list[list[int]]:
+    """The same CNF with its clauses (and the literals in each) in a seeded random order (seed 0: as is).
+
+    A CDCL solver is deterministic for one input, but its running time on these instances is
+    heavy-tailed in the input order; the runs of a row use seeds 0, 1, ... so that the median
+    describes the encoding rather than one lucky or unlucky order.
+    """
+    if seed == 0:
+        return clauses
+    rng = random.Random(seed)
+    out = [rng.sample(c, len(c)) for c in clauses]
+    rng.shuffle(out)
+    return out
 
 
 def time_sat(problem: Problem, runs: int, max_seconds: float, solver: str, amo: str) -> Timing:
-    """Median SAT-solver time (encoding excluded) of ``runs`` runs; every model is decoded and replayed."""
+    """Median SAT-solver time (encoding excluded) over ``runs`` clause orders; every model is replayed."""
     enc = encode(problem, amo=amo)
     walls, cpus = [], []
     status = "-"
-    for _ in range(runs):
+    for run in range(runs):
+        clauses = shuffled(enc.clauses, run)
         c0 = time.process_time()
-        ans = run_solver(enc.num_vars, enc.clauses, solver=solver, max_seconds=max_seconds)
+        ans = run_solver(enc.num_vars, clauses, solver=solver, max_seconds=max_seconds)
         cpu = time.process_time() - c0
         status = ans.status
-        if status != "sat":
-            break
-        _check(problem, decode(enc, ans.model or []))
-        walls.append(ans.seconds)
-        cpus.append(cpu)
-    return _timing(status, status == "sat", walls, cpus)
+        if status == "sat":
+            _check(problem, decode(enc, ans.model or []))
+            walls.append(ans.seconds)
+            cpus.append(cpu)
+        elif status == "unknown":
+            walls.append(math.inf)
+            cpus.append(math.inf)
+        else:
+            raise SystemExit(f"SAT solver {solver} says {status} on a solvable problem")
+    return _timing(status, walls, cpus)
 
 
 def time_search(problem: Problem, runs: int, max_seconds: float) -> Timing:
@@ -105,12 +140,16 @@ def time_search(problem: Problem, runs: int, max_seconds: float) -> Timing:
         res = solve(problem, max_seconds=max_seconds)
         cpu = time.process_time() - c0
         status = res.status
-        if status != "solved":
-            break
-        _check(problem, res.jumps)
-        walls.append(res.seconds)
-        cpus.append(cpu)
-    return _timing(status, status == "solved", walls, cpus)
+        if status == "solved":
+            _check(problem, res.jumps)
+            walls.append(res.seconds)
+            cpus.append(cpu)
+        elif status == "unknown":
+            walls.append(math.inf)
+            cpus.append(math.inf)
+        else:
+            raise SystemExit(f"the search says {status} on a solvable problem: {res.reason}")
+    return _timing(status, walls, cpus)
 
 
 def time_encode(problem: Problem, runs: int, amo: str) -> tuple[int, int, int, float]:
@@ -147,7 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         todo = [(n, p) for n, p in todo if any(o in n for o in args.only)]
     print(f"runtime: {platform.python_implementation()} {platform.python_version()}; at-most-one: {args.amo}; "
-          f"median of {args.runs} runs, wall / CPU seconds; limit {args.max_seconds:g} s per run", flush=True)
+          f"median of {args.runs} runs (SAT: clause orders 0..{args.runs - 1}), wall / CPU seconds, "
+          f"(CPU range) when wide; limit {args.max_seconds:g} s per run", flush=True)
     head = ["problem", "pegs", "jumps", "variables", "clauses", "encode s"]
     head += [f"SAT {s} s" for s in solvers] + ["search s"]
     print("| " + " | ".join(head) + " |")

@@ -107,7 +107,7 @@ def _pysat(name: str, clauses: list[list[int]], max_seconds: float | None, t0: f
         else:
             ok = None
             while ok is None and time.perf_counter() - t0 < max_seconds:
-                s.conf_budget(5_000)
+                s.conf_budget(20_000)
                 ok = s.solve_limited()
         stats = s.accum_stats() or {}
         model = s.get_model() if ok else None
