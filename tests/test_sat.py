@@ -296,3 +296,20 @@ def test_cnf_export_in_pyodide():
     assert result[2] == hashlib.sha256(to_dimacs(default_problem("english")).encode()).hexdigest()
     assert "CODE 2" in proc.stdout
     assert "error: no SAT solver installed" in proc.stderr
+
+
+def test_compare_script_prints_checked_rows(capsys):
+    # the script behind the "SAT vs search" table of BENCHMARKS.md (it replays every answer)
+    from pyapp.sat import compare
+
+    assert compare.main(["--runs", "2", "--max-seconds", "20", "--solvers", "pycosat", "--only", "cross"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("| english cross"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1:5] == ["6", "5", "573", "2471"]
+    assert re.fullmatch(r"[\d.]+ / [\d.]+( \(.*\))?", cells[6]) and re.fullmatch(r"[\d.]+ / [\d.]+( \(.*\))?", cells[7])
+    # shuffling keeps the CNF: same clauses as multisets
+    enc = encode(pattern_problem("plus"))
+    mixed = compare.shuffled(enc.clauses, 3)
+    assert mixed != enc.clauses
+    assert sorted(sorted(c) for c in mixed) == sorted(sorted(c) for c in enc.clauses)
