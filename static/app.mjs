@@ -528,6 +528,7 @@ async function start() {
   engine = new Engine();
   engine.addEventListener("loading", (event) => {
     const { stage, loaded, total } = event.detail;
+    lab.timings[`stage_${stage}`] = performance.now();
     showLoading(base + (1 - base) * (loaded / total), labels[stage] || stage);
   });
   try {
