@@ -53,7 +53,13 @@ def ensure_pyodide() -> Path:
     pkg = ROOT / "node_modules" / "pyodide"
     if not pkg.is_dir():
         print("node_modules/pyodide missing: running npm ci", file=sys.stderr)
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
+        try:
+            subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
+        except FileNotFoundError:
+            raise SystemExit("npm is needed once to fetch the pinned Pyodide runtime (package.json): "
+                             "install Node.js 18+ and run 'python build.py' again") from None
+        except subprocess.CalledProcessError as err:
+            raise SystemExit(f"'npm ci' failed (exit code {err.returncode}): see its output above") from None
     missing = [f for f in PYODIDE_FILES if not (pkg / f).is_file()]
     if missing:
         raise SystemExit(f"node_modules/pyodide lacks {', '.join(missing)}: run 'npm ci'")
