@@ -3,13 +3,14 @@ Chromium through Playwright (the Debian ``/usr/bin/chromium``, or Playwright's o
 where one is installed).  Without any browser the tests skip, unless ``PEG_REQUIRE_BROWSER=1``
 (CI), where they fail.
 
-The app is served by :func:`build.make_server`; that server adds nothing the app needs beyond
-MIME types, so a pass here means ``dist/`` works from a plain static server.
+The app is served by Python's plain ``SimpleHTTPRequestHandler`` (no special headers), so a
+pass here means ``dist/`` works from a plain static server.
 """
 
 from __future__ import annotations
 
 import functools
+import http.server
 import os
 import sys
 import threading
@@ -29,8 +30,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 LOAD_TIMEOUT_MS = 90_000
 
 
-class CountingHandler(build.Handler):
-    """build.py's handler, also recording every request path (to prove what was downloaded)."""
+class CountingHandler(http.server.SimpleHTTPRequestHandler):
+    """Python's plain static file handler (no extra headers: the tests prove that ``dist/`` works
+    from any plain static server), recording every request path (to prove what was downloaded)."""
 
     def log_request(self, code="-", size="-") -> None:
         self.server.hits.append(self.path.split("?")[0])  # type: ignore[attr-defined]

@@ -14,13 +14,15 @@ from browser_support import ARTIFACTS, go, open_app, wait_state
 
 pytestmark = pytest.mark.browser
 
-# Searches that run for seconds with the solver of this repository (the German board has
-# ~2^45 positions; "min" must find and prove the fewest pegs).  The cancel and progress tests
-# use the first that is still running after a second, so a faster solver cannot make them vacuous.
+# Searches that run for seconds with the solver of this repository: a 12x12 square board, centre
+# vacant, one peg anywhere (144 holes: no search here finishes it in minutes), then classic boards
+# with the "fewest pegs" goal.  The progress/cancel test uses the first that is still running after
+# a second, so a faster solver cannot make it vacuous.
+_ROWS12 = ["o" * 12] * 5 + ["ooooo.oooooo"] + ["o" * 12] * 6
 LONG_SEARCHES = [
+    "#board=square:" + "/".join(_ROWS12) + "&goal=any",
     "#board=german&start=e5&goal=min",
     "#board=diamond41&start=e5&goal=min",
-    "#board=asymmetric&start=d5&goal=min",
 ]
 FRAME_MONITOR = """() => {
   const m = window.__frames = {gaps: [], last: performance.now(), on: true};
@@ -128,22 +130,21 @@ def _start_long_search(page, budget="60"):
         go(page, fragment)
         page.evaluate(FRAME_MONITOR)
         before = page.evaluate("window.pegLab.progressEvents")
+        t0 = page.evaluate("performance.now()")
         page.get_by_role("button", name="Solve").click()
-        page.wait_for_timeout(1200)
+        page.wait_for_timeout(1000)
         if not page.get_by_role("button", name="Cancel").is_disabled():
-            return fragment, before
+            return fragment, before, t0
         page.evaluate("window.__frames.on = false")
     pytest.fail(f"none of {LONG_SEARCHES} ran for a second: choose longer searches for this test")
 
 
 def test_progress_rate_frame_gaps_and_cancel_within_200_ms(app):
     ready_before = app.evaluate("window.pegLab.timings.engineReady")
-    fragment, before = _start_long_search(app)
-    t0 = app.evaluate("performance.now()")
-    app.wait_for_timeout(1500)
-    events = app.evaluate("window.pegLab.progressEvents") - before
-    elapsed = (app.evaluate("performance.now()") - t0 + 1200) / 1000
+    fragment, before, t0 = _start_long_search(app)
     text = app.text_content("#progress")
+    events = app.evaluate("window.pegLab.progressEvents") - before
+    elapsed = (app.evaluate("performance.now()") - t0) / 1000
     assert re.search(r"Searching: [\d,]+ nodes · [\d.]+ s · [\d,]+ nodes/s", text), text
     assert events / elapsed >= 4, f"{events} progress events in {elapsed:.1f} s"
     app.get_by_role("button", name="Cancel").click()
