@@ -109,8 +109,10 @@ class TestJobs:
         assert out["result"]["status"] == "impossible" and "class" in out["result"]["reason"]
 
     def test_cancel_answers_unknown(self):
-        job = webapi.start("solve", json.dumps({"board": "german", "goal": "min"}))
-        json.loads(job.step())
+        rows = ["o" * 12] * 5 + ["ooooo.oooooo"] + ["o" * 12] * 6  # 144 holes: far from done after one slice
+        job = webapi.start("solve", json.dumps({"board": "square:" + "/".join(rows), "goal": "any"}))
+        first = json.loads(job.step())
+        assert first["done"] is False and first["progress"]["nodes"] > 0
         out = json.loads(job.cancel())
         assert out["done"] and out["result"]["status"] == "unknown" and out["result"]["reason"] == "cancelled"
 
