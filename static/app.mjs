@@ -451,7 +451,7 @@ async function closeEditor(apply) {
 }
 
 // ------------------------------------------------------------------ playback
-const playback = new Playback({
+const playback = (lab.playback = new Playback({
   panel: $("playback"), start: $("pb-start"), back: $("pb-back"), play: $("pb-play"), forward: $("pb-forward"),
   end: $("pb-end"), scrubber: $("pb-scrubber"), index: $("pb-index"), total: $("pb-total"), speed: $("pb-speed"),
   text: $("solution-text"),
@@ -462,7 +462,7 @@ const playback = new Playback({
     await sync(gameArgs(groupMoves(jumps)));
   },
   announce: (text) => setStatus(text),
-});
+}));
 
 // ------------------------------------------------------------------ start-up
 let loadingLabel = "";

@@ -18,7 +18,11 @@ export class Playback {
     els.back.addEventListener("click", () => { this.pause(); this.step(-1); });
     els.forward.addEventListener("click", () => { this.pause(); this.step(1); });
     els.play.addEventListener("click", () => (this.playing ? this.pause() : this.play()));
-    els.scrubber.addEventListener("input", () => { this.pause(); this.seek(Number(els.scrubber.value)); });
+    els.scrubber.addEventListener("input", () => {
+      const k = Number(els.scrubber.value); // read before pause() redraws the scrubber
+      this.pause();
+      this.seek(k);
+    });
   }
 
   get active() { return !this.els.panel.hidden; }

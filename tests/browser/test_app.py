@@ -186,6 +186,9 @@ def test_solve_english_then_playback_and_screenshot(app):
     app.get_by_role("button", name="Play").click()
     wait_state(app, 2)
     app.get_by_role("button", name="Pause").click()
+    app.locator("#pb-scrubber").fill("10")
+    wait_state(app, 10)
+    assert app.text_content("#pb-index") == "10"
     app.get_by_role("button", name="End").click()
     wait_state(app, 31)
     assert pegs(app) == {"d4"}
