@@ -6,7 +6,7 @@ import { BoardView } from "./board.mjs";
 import { Engine } from "./client.mjs";
 import { Editor } from "./editor.mjs";
 import { attachInput } from "./input.mjs";
-import { Playback } from "./playback.mjs";
+import { Playback, showMoves } from "./playback.mjs";
 import { formatFragment, parseFragment } from "./share.mjs";
 
 const $ = (id) => document.getElementById(id);
@@ -113,7 +113,8 @@ function applyState(state) {
   ui.moves.textContent = String(state.move_count);
   ui.goalText.textContent = state.goal.kind === "hole" ? state.goal.hole
     : state.goal.kind === "any" ? "any" : state.goal.kind === "min" ? "fewest" : "target";
-  ui.movesText.textContent = state.moves.length ? state.moves.join(" ") : "(none yet)";
+  if (state.moves.length) showMoves(ui.movesText, state.moves);
+  else ui.movesText.textContent = "(none yet)";
   updateBoardSelect(state);
   updateGoalSelect(state);
   writeFragment(state);

@@ -2,6 +2,17 @@
 // Each step animates on the board and then commits the game to base + solution[0:k],
 // so the counters, the URL and undo always agree with what is shown.
 
+/** Moves as text, each move kept on one line (a line may break between moves, never inside one). */
+export function showMoves(el, moves) {
+  el.replaceChildren();
+  moves.forEach((move, i) => {
+    const span = document.createElement("span");
+    span.className = "mv";
+    span.textContent = move;
+    el.append(span, i + 1 < moves.length ? " " : "");
+  });
+}
+
 export class Playback {
   constructor(els, { view, commit, announce }) {
     this.els = els;
@@ -33,7 +44,7 @@ export class Playback {
     this.base = base.map((j) => j.slice());
     this.solution = solution.map((j) => j.slice());
     this.index = 0;
-    this.els.text.textContent = movesText;
+    showMoves(this.els.text, movesText.split(" "));
     this.els.scrubber.max = String(solution.length);
     this.els.total.textContent = String(solution.length);
     this.els.panel.hidden = false;
