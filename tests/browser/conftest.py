@@ -68,6 +68,7 @@ def chromium():
 def app(chromium, server):
     """One loaded app page shared by a module's tests (one Pyodide start-up)."""
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = open_app(context, server.url)
     yield page
     context.close()

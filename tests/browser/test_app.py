@@ -178,7 +178,8 @@ def test_solve_english_then_playback_and_screenshot(app):
     panel = app.locator("#playback")
     assert panel.is_visible()
     text = app.text_content("#solution-text")
-    assert len(text.split()) == int(app.text_content("#pb-total")) - (31 - len(text.split())) or text
+    assert app.text_content("#pb-total") == "31"
+    assert all(re.fullmatch(r"[a-g][1-7](-[a-g][1-7])+", move) for move in text.split()), text
     app.get_by_role("button", name="Forward").click()
     wait_state(app, 1)
     app.get_by_role("button", name="Back").click()
@@ -195,6 +196,10 @@ def test_solve_english_then_playback_and_screenshot(app):
     assert "Solved" in status(app)
     url_moves = re.search(r"moves=([^&]+)", app.url).group(1).split(",")
     assert url_moves == text.split()
+    app.get_by_role("button", name="Copy solution").click()
+    assert app.evaluate("navigator.clipboard.readText()") == text
+    app.get_by_role("button", name="Copy link").click()
+    assert app.evaluate("navigator.clipboard.readText()") == app.url
     app.wait_for_timeout(300)
     ARTIFACTS.mkdir(exist_ok=True)
     app.screenshot(path=str(ARTIFACTS / "solved-english.png"), full_page=True)
