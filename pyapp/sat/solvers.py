@@ -4,7 +4,7 @@ Neither is needed by the app (the browser only exports CNF); they are imported l
 this module imports fine under Pyodide.  A time budget is honoured without threads:
 pysat solvers run in slices of a conflict budget (learnt clauses are kept between
 slices); pycosat, which keeps nothing between calls, is restarted with a doubling
-propagation limit until the time is spent.
+propagation limit, capped by what the remaining time allows at the rate last seen.
 """
 
 from __future__ import annotations
@@ -85,17 +85,28 @@ def run_solver(num_vars: int, clauses: list[list[int]], *, solver: str | None = 
 def _pycosat(num_vars: int, clauses: list[list[int]], max_seconds: float | None, t0: float) -> SatAnswer:
     import pycosat
 
+    if max_seconds is None:
+        out = pycosat.solve(clauses, vars=num_vars)
+        return _pycosat_answer(out, time.perf_counter() - t0)
     limit = 250_000
     while True:
-        out = pycosat.solve(clauses, vars=num_vars, prop_limit=0 if max_seconds is None else limit)
-        elapsed = time.perf_counter() - t0
-        if out == "UNSAT":
-            return SatAnswer("unsat", None, "pycosat", elapsed)
+        t1 = time.perf_counter()
+        out = pycosat.solve(clauses, vars=num_vars, prop_limit=limit)
+        now = time.perf_counter()
         if out != "UNKNOWN":
-            return SatAnswer("sat", list(out), "pycosat", elapsed)
-        if max_seconds is not None and elapsed >= max_seconds:
-            return SatAnswer("unknown", None, "pycosat", elapsed)
-        limit *= 2
+            return _pycosat_answer(out, now - t0)
+        remaining = max_seconds - (now - t0)
+        if remaining <= 0:
+            return SatAnswer("unknown", None, "pycosat", now - t0)
+        # double the limit, but no further than the remaining time allows at the rate just seen
+        rate = limit / max(now - t1, 1e-6)
+        limit = max(10_000, min(2 * limit, int(rate * remaining)))
+
+
+def _pycosat_answer(out, seconds: float) -> SatAnswer:
+    if out == "UNSAT":
+        return SatAnswer("unsat", None, "pycosat", seconds)
+    return SatAnswer("sat", list(out), "pycosat", seconds)
 
 
 def _pysat(name: str, clauses: list[list[int]], max_seconds: float | None, t0: float) -> SatAnswer:
