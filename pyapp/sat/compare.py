@@ -179,9 +179,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--amo", default=DEFAULT_AMO, help=f"at-most-one encoding (default {DEFAULT_AMO})")
     ap.add_argument("--only", nargs="*", help="run the problems whose name contains one of these words")
     ap.add_argument("--no-search", action="store_true", help="skip the search column")
+    ap.add_argument("--no-sat", action="store_true", help="skip the SAT columns")
     args = ap.parse_args(argv)
-    solvers = args.solvers or list(dict.fromkeys([default_solver()] + [s for s in available_solvers()
-                                                                         if s == "pycosat"]))
+    default = list(dict.fromkeys([default_solver()] + [s for s in available_solvers() if s == "pycosat"]))
+    solvers = [] if args.no_sat else args.solvers or default
     todo = problems()
     if args.only:
         todo = [(n, p) for n, p in todo if any(o in n for o in args.only)]
