@@ -81,6 +81,7 @@ self.addEventListener("activate", (event) => {
 });
 
 self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "skipWaiting") self.skipWaiting(); // the user asked to update now
   if (event.data && event.data.type === "version") {
     const reply = { type: "version", version: VERSION };
     if (event.ports[0]) event.ports[0].postMessage(reply);

@@ -513,6 +513,31 @@ async function prepareOffline() {
   }
 }
 
+/** A new deploy installs in the background and waits (the open page keeps its own version);
+ *  offer to switch now: the new worker takes over and the page reloads once. */
+async function watchForUpdates() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  const reg = await navigator.serviceWorker.getRegistration();
+  if (!reg) return;
+  const offer = () => {
+    const waiting = reg.waiting;
+    if (!waiting || !navigator.serviceWorker.controller) return;
+    const button = $("update-button");
+    button.hidden = false;
+    button.onclick = () => {
+      navigator.serviceWorker.addEventListener("controllerchange", () => location.reload(), { once: true });
+      waiting.postMessage({ type: "skipWaiting" });
+    };
+  };
+  offer();
+  reg.addEventListener("updatefound", () => {
+    const installing = reg.installing;
+    installing?.addEventListener("statechange", () => {
+      if (installing.state === "installed") offer();
+    });
+  });
+}
+
 async function start() {
   showLoading(0, "Preparing…");
   const offline = await prepareOffline();
@@ -547,6 +572,7 @@ async function start() {
   await loadFromLink(location.hash);
   lab.timings.firstBoard = performance.now();
   ui.loading.hidden = true;
+  watchForUpdates().catch(() => {});
   ui.timing.textContent = `Engine ready in ${((lab.timings.engineReady) / 1000).toFixed(1)} s (Python ${lab.python} in WebAssembly).`;
   refreshButtons();
 }

@@ -98,10 +98,10 @@ def test_a_new_build_replaces_the_old_cache(chromium, dist_dir, tmp_path):
         build.write_service_worker(site)
         page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
         page.wait_for_function("navigator.serviceWorker.getRegistration().then(r => !!r.waiting)", timeout=60_000)
-        # the new worker waits until no page uses the old one; then activates and deletes the old cache
-        page.goto("about:blank")
-        page = context.new_page()
-        page.goto(server.url)
+        # the new worker waits (the open page keeps its version); the page offers to update, and reloads
+        update = page.get_by_role("button", name="A new version is ready: update")
+        update.wait_for(state="visible", timeout=30_000)
+        update.click()
         new_version = (site / "sw.js").read_text().split('const VERSION = "')[1].split('"')[0]
         page.wait_for_function("""v => new Promise(resolve => {
             const c = navigator.serviceWorker.controller;
