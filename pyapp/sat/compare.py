@@ -181,8 +181,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-search", action="store_true", help="skip the search column")
     ap.add_argument("--no-sat", action="store_true", help="skip the SAT columns")
     args = ap.parse_args(argv)
-    default = list(dict.fromkeys([default_solver()] + [s for s in available_solvers() if s == "pycosat"]))
-    solvers = [] if args.no_sat else args.solvers or default
+    solvers: list[str] = []
+    if not args.no_sat:
+        default = [default_solver()] + [s for s in available_solvers() if s == "pycosat"]
+        solvers = args.solvers or list(dict.fromkeys(default))
     todo = problems()
     if args.only:
         todo = [(n, p) for n, p in todo if any(o in n for o in args.only)]
