@@ -106,7 +106,11 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
     the most positions the transposition table holds (see :mod:`pyapp.search.table`).
     ``restarts`` (node limits of the depth-first runs tried first, each with new
     tie-breaks) and ``beam_widths`` (each beam followed by a depth-first run of 4000,
-    16000, ... nodes) tune the portfolio; the defaults depend on the goal.
+    16000, ... nodes) tune the portfolio.
+
+    The ``min`` goal first looks for a position with as few pegs as the position class
+    allows (usually one), with the whole portfolio: success proves the minimum at once.
+    Only if that is impossible does an exhaustive search for the minimum follow.
     """
     t0 = time.perf_counter()
     board, goal, start = problem.board, problem.goal, problem.start
@@ -128,116 +132,161 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
     reason = class_proof(problem)
     if reason:
         return done("impossible", reason, method="position class")
-    finishes = finishes_for(board, start, kind, goal.target)
-    if kind != "min" and finishes:
+    lower = class_lower_bound(board, start) if kind == "min" else 0
+    if kind == "min":
+        final_pegs = lower
+        finishes = finishes_for(board, start, "any", 0) if lower == 1 else []
+    else:
+        finishes = finishes_for(board, start, kind, goal.target)
+    if finishes:
         # the parity pagodas first: they need no library loading, so these proofs are immediate
         for p in parity_pagodas(board):
             v, thr = p.value(start), min(p.value(f) for f in finishes)
-            if v < thr:
+            if v < thr and kind != "min":
                 return done("impossible", f"pagoda function: {p.name} is worth {v} at the start, "
                             f"less than the {thr} the goal needs", method="pagoda")
-    pagodas = _pagodas_for(board, tuple(finishes)) if kind != "min" else []
+    pagodas = _pagodas_for(board, tuple(finishes)) if finishes else []
+    pagoda_dead = False
     for p, thr in pagodas:
         v = p.value(start)
         if v < thr:
-            return done("impossible", f"pagoda function: {p.name} is worth {v} at the start, "
-                        f"less than the {thr} the goal needs", method="pagoda")
+            if kind != "min":
+                return done("impossible", f"pagoda function: {p.name} is worth {v} at the start, "
+                            f"less than the {thr} the goal needs", method="pagoda")
+            pagoda_dead = True
 
-    tables = _tables_for(board, kind, goal.target, tuple(finishes), pagodas)
+    sym_kind = "any" if kind == "min" else kind
+    tables = _tables_for(board, sym_kind, goal.target, tuple(finishes), pagodas)
     reseed(tables, seed)
     table = BoundedTable(table_cap, tables.images)
     st = Stats(slice_seconds=slice_seconds)
     target = goal.target if kind in ("hole", "target") else None
-    lower = class_lower_bound(board, start) if kind == "min" else 1
     deadline = t0 + max_seconds if max_seconds is not None else None
     node_cap = max_nodes if max_nodes is not None else 1 << 62
     if restarts is None:
-        restarts = (300,) * 12 if kind != "min" else (1000, 2000)
+        restarts = (300,) * 12
     if beam_widths is None:
-        beam_widths = (256, 1024, 4096, 16384) if kind != "min" else (256, 2048)
-    best_path = [start]
-    last_report = t0
+        beam_widths = (256, 256, 1024, 4096)
+    clock = _Clock(t0, slice_seconds, node_cap, deadline)
 
-    def over_budget() -> bool:
-        return st.nodes >= node_cap or (deadline is not None and time.perf_counter() >= deadline)
-
-    def spent(reason: str = "budget spent") -> Result:
-        nonlocal best_path
-        if len(st.best_path) > len(best_path):
-            best_path = st.best_path
+    def spent() -> Result:
         if kind == "min":
-            return done("unknown", f"{reason}: fewest pegs found so far, minimality not proven", best_path,
-                        "budget", st.nodes, len(table))
-        return done("unknown", reason, None, "budget", st.nodes, len(table))
+            return done("unknown", "budget spent: fewest pegs found so far, minimality not proven",
+                        st.best_path, "budget", st.nodes, len(table))
+        return done("unknown", "budget spent", None, "budget", st.nodes, len(table))
 
-    def report() -> Progress | None:
-        nonlocal last_report
+    if not pagoda_dead:
+        outcome, path, method = yield from _portfolio(tables, table, st, clock, start, final_pegs, target,
+                                                      restarts, beam_widths, seed)
+        if outcome == "budget":
+            return spent()
+        if outcome == "found":
+            if kind == "min":
+                method += f" (reached the class lower bound, {lower} peg{'s' if lower > 1 else ''})"
+            return done("solved", None, path, method, st.nodes, len(table))
+        if kind != "min":
+            return done("impossible", f"exhaustive search: {st.nodes} nodes, {len(table)} table entries "
+                        f"(pagoda pruning with {len(pagodas)} pagodas)", None, "exhaustive search",
+                        st.nodes, len(table))
+    # min goal, the class lower bound is out of reach: search everything for the fewest pegs
+    tables = _tables_for(board, "min", 0, (), [])
+    reseed(tables, seed)
+    table = BoundedTable(table_cap, tables.images)
+    gen = dfs(tables, start, table, st, final_pegs=None, target=None, lower_bound=lower + 1)
+    st.pause_at = node_cap
+    try:
+        while True:
+            next(gen)
+            if clock.over(st):
+                gen.close()
+                return spent()
+            prog = clock.report(st, len(table))
+            if prog is not None:
+                yield prog
+    except StopIteration as stop:
+        found, path = stop.value
+    if len(path) < len(st.best_path):
+        path = st.best_path
+    how = "the next peg count up from the class bound" if found else "exhaustive: minimum proven"
+    return done("solved", None, path, f"depth-first search ({how})", st.nodes, len(table))
+
+
+class _Clock:
+    """Budgets and progress reports shared by the phases of one search."""
+
+    def __init__(self, t0: float, slice_seconds: float, node_cap: int, deadline: float | None) -> None:
+        self.t0 = t0
+        self.slice = slice_seconds
+        self.node_cap = node_cap
+        self.deadline = deadline
+        self.last = t0
+
+    def over(self, st: Stats) -> bool:
+        return st.nodes >= self.node_cap or (self.deadline is not None and time.perf_counter() >= self.deadline)
+
+    def report(self, st: Stats, entries: int) -> Progress | None:
         now = time.perf_counter()
-        if now - last_report >= slice_seconds * 0.9:
-            last_report = now
-            return Progress(st.nodes, len(table), now - t0, st.depth)
+        if now - self.last >= self.slice * 0.9:
+            self.last = now
+            return Progress(st.nodes, entries, now - self.t0, st.depth)
         return None
 
-    deep = dfs(tables, start, table, st, final_pegs=final_pegs, target=target, lower_bound=lower)
-    # short depth-first runs first, then beams alternating with longer depth-first runs
+
+def _portfolio(tables: Tables, table: BoundedTable, st: Stats, clock: _Clock, start: int, final_pegs: int,
+               target: int | None, restarts: tuple[int, ...], beam_widths: tuple[int, ...],
+               seed: int | None) -> Generator[Progress, None, tuple[str, list[int], str]]:
+    """Short depth-first runs, then beams alternating with longer runs, then the complete search.
+
+    Returns ``("found", path, method)``, ``("exhausted", [], "")`` (a proof that no position
+    with ``final_pegs`` pegs, equal to ``target`` unless None, is reachable) or
+    ``("budget", [], "")``.
+    """
+    node_cap = clock.node_cap
+    deep = dfs(tables, start, table, st, final_pegs=final_pegs, target=target)
     phases: list[tuple[str, int]] = [("restart", n) for n in restarts]
     for i, w in enumerate(beam_widths):
         phases += [("beam", w), ("restart", 4000 * 4 ** i)]
     phases.append(("dfs", 0))
     for number, (name, arg) in enumerate(phases):
-        if len(st.best_path) > len(best_path):
-            best_path = st.best_path
-        if kind == "min" and len(best_path) - 1 >= start.bit_count() - lower:
-            deep.close()
-            return done("solved", None, best_path, "search reached the class lower bound", st.nodes, len(table))
         if name == "restart":
             if number:
                 reseed(tables, _derive(seed, number))
-            gen = dfs(tables, start, table, st, final_pegs=final_pegs, target=target, lower_bound=lower)
+            gen = dfs(tables, start, table, st, final_pegs=final_pegs, target=target)
             st.pause_at = min(node_cap, st.nodes + arg)
         elif name == "dfs":
             reseed(tables, seed)
             gen = deep
             st.pause_at = node_cap
         else:
+            reseed(tables, _derive(seed, number))
             st.pause_at = node_cap
             gen = beam(tables, start, table, st, arg, final_pegs=final_pegs, target=target)
         try:
             while True:
                 next(gen)
-                if over_budget():
+                if clock.over(st):
                     gen.close()
                     deep.close()
-                    return spent()
+                    return "budget", [], ""
                 if name == "restart" and st.nodes >= st.pause_at:
                     gen.close()
                     break
-                prog = report()
+                prog = clock.report(st, len(table))
                 if prog is not None:
                     yield prog
         except StopIteration as stop:
             value = stop.value
             if name == "beam":
                 if value is not None:
-                    if kind != "min":
-                        return done("solved", None, value, "beam search", st.nodes, len(table))
-                    if len(value) > len(best_path):
-                        best_path = value
+                    deep.close()
+                    return "found", value, "beam search"
                 continue
             found, path = value
-            if kind == "min":
-                for p in (path, st.best_path):
-                    if len(p) > len(best_path):
-                        best_path = p
-                return done("solved", None, best_path,
-                            "depth-first search" + ("" if found else " (exhaustive: minimum proven)"),
-                            st.nodes, len(table))
+            deep.close()
             if found:
-                return done("solved", None, path, "depth-first search", st.nodes, len(table))
-            return done("impossible", f"exhaustive search: {st.nodes} nodes, {len(table)} table entries "
-                        f"(pagoda pruning with {len(pagodas)} pagodas)", None, "exhaustive search",
-                        st.nodes, len(table))
-    return spent()  # pragma: no cover - the last phase always ends the search
+                return "found", path, "depth-first search"
+            return "exhausted", [], ""  # a depth-first run that ends by itself has seen everything
+    return "budget", [], ""  # pragma: no cover - the last phase always ends the search
 
 
 _TABLES: dict[tuple, Tables] = {}

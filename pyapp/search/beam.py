@@ -25,8 +25,8 @@ from .table import BoundedTable
 
 
 def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, final_pegs: int | None,
-         target: int | None, iso: int = 3, edge: int = 2, endgame: int = 10,
-         endgame_nodes: int = 3000) -> Generator[None, None, list[int] | None]:
+         target: int | None, iso: int = 3, edge: int = 2, endgame: int = 11,
+         endgame_nodes: int = 1000) -> Generator[None, None, list[int] | None]:
     """Return the path of positions to a solution, or None when the beam and its endgames fail.
 
     Positions in ``table`` (known dead) are skipped.  For the ``min`` goal (``final_pegs``
@@ -45,6 +45,7 @@ def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, f
     sym_deltas = t.sym_deltas
     level: list[tuple[int, int, int]] = [(start, t.pack(start), t.pack_images(start))]
     parents: list[dict[int, int]] = []
+    depth = 0
     for depth in range(stop - endgame):
         cands: dict[int, tuple[int, int, int, int, int]] = {}
         for pos, x, imgs in level:
@@ -94,11 +95,11 @@ def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, f
         return back(hits[0]) if hits else None
     cap = st.pause_at
     try:
-        for pos, _, _ in level:
+        for pos, x, imgs in level:
             if pos in table:
                 continue
             st.pause_at = min(cap, st.nodes + endgame_nodes)
-            sub = dfs(t, pos, table, st, final_pegs=final_pegs, target=target)
+            sub = dfs(t, pos, table, st, final_pegs=final_pegs, target=target, x0=x, imgs0=imgs)
             try:
                 while True:
                     next(sub)
@@ -109,10 +110,15 @@ def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, f
                         sub.close()
                         break
                     yield
+                    next_yield = perf() + st.slice_seconds
             except StopIteration as stop_:
                 found, tail = stop_.value
                 if found:
                     return back(pos) + tail[1:]
+            if perf() >= next_yield:
+                st.pause_at = cap
+                yield
+                next_yield = perf() + st.slice_seconds
     finally:
         st.pause_at = cap
     return None

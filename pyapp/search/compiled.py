@@ -22,6 +22,7 @@ from ..board import Board
 from ..pagoda import Pagoda
 
 LANE = 16
+DEFAULT_SEED = 20_231_117
 BIAS = 1 << 13
 HIGH = 1 << 15
 
@@ -176,9 +177,13 @@ def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int
 
 
 def reseed(t: Tables, seed: int | None) -> None:
-    """Give the jumps new tie-breaks (``None``: none); used by the restarts of the depth-first search."""
-    rng = random.Random(seed) if seed is not None else None
-    t.ties = [rng.randrange(64) if rng is not None else 0 for _ in t.ties]
+    """Give the jumps new tie-breaks from ``seed`` (None: a fixed default, so answers are reproducible).
+
+    Ties are broken pseudo-randomly rather than in generation order, which would always
+    favour one direction of jump and bias the whole search.
+    """
+    rng = random.Random(DEFAULT_SEED if seed is None else seed)
+    t.ties = [rng.randrange(64) for _ in t.ties]
 
 
 def score(tables: Tables, pos: int) -> int:

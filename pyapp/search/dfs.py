@@ -33,7 +33,7 @@ class Stats:
     slice_seconds: float = 0.05
     depth: int = 0
     best_path: list[int] = field(default_factory=list, repr=False)
-    """For the ``min`` goal: the path to the fewest pegs found by any search so far."""
+    """The path to the fewest pegs reached by any search of this solve so far."""
     dead_sample: list[int] | None = field(default=None, repr=False)
     """When a list, dead positions are appended to it (used to learn pagodas)."""
 
@@ -100,12 +100,14 @@ def make_expand(t: Tables, keys: set[int], iso: int = ISO, edge: int = EDGE):
 
 
 def dfs(t: Tables, start: int, table: BoundedTable, st: Stats, *, final_pegs: int | None, target: int | None,
-        lower_bound: int = 1) -> Generator[None, None, tuple[bool, list[int]]]:
+        lower_bound: int = 1, x0: int | None = None,
+        imgs0: int | None = None) -> Generator[None, None, tuple[bool, list[int]]]:
     """Search from ``start``; return ``(found, path of positions)``.
 
     ``final_pegs`` None means the ``min`` goal: explore everything, return the path to the
     fewest pegs seen (``found`` when it reaches ``lower_bound``).  Otherwise a position with
     ``final_pegs`` pegs is a solution when it equals ``target`` (None: any such position).
+    ``x0``/``imgs0``: the start's packed pagoda values and images, when the caller has them.
     """
     keys = table.keys
     add = table.add_images
@@ -116,18 +118,20 @@ def dfs(t: Tables, start: int, table: BoundedTable, st: Stats, *, final_pegs: in
     sample = st.dead_sample
     start_pegs = start.bit_count()
     min_goal = final_pegs is None
-    stop_depth = (start_pegs - final_pegs) if final_pegs is not None else start_pegs
+    stop_depth = start_pegs - (final_pegs if final_pegs is not None else lower_bound)
     perf = time.perf_counter
 
     expand = make_expand(t, keys, ISO, EDGE)
 
-    x0 = t.pack(start)
+    if x0 is None:
+        x0 = t.pack(start)
     path = [start]
-    imgs = [t.pack_images(start)]
-    best_path = [start]
-    best = start_pegs
-    if min_goal and best <= lower_bound:
-        return True, best_path
+    imgs = [t.pack_images(start) if imgs0 is None else imgs0]
+    if not st.best_path:
+        st.best_path = [start]
+    deepest = len(st.best_path) - 1
+    if min_goal and start_pegs <= lower_bound:
+        return True, [start]
     stack = [expand(start, x0)]
     nodes = st.nodes
     next_check = nodes + 128
@@ -148,18 +152,13 @@ def dfs(t: Tables, start: int, table: BoundedTable, st: Stats, *, final_pegs: in
         path.append(nxt)
         imgs.append(imgs[-1] ^ sym_deltas[i])
         depth = len(path) - 1
-        if min_goal:
-            if start_pegs - depth < best:
-                best = start_pegs - depth
-                best_path = list(path)
-                if len(best_path) > len(st.best_path):
-                    st.best_path = best_path
-                if best <= lower_bound:
-                    st.nodes = nodes
-                    return True, best_path
-            stack.append(expand(nxt, y))
-        elif depth == stop_depth:
-            if target is None or nxt == target:
+        if depth > deepest:
+            # every jump removes a peg: the deepest position is the fewest pegs reached (``min``)
+            deepest = depth
+            if depth >= len(st.best_path):
+                st.best_path = list(path)
+        if depth == stop_depth:
+            if min_goal or target is None or nxt == target:
                 st.nodes = nodes
                 return True, path
             stack.append([])
@@ -175,4 +174,4 @@ def dfs(t: Tables, start: int, table: BoundedTable, st: Stats, *, final_pegs: in
                 next_check = nodes + 128
                 next_yield = perf() + st.slice_seconds
     st.nodes = nodes
-    return (False, best_path) if min_goal else (False, [])
+    return False, (st.best_path if min_goal else [])
