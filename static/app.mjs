@@ -529,13 +529,12 @@ async function watchForUpdates() {
       waiting.postMessage({ type: "skipWaiting" });
     };
   };
-  offer();
-  reg.addEventListener("updatefound", () => {
-    const installing = reg.installing;
-    installing?.addEventListener("statechange", () => {
-      if (installing.state === "installed") offer();
-    });
+  const follow = (worker) => worker?.addEventListener("statechange", () => {
+    if (worker.state === "installed") offer();
   });
+  reg.addEventListener("updatefound", () => follow(reg.installing));
+  follow(reg.installing); // an update already under way
+  offer(); // or already waiting
 }
 
 async function start() {
