@@ -52,8 +52,9 @@ class Pagoda:
 def violations(board: Board, weights: dict[int, int | float]) -> list[tuple[int, int, int]]:
     """Jumps ``(a, b, c)`` breaking ``P(c) <= P(a) + P(b)`` (empty for a true pagoda)."""
     bad = []
+    get = weights.get
     for a, b, c in board.lines:
-        pa, pb, pc = weights.get(a, 0), weights.get(b, 0), weights.get(c, 0)
+        pa, pb, pc = get(a, 0), get(b, 0), get(c, 0)
         if pc > pa + pb:
             bad.append((a, b, c))
         if pa > pc + pb:

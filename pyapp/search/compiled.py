@@ -16,7 +16,7 @@ only integer operations:
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..board import Board
 from ..pagoda import Pagoda
@@ -51,6 +51,8 @@ class Tables:
     sym_deltas: list[int]
     """Each jump's mask under every kept symmetry, packed in lanes of ``sym_lane`` bits (same index)."""
     sym_lane: int
+    packed_weights: dict[int, int] = field(default_factory=dict)
+    """Each hole's weight in every pagoda, packed in the lanes of :meth:`pack`."""
     edge1: int = 0
     """Holes with one fewer lattice neighbour than a full interior hole (weight 1 in the edge term)."""
     edge2: int = 0
@@ -71,8 +73,9 @@ class Tables:
     def pack(self, pos: int) -> int:
         """The packed (biased) pagoda values of ``pos``."""
         x = self.x0_bias
-        for k, (p, _) in enumerate(self.pagodas):
-            x += p.value(pos) << (LANE * k)
+        for b, w in self.packed_weights.items():
+            if pos >> b & 1:
+                x += w
         return x
 
     def alive(self, x: int) -> bool:
@@ -131,7 +134,11 @@ def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int
     deltas = [0] * size
     ties = [0] * size
     rng = random.Random(seed) if seed is not None else None
-    weights = [p.as_dict() for p, _ in pagodas]
+    # each hole's weights in all pagodas, packed in lanes: a jump's change is then 3 big-int ops
+    packed_w: dict[int, int] = {}
+    for k, (p, _) in enumerate(pagodas):
+        for b, w in p.weights:
+            packed_w[b] = packed_w.get(b, 0) + (w << (LANE * k))
     for di, d in enumerate(index_dir):
         src = d.src
         while src:
@@ -140,10 +147,7 @@ def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int
             a = low.bit_length() - 1
             b, c = a + d.shift, a + 2 * d.shift
             i = di * top - 1 + low.bit_length()
-            packed = 0
-            for k, w in enumerate(weights):
-                packed += (w.get(c, 0) - w.get(a, 0) - w.get(b, 0)) << (LANE * k)
-            deltas[i] = packed
+            deltas[i] = packed_w.get(c, 0) - packed_w.get(a, 0) - packed_w.get(b, 0)
             ties[i] = rng.randrange(64) if rng is not None else 0
     x0_bias = check_c = check_h = 0
     for k, (_, thr) in enumerate(pagodas):
@@ -173,7 +177,7 @@ def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int
         elif missing >= 2:
             edge2 |= 1 << b
     return Tables(board, board.mask, pos_dirs, neg_dirs, pairs, deltas, ties, x0_bias, check_c, check_h,
-                  list(pagodas), sym_tables, sym_deltas, lane, edge1, edge2)
+                  list(pagodas), sym_tables, sym_deltas, lane, packed_w, edge1, edge2)
 
 
 def reseed(t: Tables, seed: int | None) -> None:
