@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 
 from .board import Board
 
@@ -72,7 +72,7 @@ def make_pagoda(board: Board, name: str, weights: dict[int, int]) -> Pagoda:
     return Pagoda(name, tuple(sorted((b, int(w)) for b, w in weights.items() if w and b in board.name_of)))
 
 
-@cache
+@lru_cache(maxsize=32)
 def parity_pagodas(board: Board) -> tuple[Pagoda, ...]:
     """The parity pagodas: weight 1 on holes whose (row, column) parities are fixed.
 
@@ -231,7 +231,7 @@ def _gcd(a: int, b: int) -> int:
 # ---------------------------------------------------------------------------------------------
 # The pagodas the solver uses.
 # ---------------------------------------------------------------------------------------------
-@cache
+@lru_cache(maxsize=32)
 def library_pagodas(board: Board) -> tuple[Pagoda, ...]:
     """Pagodas learned for this board (catalogue boards only), each checked again here."""
     from .pagoda_library import LIBRARY

@@ -1,7 +1,19 @@
-"""Pagoda functions learned for the catalogue boards (generated; see :mod:`pyapp.pagoda_learn`)."""
+"""Pagoda functions learned for the catalogue boards (generated data; see :mod:`pyapp.pagoda_learn`).
+
+Each string gives one integer pagoda function: the weight of every hole, in the board's
+reading order (``Board.bits``).  They were found by linear programming from dead ends of
+the depth-first search: ``python -m pyapp.pagoda_learn english`` (the central game,
+5 rounds of 8 seeds x 20,000 nodes, 25 dead positions sampled per seed).  Only the
+English board has a library: the beam search already solves the other boards' defaults
+fast, and learning on them added pagodas without making the depth-first search succeed.
+Every pagoda is checked against every jump of its board when loaded
+(:func:`pyapp.pagoda.library_pagodas`), so a wrong line here is an error, never a wrong
+answer.  A pagoda is valid whatever the goal; the solver uses the ones whose value at
+the goal makes them able to prune.
+"""
 
 LIBRARY: dict[str, tuple[str, ...]] = {
-    'english': (
+    "english": (
         '-1 1 0 1 0 1 1 1 0 1 1 0 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 0 0 0 1 1 1',
         '-1 1 0 1 1 1 0 0 0 0 0 0 0 1 0 1 1 1 1 1 1 0 1 1 1 1 1 0 0 0 1 1 1',
         '-1 0 -1 1 1 2 1 1 0 1 1 0 1 2 2 1 2 2 0 2 2 2 1 2 2 0 2 0 2 0 1 2 2',

@@ -21,7 +21,14 @@ The portfolio, cheapest first:
    of positions proves ``impossible`` (the reason gives its size).
 
 A ``seed`` changes only the order of equally scored jumps, so each seed gives its own
-solution while the search stays as well guided as without it.
+solution while the search stays as well guided as without it (no seed: a fixed default).
+
+Memory: the transposition table holds at most ``table_cap`` positions (each dead
+position is stored with its images under the symmetries that fix the goal, so a lookup
+is one probe).  At the cap nothing more is stored and the search goes on: answers stay
+correct (an ``impossible`` from exhaustion is still a proof), only re-exploration gets
+slower.  The beam keeps ``width`` positions per level.  ``Result.method`` names the part
+of the portfolio that answered.
 """
 
 from __future__ import annotations
