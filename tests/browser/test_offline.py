@@ -21,6 +21,9 @@ def _load_time(page, url: str, *, reload: bool = False) -> dict:
         page.goto(url)
     # something useful at once: page chrome and the board skeleton, before Pyodide is there
     page.wait_for_selector("svg.skeleton, [data-hole]", timeout=5_000)
+    if not reload:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "loading.png"))
     wait_ready(page)
     timings = page.evaluate("window.pegLab.timings")
     return {"wall_s": round(time.perf_counter() - t0, 2),
