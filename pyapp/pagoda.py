@@ -20,11 +20,15 @@ This module provides
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import TypeVar
 
 from .board import Board
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -94,11 +98,26 @@ def parity_pagodas(board: Board) -> tuple[Pagoda, ...]:
 # A small exact simplex (Bland's rule, fractions) for learning pagodas.
 # ---------------------------------------------------------------------------------------------
 def _simplex_max(c: list[int], rows: list[list[int]], rhs: list[int], limit: int = 5000) -> list[Fraction] | None:
-    """Maximise ``c.x`` subject to ``rows x <= rhs`` (all rhs >= 0) and ``x >= 0``.
+    """Maximise ``c.x`` subject to ``rows x <= rhs`` (all rhs >= 0) and ``x >= 0`` (see :func:`_simplex_steps`)."""
+    return _drive(_simplex_steps(c, rows, rhs, limit))
+
+
+def _drive(gen: Generator[None, None, _T]) -> _T:
+    """Run a step generator to the end and return its value."""
+    try:
+        while True:
+            next(gen)
+    except StopIteration as stop:
+        return stop.value
+
+
+def _simplex_steps(c: list[int], rows: list[list[int]], rhs: list[int],
+                   limit: int = 5000) -> Generator[None, None, list[Fraction] | None]:
+    """Maximise ``c.x`` subject to ``rows x <= rhs`` (all rhs >= 0) and ``x >= 0``, yielding after each pivot.
 
     Dense tableau with exact fractions and Bland's rule (no cycling).  Returns the optimal
     ``x`` or None when unbounded or over ``limit`` pivots.  Sizes here are small (at most a
-    few hundred rows), and this runs only when learning pagodas, never per search node.
+    few hundred rows); the solver runs it between search slices, never per node.
     """
     n = len(c)
     m = len(rows)
@@ -146,10 +165,17 @@ def _simplex_max(c: list[int], rows: list[list[int]], rhs: list[int], limit: int
             for j, v in nz:
                 obj[j] -= f * v
         basis[r] = col
+        yield
     return None
 
 
 def find_pagoda(board: Board, pos: int, finishes: list[int], *, bound: int = 2) -> dict[int, int] | None:
+    """A pagoda with ``P(pos) < min(P(f) for f in finishes)``, or None (see :func:`find_pagoda_steps`)."""
+    return _drive(find_pagoda_steps(board, pos, finishes, bound=bound))
+
+
+def find_pagoda_steps(board: Board, pos: int, finishes: list[int], *,
+                      bound: int = 2) -> Generator[None, None, dict[int, int] | None]:
     """An integer pagoda ``P`` with ``P(pos) < min(P(f) for f in finishes)``, or None.
 
     ``finishes`` are the positions that would count as reaching the goal (one position for
@@ -196,7 +222,7 @@ def find_pagoda(board: Board, pos: int, finishes: list[int], *, bound: int = 2) 
         rows.append(row)
         rhs.append(0)
     obj = [1 if pos >> b & 1 else 0 for b in bits] + [-1]
-    x = _simplex_max(obj, rows, rhs)
+    x = yield from _simplex_steps(obj, rows, rhs)
     if x is None:
         return None
     u = x[:n]

@@ -40,7 +40,7 @@ from itertools import combinations
 
 from .board import Board
 from .moves import Jump
-from .pagoda import Pagoda, finishes_for, pagoda_proof, pagodas_for, parity_pagodas
+from .pagoda import Pagoda, find_pagoda_steps, finishes_for, pagoda_proof, pagodas_for, parity_pagodas
 from .problem import Problem, Result
 from .search.beam import beam
 from .search.compiled import Tables, build_tables, goal_symmetries, reseed
@@ -184,9 +184,11 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
 
     if not pagoda_dead:
         outcome, path, method = yield from _portfolio(tables, table, st, clock, start, final_pegs, target,
-                                                      restarts, beam_widths, seed)
+                                                      restarts, beam_widths, seed, finishes)
         if outcome == "budget":
             return spent()
+        if outcome == "pagoda" and kind != "min":
+            return done("impossible", method, None, "pagoda (linear programming)", st.nodes, len(table))
         if outcome == "found":
             if kind == "min":
                 method += f" (reached the class lower bound, {lower} peg{'s' if lower > 1 else ''})"
@@ -241,21 +243,31 @@ class _Clock:
 
 def _portfolio(tables: Tables, table: BoundedTable, st: Stats, clock: _Clock, start: int, final_pegs: int,
                target: int | None, restarts: tuple[int, ...], beam_widths: tuple[int, ...],
-               seed: int | None) -> Generator[Progress, None, tuple[str, list[int], str]]:
+               seed: int | None, finishes: list[int]) -> Generator[Progress, None, tuple[str, list[int], str]]:
     """Short depth-first runs, then beams alternating with longer runs, then the complete search.
 
+    After the first beam fails, the linear program of :func:`pyapp.pagoda.find_pagoda_steps`
+    looks for a pagoda function ruling the goal out (boards of up to 64 holes): a hard
+    problem is often impossible, and exhaustion would take far longer.
+
     Returns ``("found", path, method)``, ``("exhausted", [], "")`` (a proof that no position
-    with ``final_pegs`` pegs, equal to ``target`` unless None, is reachable) or
-    ``("budget", [], "")``.
+    with ``final_pegs`` pegs, equal to ``target`` unless None, is reachable),
+    ``("pagoda", [], reason)`` or ``("budget", [], "")``.
     """
     node_cap = clock.node_cap
     deep = dfs(tables, start, table, st, final_pegs=final_pegs, target=target)
     phases: list[tuple[str, int]] = [("restart", n) for n in restarts]
     for i, w in enumerate(beam_widths):
-        phases += [("beam", w), ("restart", 4000 * 4 ** i)]
+        phases.append(("beam", w))
+        if i == 0 and finishes and len(tables.board.bits) <= 64:
+            phases.append(("lp", 0))
+        phases.append(("restart", 4000 * 4 ** i))
     phases.append(("dfs", 0))
     for number, (name, arg) in enumerate(phases):
-        if name == "restart":
+        if name == "lp":
+            gen = find_pagoda_steps(tables.board, start, finishes)
+            st.pause_at = node_cap
+        elif name == "restart":
             if number:
                 reseed(tables, _derive(seed, number))
             gen = dfs(tables, start, table, st, final_pegs=final_pegs, target=target)
@@ -283,6 +295,11 @@ def _portfolio(tables: Tables, table: BoundedTable, st: Stats, clock: _Clock, st
                     yield prog
         except StopIteration as stop:
             value = stop.value
+            if name == "lp":
+                if value is not None:
+                    deep.close()
+                    return "pagoda", [], _lp_reason(tables.board, start, finishes, value)
+                continue
             if name == "beam":
                 if value is not None:
                     deep.close()
@@ -321,6 +338,14 @@ def _tables_for(board: Board, kind: str, target: int, finishes: tuple[int, ...],
             _TABLES.clear()
         base = _TABLES[key] = build_tables(board, pagodas, goal_symmetries(board, kind, target), None)
     return replace(base, ties=list(base.ties))
+
+
+def _lp_reason(board: Board, start: int, finishes: list[int], weights: dict[int, int]) -> str:
+    v = sum(x for b, x in weights.items() if start >> b & 1)
+    t = min(sum(x for b, x in weights.items() if f >> b & 1) for f in finishes)
+    shown = " ".join(f"{board.name_of[b]}:{x}" for b, x in sorted(weights.items()))
+    return (f"pagoda function: a pagoda found by linear programming is worth {v} at the start, "
+            f"less than the {t} the goal needs (weights {shown})")
 
 
 def _derive(seed: int | None, number: int) -> int:

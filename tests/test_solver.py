@@ -88,6 +88,18 @@ class TestImpossible:
         assert result.reason.startswith("pagoda function: parity pagoda")
         assert result.nodes == 0
 
+    def test_pagoda_from_linear_programming(self):
+        # A position no stored pagoda rules out but a pagoda found by the linear program does;
+        # the portfolio is set to reach its linear-programming step before any long search.
+        board = get_board("english")
+        pos = parse_position(board, "  .../  .../o....o./.....o./.o...o./  .oo/  .oo")
+        problem = Problem(board, pos, Goal("hole", 1 << board.hole("d4")))
+        result = solve(problem, restarts=(), beam_widths=(1,))
+        assert result.status == "impossible"
+        assert result.reason.startswith("pagoda function: a pagoda found by linear programming")
+        assert result.method == "pagoda (linear programming)"
+        assert solve(problem).status == "impossible"  # whatever part of the portfolio answers
+
     def test_triangle5_every_finish_against_brute_force(self):
         # For the 15-hole triangle with vacancy 1, each hole as the goal: the solver's answer must
         # agree with a brute-force walk of every reachable position.
