@@ -572,6 +572,7 @@ async function start() {
   lab.timings.firstBoard = performance.now();
   ui.loading.hidden = true;
   watchForUpdates().catch(() => {});
+  engine.call("warm").then((w) => { lab.timings.warm = w.seconds; }).catch(() => {});
   ui.timing.textContent = `Engine ready in ${((lab.timings.engineReady) / 1000).toFixed(1)} s (Python ${lab.python} in WebAssembly).`;
   refreshButtons();
 }

@@ -134,6 +134,10 @@ def test_bench_streams_one_row_per_progress_event_then_the_list():
     assert "unknown benchmark 'nope'" in drive(webapi.start("bench", json.dumps({"only": ["nope"]})))[1]["error"]
 
 
+def test_warm_imports_the_solver():
+    assert "solver" in ok("warm")["modules"]
+
+
 def test_unknown_request_lists_the_known_ones():
     out = call("teleport")
     assert "unknown request 'teleport'" in out["error"] and "state" in out["error"]

@@ -6,7 +6,8 @@ everything from the cache), plus the in-browser solve time of the English centra
 
 Prints one JSON object: medians and every run.  Times are ms since navigation start, as the
 page records them in ``window.pegLab.timings`` (serviceWorker: the cache is ready;
-engineReady: Pyodide and pyapp loaded; firstBoard: the live board is shown).
+engineReady: Pyodide and pyapp loaded; firstBoard: the live board is shown).  The solve starts
+once the page's idle-time warm-up (importing the solver) is done, as a user's first click would.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def main() -> int:
                 page.reload()
                 wait_ready(page)
                 cached = page.evaluate("window.pegLab.timings")
+                page.wait_for_function("window.pegLab.timings.warm !== undefined")  # the idle-time imports
                 page.get_by_role("button", name="Solve").click()
                 page.wait_for_function("window.pegLab.solves.length > 0", timeout=300_000)
                 solve = page.evaluate("window.pegLab.solves[0]")
