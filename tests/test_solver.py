@@ -237,3 +237,36 @@ class TestTargetGoal:
             pos = apply_jump(pos, j)
         result = solve(Problem(board, start, Goal("target", pos)))
         assert result.status == "solved" and replay_ok(Problem(board, start, Goal("target", pos)), result) == pos
+
+
+class TestEngineParts:
+    def test_expand_keys_follow_the_score(self):
+        from pyapp.search.compiled import build_tables, goal_symmetries, score
+        from pyapp.search.dfs import make_expand
+
+        problem = default_problem("german")
+        board = problem.board
+        tables = build_tables(board, [], goal_symmetries(board, "hole", problem.goal.target), 3)
+        pos = problem.start
+        for iso, edge in ((1, 0), (3, 2)):
+            kids = make_expand(tables, set(), iso, edge)(pos, tables.pack(pos))
+            assert sorted(nxt for _, nxt, _, _ in kids) == sorted(apply_jump(pos, j) for j in legal_jumps(board, pos))
+            for key, nxt, _, i in kids:
+                assert key // 64 == score(tables, nxt, iso, edge) and key % 64 == tables.ties[i]
+
+    def test_packed_images_match_the_board_symmetries(self):
+        from pyapp.search.compiled import build_tables, goal_symmetries
+
+        board = get_board("diamond41")
+        tables = build_tables(board, [], goal_symmetries(board, "any", 0), None)
+        problem = default_problem("diamond41")
+        result = solve(problem)
+        pos, packed = problem.start, tables.pack_images(problem.start)
+        for jump in result.jumps:
+            pos = apply_jump(pos, jump)
+            a, _, c = jump
+            s = (c - a) // 2
+            d = next(i for i, dd in enumerate(board.directions) if dd.shift == s)
+            top = max(board.bits) + 2
+            packed ^= tables.sym_deltas[d * top + a]
+            assert sorted(tables.unpack_images(packed)) == sorted(board.images(pos))

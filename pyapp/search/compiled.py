@@ -190,12 +190,18 @@ def reseed(t: Tables, seed: int | None) -> None:
     t.ties = [rng.randrange(64) for _ in t.ties]
 
 
-def score(tables: Tables, pos: int) -> int:
-    """The ordering score of a position (lower is better): perimeter plus twice the isolated pegs.
+def score(tables: Tables, pos: int, iso: int, edge: int) -> int:
+    """The ordering score of a position (lower is better); the searches inline this formula.
 
-    The perimeter counts neighbouring (peg, empty) pairs along every line direction: a
-    compact group of pegs has a short one.  An isolated peg (no peg next to it) can only be
-    removed by another peg travelling to it, which is what most dead ends look like.
+    * the *perimeter*: neighbouring (peg, empty hole) pairs along every line direction; a
+      compact group of pegs has a short one;
+    * ``iso`` times the *isolated pegs* (no peg next to them): such a peg can only be
+      removed by another peg travelling to it, which is what most dead ends look like;
+    * ``edge`` times the pegs on holes missing lattice neighbours (1 per missing
+      neighbour, at most 2): board edges, corners and arm tips are the hardest to clear,
+      so positions that clear them early are preferred (the beam uses this; compiled
+      solvers get a similar effect by deferring jumps into corners).
+
     Bit-parallel: a few shifts, ands and popcounts per direction, whatever the peg count.
     """
     per = 0
@@ -203,4 +209,5 @@ def score(tables: Tables, pos: int) -> int:
     for s, m in tables.pairs:
         per += ((pos ^ (pos >> s)) & m).bit_count()
         nbr |= ((pos >> s) & m) | ((pos & m) << s)
-    return per + 2 * (pos & ~nbr).bit_count()
+    return (per + iso * (pos & ~nbr).bit_count()
+            + edge * ((pos & tables.edge1).bit_count() + 2 * (pos & tables.edge2).bit_count()))

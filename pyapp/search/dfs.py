@@ -42,8 +42,8 @@ def make_expand(t: Tables, keys: set[int], iso: int = ISO, edge: int = EDGE):
     """A function ``expand(pos, x)``: the children of ``pos`` not in ``keys`` and not pruned by a
     pagoda, as ``(key, child, packed pagoda values)`` sorted so that ``pop()`` gives the best.
 
-    The key is the bit-parallel score of :func:`pyapp.search.compiled.score` (perimeter plus
-    twice the isolated pegs), times 64, plus the seed's tie-break for the jump.
+    The key is the bit-parallel score of :func:`pyapp.search.compiled.score` (inlined here
+    for speed), times 64, plus the seed's tie-break for the jump.
     """
     mask = t.mask
     pos_dirs, neg_dirs, pairs = t.pos_dirs, t.neg_dirs, t.pairs
