@@ -467,9 +467,28 @@ const playback = (lab.playback = new Playback({
 
 // ------------------------------------------------------------------ start-up
 let loadingLabel = "";
+// The runtime stage gives no progress of its own: fill the bar along the time it took last time.
+let stageGuess = null; // {from, to, t0, seconds}
+const STARTUP_KEY = "peg-lab-runtime-seconds";
+function storage(key, value) {
+  try {
+    if (value === undefined) return localStorage.getItem(key);
+    localStorage.setItem(key, value);
+  } catch {
+    return null; // storage may be disabled: the estimate is only cosmetic
+  }
+  return value;
+}
 const loadingTicker = setInterval(() => {
-  if (ui.loading.hidden) clearInterval(loadingTicker);
-  else ui.loadingText.textContent = `${loadingLabel} ${(performance.now() / 1000).toFixed(1)} s`;
+  if (ui.loading.hidden) {
+    clearInterval(loadingTicker);
+    return;
+  }
+  ui.loadingText.textContent = `${loadingLabel} ${(performance.now() / 1000).toFixed(1)} s`;
+  if (stageGuess) {
+    const f = Math.min(0.95, (performance.now() - stageGuess.t0) / 1000 / stageGuess.seconds);
+    ui.loadingBar.value = Math.round(100 * (stageGuess.from + f * (stageGuess.to - stageGuess.from)));
+  }
 }, 100);
 
 function showLoading(fraction, text) {
@@ -554,7 +573,16 @@ async function start() {
   engine.addEventListener("loading", (event) => {
     const { stage, loaded, total } = event.detail;
     lab.timings[`stage_${stage}`] = performance.now();
-    showLoading(base + (1 - base) * (loaded / total), labels[stage] || stage);
+    // where each stage starts on the bar: the runtime takes nearly all of the time
+    const at = { runtime: 0, pyapp: 0.9, import: 0.95 }[stage] ?? loaded / total;
+    showLoading(base + (1 - base) * at, labels[stage] || stage);
+    if (stage === "runtime") {
+      const seconds = Number(storage(STARTUP_KEY)) || 6;
+      stageGuess = { from: base, to: base + (1 - base) * 0.9, t0: performance.now(), seconds };
+    } else if (stageGuess) {
+      storage(STARTUP_KEY, ((performance.now() - stageGuess.t0) / 1000).toFixed(2));
+      stageGuess = null;
+    }
   });
   try {
     const info = await engine.ready;
