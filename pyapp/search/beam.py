@@ -15,7 +15,6 @@ remains the solver's fallback.
 
 from __future__ import annotations
 
-import heapq
 import time
 from collections.abc import Generator
 
@@ -60,20 +59,40 @@ def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, f
                 next_yield = perf() + st.slice_seconds
         if not cands:
             break
-        ranked = heapq.nsmallest(3 * width, cands.items(), key=lambda kv: kv[1][0])
-        if len(ranked) == 3 * width and len(cands) > 3 * width:
-            ranked = sorted(cands.items(), key=lambda kv: kv[1][0])
+        if perf() >= next_yield:
+            yield
+            next_yield = perf() + st.slice_seconds
+        # rank by bucketing on the key (small integers): linear, and it can pause
+        buckets: dict[int, list[int]] = {}
+        for n, (nxt, v) in enumerate(cands.items()):
+            bucket = buckets.get(v[0])
+            if bucket is None:
+                buckets[v[0]] = [nxt]
+            else:
+                bucket.append(nxt)
+            if not n & 4095 and perf() >= next_yield:
+                yield
+                next_yield = perf() + st.slice_seconds
         seen: set[int] = set()
         nxt_level = []
         link: dict[int, int] = {}
-        for nxt, (_, y, parent, i, imgs) in ranked:
-            cimgs = imgs ^ sym_deltas[i]
-            c = min([(cimgs >> k) & lane_mask for k in shifts])
-            if c in seen:
-                continue
-            seen.add(c)
-            nxt_level.append((nxt, y, cimgs))
-            link[nxt] = parent
+        n = 0
+        for key in sorted(buckets):
+            for nxt in buckets[key]:
+                _, y, parent, i, imgs = cands[nxt]
+                cimgs = imgs ^ sym_deltas[i]
+                c = min([(cimgs >> k) & lane_mask for k in shifts])
+                n += 1
+                if not n & 1023 and perf() >= next_yield:
+                    yield
+                    next_yield = perf() + st.slice_seconds
+                if c in seen:
+                    continue
+                seen.add(c)
+                nxt_level.append((nxt, y, cimgs))
+                link[nxt] = parent
+                if len(nxt_level) >= width:
+                    break
             if len(nxt_level) >= width:
                 break
         parents.append(link)
