@@ -62,7 +62,9 @@ def render_svg(board: Board, pos: int, *, selected: Iterable[int] = (), targets:
     xs, ys = zip(*(hole_xy(board, b, unit) for b in board.bits))
     width = max(xs) + unit / 2
     height = max(ys) + unit / 2
-    cell_h = unit * (ROW_HEIGHT_TRIANGLE if board.lattice.name == "triangle" else 1.0)
+    # a full unit square even on triangles, whose rows are 0.87 apart: a touch target no smaller than
+    # the spacing of holes (the overlap lies outside every drawn hole; the lower row is drawn on top)
+    cell_h = unit
     label = escape(title if title is not None else board.title)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {width:.1f} {height:.1f}" '

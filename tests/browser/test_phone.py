@@ -4,11 +4,20 @@ and a jump can be played by tapping."""
 from __future__ import annotations
 
 import pytest
-from browser_support import ARTIFACTS, open_app, wait_state
+from browser_support import ARTIFACTS, go, open_app, wait_state
 
 pytestmark = pytest.mark.browser
 
 MIN_TARGET = 40
+
+
+def assert_large_holes(page) -> None:
+    small = []
+    for el in page.locator("[data-hole]").all():
+        box = el.bounding_box()
+        if box["width"] < MIN_TARGET or box["height"] < MIN_TARGET:
+            small.append((el.get_attribute("data-hole"), box))
+    assert small == [], small
 
 
 def test_phone_viewport_touch_targets_and_tap_to_play(chromium, server):
@@ -16,12 +25,7 @@ def test_phone_viewport_touch_targets_and_tap_to_play(chromium, server):
                                    is_mobile=True, has_touch=True)
     try:
         page = open_app(context, server.url)
-        small = []
-        for el in page.locator("[data-hole]").all():
-            box = el.bounding_box()
-            if box["width"] < MIN_TARGET or box["height"] < MIN_TARGET:
-                small.append((el.get_attribute("data-hole"), box))
-        assert small == [], small
+        assert_large_holes(page)
         for el in page.locator("button:visible, select:visible, summary:visible").all():
             box = el.bounding_box()
             assert box["height"] >= MIN_TARGET and box["width"] >= MIN_TARGET, (el.text_content(), box)
@@ -33,5 +37,9 @@ def test_phone_viewport_touch_targets_and_tap_to_play(chromium, server):
         assert "moves=d6-d4" in page.url
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "phone.png"), full_page=True)
+        for board in ("german", "triangle8", "diamond41"):  # the widest boards of the catalogue
+            go(page, f"#board={board}")
+            assert_large_holes(page)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, board
     finally:
         context.close()
