@@ -11,17 +11,17 @@ The portfolio, cheapest first:
 1. **Proofs at once.** Conway's position class (rule of three) and pagoda functions
    (:mod:`pyapp.pagoda`): if the start is in another class than every finish, or worth
    less than the goal under a pagoda, the answer is ``impossible`` with that reason.
-2. **Short depth-first runs** (:mod:`pyapp.search.dfs`, 12 runs of ~300 nodes, each with
+2. **Short depth-first runs** (:mod:`pyapp.search.dfs`, runs of ~300 nodes, each with
    new tie-breaks; restarts cut the heavy tail of a bad early choice): best-scored jump
    first, bit-parallel pagoda pruning toward the goal, a bounded table of dead positions
    keyed by symmetry class (only the symmetries that fix the goal), shared by every run.
    This solves the English central game in a few hundred nodes.
 3. **Beam search** (:mod:`pyapp.search.beam`) of growing widths, each level-by-level beam
    finished by small exhaustive searches over its last ~11 jumps: finds solutions on big
-   boards where one bad early move would trap the depth-first search.  After the first
-   beam, a **linear program** looks for a pagoda function proving the goal out of reach
-   (:func:`pyapp.pagoda.find_pagoda_steps`), and longer depth-first runs alternate with
-   wider beams.
+   boards where one bad early move would trap the depth-first search.  Order: 4 short
+   runs, beams of 128 and 256, 8 more short runs, then a **linear program** looks for a
+   pagoda function proving the goal out of reach (:func:`pyapp.pagoda.find_pagoda_steps`),
+   then wider beams alternate with longer depth-first runs.
 4. **Depth-first search to the end**: complete, so running out of positions proves
    ``impossible`` (the reason gives its size).
 
@@ -51,6 +51,9 @@ from .search.beam import beam
 from .search.compiled import Tables, build_tables, goal_symmetries, reseed
 from .search.dfs import Stats, dfs
 from .search.table import BoundedTable
+
+EARLY_RESTARTS = 4
+"""Short depth-first runs before the first (narrow) beam; the other restarts follow it."""
 
 DEFAULT_TABLE_CAP = 2_000_000
 """Default entry cap of the transposition table (about 130 MB of CPython ints at most)."""
@@ -116,9 +119,10 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
 
     ``max_nodes``/``max_seconds``: budgets (answer ``unknown`` when spent).  ``table_cap``:
     the most positions the transposition table holds (see :mod:`pyapp.search.table`).
-    ``restarts`` (node limits of the depth-first runs tried first, each with new
-    tie-breaks) and ``beam_widths`` (each beam followed by a depth-first run of 4000,
-    16000, ... nodes) tune the portfolio.
+    ``restarts`` (node limits of short depth-first runs, each with new tie-breaks: the
+    first few before any beam, the rest after the second) and ``beam_widths`` (from the
+    third beam on, each followed by a depth-first run of 4000, 16000, ... nodes) tune the
+    portfolio.
 
     The ``min`` goal first looks for a position with as few pegs as the position class
     allows (usually one), with the whole portfolio: success proves the minimum at once.
@@ -180,7 +184,7 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
     if restarts is None:
         restarts = (300,) * 12
     if beam_widths is None:
-        beam_widths = (256, 256, 1024, 4096)
+        beam_widths = (128, 256, 256, 1024, 4096)
     clock = _Clock(t0, slice_seconds, node_cap, deadline)
 
     def spent() -> Result:
@@ -263,12 +267,15 @@ def _portfolio(tables: Tables, table: BoundedTable, st: Stats, clock: _Clock, st
     """
     node_cap = clock.node_cap
     deep = dfs(tables, start, table, st, final_pegs=final_pegs, target=target)
-    phases: list[tuple[str, int]] = [("restart", n) for n in restarts]
+    phases: list[tuple[str, int]] = [("restart", n) for n in restarts[:EARLY_RESTARTS]]
     for i, w in enumerate(beam_widths):
         phases.append(("beam", w))
-        if i == 0 and finishes and len(tables.board.bits) <= 64:
-            phases.append(("lp", 0))
-        phases.append(("restart", 4000 * 4 ** i))
+        if i == 1:
+            phases += [("restart", n) for n in restarts[EARLY_RESTARTS:]]
+            if finishes and len(tables.board.bits) <= 64:
+                phases.append(("lp", 0))
+        if i > 1:
+            phases.append(("restart", 4000 * 4 ** (i - 2)))
     phases.append(("dfs", 0))
     for number, (name, arg) in enumerate(phases):
         if name == "lp":

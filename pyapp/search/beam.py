@@ -7,10 +7,11 @@ of the tree the way a depth-first search with a bad early move does, so it finds
 solutions on large boards (Diamond 41, German 45) quickly.
 
 A beam tends to fail at the very end (two or three pegs that cannot meet), so the last
-``endgame`` levels are not beamed: from each position the beam reaches with that many
-jumps to go, best first, a depth-first search with a small node limit finishes the job
-exhaustively (sharing the dead-position table).  The complete depth-first search
-remains the solver's fallback.
+``endgame`` levels are not beamed: from the best positions the beam reaches with that
+many jumps to go (a quarter of the width, at least 24: measured, the successes come from
+the first few), a depth-first search with a small node limit finishes the job
+(sharing the dead-position table).  The complete depth-first search remains the
+solver's fallback.
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, f
         return back(hits[0]) if hits else None
     cap = st.pause_at
     try:
-        for pos, x, imgs in level:
+        for pos, x, imgs in level[:max(24, width // 4)]:
             if pos in table:
                 continue
             st.pause_at = min(cap, st.nodes + endgame_nodes)
