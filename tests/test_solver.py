@@ -94,7 +94,7 @@ class TestImpossible:
         board = get_board("english")
         pos = parse_position(board, "  .../  .../o....o./.....o./.o...o./  .oo/  .oo")
         problem = Problem(board, pos, Goal("hole", 1 << board.hole("d4")))
-        result = solve(problem, restarts=(), beam_widths=(1,))
+        result = solve(problem, restarts=(), beam_widths=(1, 1))
         assert result.status == "impossible"
         assert result.reason.startswith("pagoda function: a pagoda found by linear programming")
         assert result.method == "pagoda (linear programming)"
