@@ -71,6 +71,11 @@ def non_negative(text: str) -> int:
     return value
 
 
+def add_time_budget(p: argparse.ArgumentParser, default: float) -> None:
+    """``--max-seconds`` with a default, for the analyses that must not run forever."""
+    p.add_argument("--max-seconds", type=positive_float, default=default, help=f"time budget (default {default:g})")
+
+
 def positive_float(text: str) -> float:
     try:
         value = float(text)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from ..analysis import count
-from ._common import add_problem_args, goal_text, positive_float, problem_from_args
+from ._common import add_problem_args, add_time_budget, goal_text, problem_from_args
 
 
 def register(sub) -> None:
     p = sub.add_parser("count", help="count the jump sequences that solve a problem")
     add_problem_args(p)
-    p.add_argument("--max-seconds", type=positive_float, default=60.0, help="time budget (default 60)")
+    add_time_budget(p, 60.0)
     p.set_defaults(run=run, text=text)
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from ..analysis import fewest_moves
 from ..notation import format_moves
-from ._common import add_problem_args, positive_float, problem_from_args
+from ._common import add_problem_args, add_time_budget, problem_from_args
 
 
 def register(sub) -> None:
     p = sub.add_parser("fewest", help="a solution with the fewest moves (proven minimal where feasible)")
     add_problem_args(p)
-    p.add_argument("--max-seconds", type=positive_float, default=60.0, help="time budget (default 60)")
+    add_time_budget(p, 60.0)
     p.set_defaults(run=run, text=text)
 
 

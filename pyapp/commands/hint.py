@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from ..analysis import hint
 from ..notation import format_jump, format_moves
-from ._common import add_problem_args, goal_text, positive_float, problem_from_args
+from ._common import add_problem_args, add_time_budget, goal_text, problem_from_args
 
 
 def register(sub) -> None:
     p = sub.add_parser("hint", help="legal jumps that keep the goal reachable")
     add_problem_args(p)
-    p.add_argument("--max-seconds", type=positive_float, default=10.0, help="time budget (default 10)")
+    add_time_budget(p, 10.0)
     p.set_defaults(run=run, text=text)
 
 
