@@ -25,7 +25,7 @@ from .table import BoundedTable
 
 
 def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, final_pegs: int | None,
-         target: int | None, iso: int = 3, edge: int = 2, endgame: int = 11,
+         target: int | None, iso: int = 4, edge: int = 2, endgame: int = 11,
          endgame_nodes: int = 1000) -> Generator[None, None, list[int] | None]:
     """Return the path of positions to a solution, or None when the beam and its endgames fail.
 
