@@ -1,21 +1,22 @@
 """The catalogue of classic boards, each with a stable id and a default problem.
 
 Every default problem comes from the literature and is checked to be solvable by the
-test-suite (``tests/test_catalogue.py``).  Sources:
+test-suite (``tests/test_solver.py`` solves each and replays the solution).  Sources:
 
 * English 33, centre vacancy to centre finish: the "central game", solved in 18 moves by
   E. Bergholt (1912); Berlekamp, Conway & Guy, *Winning Ways*, vol. 4, ch. 23.
-* French 37: the centre game is impossible (position class, *Winning Ways* ch. 23); the
-  classic single-vacancy problem starts at c1... see ``DEFAULTS`` below, after
-  J. D. Beasley, *The Ins and Outs of Peg Solitaire* (1985), ch. 3 and G. Bell,
-  "Solving Peg Solitaire" (recreational maths pages, 2004-).
+* French 37: the centre game is impossible (position class, *Winning Ways* ch. 23;
+  J. D. Beasley, *The Ins and Outs of Peg Solitaire* (1985), ch. 3), and so is every other
+  complement problem (start and finish at one hole; ``tests/test_position_class.py``), so the
+  default is the single-vacancy problem d2 -> d6, in one class and solvable.
 * German (Wiegleb) 45 and the asymmetric 3-3-2-2 board 39: central games, Beasley (1985),
   ch. 12; Bell's board pages.
 * Diamond 41: vacancy d2 (the left hole of the second row), one peg anywhere: G. Bell,
   "Diamond solitaire" (2008).
 * Triangles: holes numbered 1..N in reading order; the 15-hole triangle from hole 1 to one
   peg anywhere (Bell, "Triangular peg solitaire", arXiv:0711.0486); the 10-hole triangle
-  has no single-survivor solution from a corner vacancy, hence a different start.
+  has no single-survivor solution from a corner vacancy, hence a different start; on the
+  28-hole triangle a corner vacancy fails the position-class test, hence vacancy 4.
 """
 
 from __future__ import annotations
