@@ -31,8 +31,10 @@ One rule per step: at least one (one clause) and an at-most-one, three ways:
   ``T``, so every step has exactly one jump.  No auxiliary variables.
 
 The default is ``sequential``: on the catalogue boards it has the fewest clauses (English
-board: 110 per step against 703 pairwise and 159 overlap) and the SAT solvers were fastest
-with it (see the SAT section of BENCHMARKS.md).
+board: 110 per step against 703 pairwise and 159 overlap) and both SAT solvers measured were
+fastest with it on the largest instance, the English central game; on small patterns
+``pairwise`` is as fast, and ``overlap`` is the slowest throughout, its parallel steps being
+ruled out only by the final count (see the SAT section of BENCHMARKS.md).
 
 Start: unit clauses fixing ``peg(0, *)``.  Goal: ``hole`` and ``target`` fix ``peg(T, *)``;
 ``any`` (one peg anywhere) needs no clause at all: ``T`` jumps from ``T + 1`` pegs leave one.
