@@ -118,8 +118,13 @@ def test_a_new_build_replaces_the_old_cache(chromium, dist_dir, tmp_path):
                                arg=f"peg-lab-{new_version}", timeout=LOAD_TIMEOUT_MS)
         assert old != [f"peg-lab-{new_version}"]
         wait_ready(page)
-        css = page.evaluate("fetch('static/style.css').then(r => r.text())")
-        assert css.endswith("/* v2 */\n")
+        cached = page.evaluate("v => caches.open(v).then(c => c.match('static/style.css')).then(r => r.text())",
+                               f"peg-lab-{new_version}")
+        assert cached.endswith("/* v2 */\n")
+        # the page may still be reloading under the old worker for a moment: poll until it is served the new file
+        page.wait_for_function(
+            "() => fetch('static/style.css').then(r => r.text()).then(t => t.endsWith('/* v2 */\\n'))",
+            timeout=30_000)
     finally:
         context.close()
         server.stop()
