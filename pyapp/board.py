@@ -174,15 +174,7 @@ class Board:
 
     def images(self, pos: int) -> list[int]:
         """Images of ``pos`` under every symmetry of the board (identity first)."""
-        result = []
-        for tables in self._tables:
-            out = 0
-            p = pos
-            for table in tables:
-                out |= table[p & 255]
-                p >>= 8
-            result.append(out)
-        return result
+        return images_by_tables(pos, self._tables)
 
     def canonical(self, pos: int) -> int:
         """The least image of ``pos`` under the board's symmetries: equal for equivalent positions."""
@@ -204,6 +196,19 @@ class Board:
             sig.append((n0 + n1) & 1)
             sig.append((n1 + n2) & 1)
         return tuple(sig)
+
+
+def images_by_tables(pos: int, table_sets) -> list[int]:
+    """Images of ``pos`` under the symmetries whose per-byte tables are given (see ``Board._tables``)."""
+    result = []
+    for tables in table_sets:
+        out = 0
+        p = pos
+        for table in tables:
+            out |= table[p & 255]
+            p >>= 8
+        result.append(out)
+    return result
 
 
 def _hole_names(lattice: Lattice, cells: list[Cell]) -> list[str]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..board import Board
+from ..board import Board, images_by_tables
 from ..pagoda import Pagoda
 
 LANE = 16
@@ -84,15 +84,7 @@ class Tables:
 
     def images(self, pos: int) -> list[int]:
         """``pos`` under each kept symmetry (identity first)."""
-        out = []
-        for tables in self.sym_tables:
-            img = 0
-            p = pos
-            for t in tables:
-                img |= t[p & 255]
-                p >>= 8
-            out.append(img)
-        return out
+        return images_by_tables(pos, self.sym_tables)
 
     def canonical(self, pos: int) -> int:
         return min(self.images(pos))
