@@ -71,6 +71,17 @@ def non_negative(text: str) -> int:
     return value
 
 
+def positive_int(text: str) -> int:
+    """A count of at least 1 (runs, repeats)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of runs, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1 run, got {text!r}")
+    return value
+
+
 def add_time_budget(p: argparse.ArgumentParser, default: float) -> None:
     """``--max-seconds`` with a default, for the analyses that must not run forever."""
     p.add_argument("--max-seconds", type=positive_float, default=default, help=f"time budget (default {default:g})")

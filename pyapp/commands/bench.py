@@ -8,26 +8,15 @@ listed loudly at the end (``wrong`` in the JSON).
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from .. import bench
-from ._common import positive_float
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of runs, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1 run, got {text!r}")
-    return value
+from ._common import positive_float, positive_int
 
 
 def register(sub) -> None:
     p = sub.add_parser("bench", help="run the benchmark suite and print its table")
-    p.add_argument("--repeat", type=_positive_int, help=f"runs per row (default {bench.DEFAULT_REPEAT}, "
+    p.add_argument("--repeat", type=positive_int, help=f"runs per row (default {bench.DEFAULT_REPEAT}, "
                                                        f"quick {bench.QUICK_REPEAT}); seed rows run once per seed")
     p.add_argument("--quick", action="store_true", help="the cheap subset, one run each, no memory run (for CI)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="run only these rows (see --list)")
