@@ -131,6 +131,10 @@ def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int
     for k, (p, _) in enumerate(pagodas):
         for b, w in p.weights:
             packed_w[b] = packed_w.get(b, 0) + (w << (LANE * k))
+    sym_tables = [board._tables[i] for i in syms]
+    lane = max(board.bits) + 1
+    sym_deltas = [0] * size
+    # one pass over every jump: its pagoda change, its tie-break, and its flip mask under each kept symmetry
     for di, d in enumerate(index_dir):
         src = d.src
         while src:
@@ -141,25 +145,16 @@ def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int
             i = di * top - 1 + low.bit_length()
             deltas[i] = packed_w.get(c, 0) - packed_w.get(a, 0) - packed_w.get(b, 0)
             ties[i] = rng.randrange(64) if rng is not None else 0
+            jm = (1 << a) | (1 << b) | (1 << c)
+            packed = 0
+            for k, s in enumerate(syms):
+                packed |= board.transform(jm, s) << (lane * k)
+            sym_deltas[i] = packed
     x0_bias = check_c = check_h = 0
     for k, (_, thr) in enumerate(pagodas):
         x0_bias += BIAS << (LANE * k)
         check_c += (HIGH - (thr + BIAS)) << (LANE * k)
         check_h += HIGH << (LANE * k)
-    sym_tables = [board._tables[i] for i in syms]
-    lane = max(board.bits) + 1
-    sym_deltas = [0] * size
-    for di, d in enumerate(index_dir):
-        src = d.src
-        while src:
-            low = src & -src
-            src ^= low
-            a = low.bit_length() - 1
-            jm = (1 << a) | (1 << (a + d.shift)) | (1 << (a + 2 * d.shift))
-            packed = 0
-            for k, i in enumerate(syms):
-                packed |= board.transform(jm, i) << (lane * k)
-            sym_deltas[di * top - 1 + low.bit_length()] = packed
     full = 2 * len(board.lattice.steps)
     edge1 = edge2 = 0
     for b in board.bits:
