@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Installs everything the tests need, then runs lint and the whole suite.
+# Installs everything the tests need into the project's virtual environment (.venv/, created if missing,
+# never the system Python), then runs lint, type checks and the whole suite.
 # Usage (from the project root): bash scripts/test.sh [extra pytest args]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+PY=.venv/bin/python
+"$PY" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 if [ ! -d node_modules/pyodide ]; then npm ci --no-audit --no-fund; fi
 if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
   echo "note: no system Chromium found; browser tests use Playwright's own browser if installed, else skip" >&2
 fi
-python3 -m ruff check pyapp tests build.py
-python3 -m pytest -q "$@"
+"$PY" -m ruff check pyapp tests build.py
+"$PY" -m pytest -q "$@"
