@@ -1,0 +1,91 @@
+"""What the exact analyses share: the symmetry group of a problem, its backward sources, limits.
+
+The *backward* side of a problem is swept as a forward game on complements: a jump
+``(a, b, c)`` (pegs at a and b, c empty) turns into its own undoing when every hole is
+flipped, so the positions that can reach the goal are the complements of the positions
+reachable from the complement of the goal, and the number of jump sequences from ``x`` to
+the goal equals the number from ``complement(goal)`` to ``complement(x)``.  For a goal of
+one peg anywhere the complement game starts from every board-minus-one-hole position.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..analysis._common import goal_group, stabilizer
+from ..errors import PegError
+from ..problem import Problem
+from .codec import Codec, codec
+
+
+class Cancelled(Exception):
+    """The caller's cancel flag was raised."""
+
+
+class OutOfTime(Exception):
+    """The caller's time budget ran out."""
+
+
+@dataclass
+class Limits:
+    """A caller's budget for one exact analysis: seconds, memory ceiling (bytes), cancel flag."""
+
+    max_seconds: float | None = None
+    max_bytes: int | None = None
+    cancelled: object = None
+    """A callable returning True once the caller wants the analysis stopped (or None)."""
+
+    def __post_init__(self) -> None:
+        self.started = time.perf_counter()
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def check(self) -> None:
+        """Raise :class:`Cancelled` or :class:`OutOfTime` when the caller's budget says stop."""
+        if callable(self.cancelled) and self.cancelled():
+            raise Cancelled("cancelled")
+        if self.max_seconds is not None and self.elapsed() > self.max_seconds:
+            raise OutOfTime(f"time budget of {self.max_seconds:g} s spent")
+
+
+@dataclass(frozen=True)
+class Sides:
+    """A problem prepared for sweeping from both ends."""
+
+    problem: Problem
+    codec: Codec
+    start: int
+    backward: dict[int, int]
+    """Complement-game sources (layout position -> weight 1)."""
+    first_pegs: int
+    """Pegs at the start."""
+    last_pegs: int
+    """Pegs at the goal."""
+    holes: int
+
+    @property
+    def complement_problem(self) -> bool:
+        """True when the backward sweep is the forward one (the goal is the start's complement)."""
+        return list(self.backward) == [self.start]
+
+    def meet(self) -> int:
+        """The level where the two sweeps meet: as many levels on each side as possible."""
+        return (self.first_pegs + self.last_pegs + 1) // 2
+
+
+def sides(problem: Problem) -> Sides:
+    """The symmetry group (symmetries fixing the start and the goal) and both ends of ``problem``."""
+    board, goal, start = problem.board, problem.goal, problem.start
+    if goal.kind == "min":
+        raise PegError("exact analyses need a goal with a definite end (a hole, 'any' or a target), not 'min'")
+    fixed = set(stabilizer(board, start)) & set(goal_group(board, goal))
+    cd = codec(board, tuple(sorted(fixed)))
+    mask = board.mask
+    if goal.kind == "any":
+        backward = {mask ^ (1 << b): 1 for b in board.bits}
+    else:
+        backward = {mask ^ goal.target: 1}
+    last = goal.final_pegs or 1
+    return Sides(problem, cd, start, backward, start.bit_count(), last, len(board))
