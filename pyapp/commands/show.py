@@ -13,6 +13,8 @@ def register(sub) -> None:
     p = sub.add_parser("show", help="draw a board and position")
     add_problem_args(p, goal=False, target=False)
     p.add_argument("--svg", action="store_true", help="output SVG instead of text")
+    p.add_argument("--no-coordinates", action="store_true",
+                   help="SVG without the coordinate labels (column letters, row numbers, triangle hole numbers)")
     p.set_defaults(run=run, text=text)
 
 
@@ -23,7 +25,7 @@ def run(args) -> dict:
            "position": format_position(board, pos),
            "legal": [format_jump(board, j) for j in legal_jumps(board, pos)]}
     if args.svg:
-        out["svg"] = render_svg(board, pos)
+        out["svg"] = render_svg(board, pos, coordinates=not args.no_coordinates)
     return out
 
 
