@@ -6,6 +6,7 @@ from ..moves import legal_jumps
 from ..notation import format_jump
 from ..position import format_position
 from ..render import render_svg
+from ..wording import plural
 from ._common import add_problem_args, problem_from_args
 
 
@@ -32,4 +33,4 @@ def run(args) -> dict:
 def text(result: dict) -> str:
     if "svg" in result:
         return result["svg"]
-    return f"{result['position']}\n{result['pegs']} pegs; legal jumps: {' '.join(result['legal']) or 'none'}"
+    return f"{result['position']}\n{plural(result['pegs'], 'peg')}; legal jumps: {' '.join(result['legal']) or 'none'}"

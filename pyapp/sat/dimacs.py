@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..position import format_position
+from ..wording import plural
 from .encode import Encoding
 
 
@@ -12,10 +13,10 @@ def goal_description(enc: Encoding) -> str:
     if goal.kind == "hole":
         return f"one peg at {enc.problem.board.name_of[goal.target.bit_length() - 1]}"
     if goal.kind == "target":
-        return f"the exact target position below ({enc.pegs_left} pegs)"
+        return f"the exact target position below ({plural(enc.pegs_left, 'peg')})"
     if goal.kind == "any":
         return "one peg anywhere"
-    return f"{enc.pegs_left} pegs left anywhere (one try of the 'min' goal)"
+    return f"{plural(enc.pegs_left, 'peg')} left anywhere (one try of the 'min' goal)"
 
 
 def header_lines(enc: Encoding) -> list[str]:
@@ -26,7 +27,7 @@ def header_lines(enc: Encoding) -> list[str]:
     lines = [
         "Peg Solitaire Lab: rule-based SAT encoding of a peg solitaire problem",
         f"board: {board.id} ({board.title}), {board.lattice.name} lattice, {n} holes, {nl} lines of three holes",
-        f"start: {p.start.bit_count()} pegs",
+        f"start: {plural(p.start.bit_count(), 'peg')}",
         *("  " + row for row in format_position(board, p.start).split("\n")),
         f"goal: {goal_description(enc)}",
     ]
