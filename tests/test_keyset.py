@@ -9,8 +9,8 @@ import pytest
 
 from pyapp.board import board_from_text
 from pyapp.catalogue import CATALOGUE, get_board
-from pyapp.search.compiled import goal_symmetries
 from pyapp.search import keyset
+from pyapp.search.compiled import goal_symmetries
 from pyapp.search.keyset import KeyCodec, KeySet, KeySetBuilder
 
 
