@@ -78,6 +78,14 @@ def _byte_tables(sources: Sequence[int], targets: Sequence[int], top: int) -> tu
     return tuple(tables)
 
 
+def _lookup(tables: tuple[tuple[int, ...], ...], data: bytes) -> int:
+    """OR of the tables' entries for the bytes of ``data`` (table ``i`` for byte ``i``)."""
+    out = 0
+    for t, v in zip(tables, data):
+        out |= t[v]
+    return out
+
+
 class KeyCodec:
     """Dense and canonical keys of one board's positions (see the module docstring).
 
@@ -115,24 +123,15 @@ class KeyCodec:
 
     def dense(self, pos: int) -> int:
         """The dense key of ``pos`` itself (no symmetry)."""
-        out = 0
-        for t, v in zip(self._dense, pos.to_bytes(self._nbytes, "little")):
-            out |= t[v]
-        return out
+        return _lookup(self._dense, pos.to_bytes(self._nbytes, "little"))
 
     def pos(self, key: int) -> int:
         """The layout position of a dense key (the inverse of :meth:`dense`)."""
-        out = 0
-        for t, v in zip(self._layout, key.to_bytes(8, "little")):
-            out |= t[v]
-        return out
+        return _lookup(self._layout, key.to_bytes(8, "little"))
 
     def packed(self, pos: int) -> int:
         """The dense images of ``pos`` under every kept symmetry, lane ``k`` (``n`` bits) for symmetry ``k``."""
-        out = 0
-        for t, v in zip(self._packed, pos.to_bytes(self._nbytes, "little")):
-            out |= t[v]
-        return out
+        return _lookup(self._packed, pos.to_bytes(self._nbytes, "little"))
 
     def key_of_packed(self, x: int) -> int:
         """The least lane of a :meth:`packed` value: the canonical key."""
