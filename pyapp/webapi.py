@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
+from . import webplay
 from .board import Board, board_from_text
 from .catalogue import CATALOGUE, ENTRIES, get_board
 from .errors import PegError
@@ -184,7 +185,8 @@ def state(args: dict) -> dict:
     """Everything the page shows for a game: SVG, pegs, legal jumps, counters, end message.
 
     ``args``: ``board`` (id or custom spec), ``start`` (vacant hole) or ``position`` (text),
-    ``goal`` (hole, ``any``, ``min``; default the board's), ``moves`` (list in notation).
+    ``goal`` (hole, ``any``, ``min``; default the board's), ``moves`` (list in notation),
+    ``coordinates`` (default true: draw the coordinate labels).
     """
     s = _Setup(args)
     board, pos = s.board, s.pos
@@ -195,8 +197,8 @@ def state(args: dict) -> dict:
     return {
         "board": {"id": board.id, "title": board.title, "lattice": board.lattice.name, "spec": s.spec,
                   "catalogue": board.id in CATALOGUE, "holes": len(board), "default_goal": s.default_goal},
-        "svg": render_svg(board, pos, goal=goal_bit,
-                          last=s.jumps[-1] if s.jumps else None),
+        "svg": render_svg(board, pos, goal=goal_bit, last=s.jumps[-1] if s.jumps else None,
+                          coordinates=args.get("coordinates", True) is not False),
         "cells": [{"name": n, "r": r, "c": c, "x": coords[n][0], "y": coords[n][1]}
                   for (r, c), n in zip(board.cells, board.names)],
         "start_text": format_position(board, s.start),
@@ -291,12 +293,22 @@ def finishes(args: dict) -> dict:
     s = _Setup(args)
     analysis = _optional("analysis", "Finishes")
     found = analysis.finishes(s.board, s.pos, max_seconds=float(args.get("max_seconds") or 20))
-    return {
+    out = {
         "possible": {_hole_name(s.board, k): format_moves(s.board, [_jump_bits(s.board, j) for j in v])
                      for k, v in getattr(found, "possible", {}).items()},
         "impossible": {_hole_name(s.board, k): str(v) for k, v in getattr(found, "impossible", {}).items()},
         "unknown": {_hole_name(s.board, k): str(v) for k, v in getattr(found, "unknown", {}).items()},
     }
+    out["groups"] = webplay.finish_groups(s.board, out["possible"], out["impossible"], out["unknown"])
+    return out
+
+
+def puzzle(args: dict) -> dict:
+    """A random solvable position: ``board``, ``pegs`` and optional ``seed`` (see :mod:`pyapp.puzzle`)."""
+    if not isinstance(args, dict):
+        raise PegError("request arguments must be an object")
+    spec = resolve_board(_text(args.get("board") or "english", "board"))
+    return webplay.puzzle_json(spec.board, board_spec(spec.board, spec.start), args)
 
 
 def cnf(args: dict) -> dict:
@@ -389,6 +401,24 @@ def _solve_job(args: dict) -> Job:
     return Job(solver.search(problem, **options), finish, progress, cancelled)
 
 
+def _never_lose_job(args: dict) -> Job:
+    s = _Setup(args)
+    seconds = float(args.get("max_seconds") or webplay.NEVER_LOSE_SECONDS)
+    t0 = time.perf_counter()
+    last = {"nodes": 0}
+
+    def progress(p: Any) -> dict:
+        last["nodes"] = p.nodes
+        return {"nodes": p.nodes, "seconds": round(p.seconds, 3)}
+
+    def cancelled() -> dict:
+        return {"status": "unknown", "reason": f"cancelled after {last['nodes']:,} nodes", "line": [], "good": [],
+                "bad": [], "unknown": [], "nodes": last["nodes"], "seconds": round(time.perf_counter() - t0, 3),
+                "budget": seconds}
+
+    return Job(webplay.never_lose_job(s.problem(), seconds), lambda value: value, progress, cancelled)
+
+
 def _bench_job(args: dict) -> Job:
     bench = _optional("bench", "The benchmark")
     quick = bool(args.get("quick", True))
@@ -410,9 +440,10 @@ def _bench_job(args: dict) -> Job:
 
 ONE_SHOT: dict[str, Callable[[dict], Any]] = {
     "boards": boards, "state": state, "render": state, "custom_board": custom_board,
-    "hint": hint, "finishes": finishes, "cnf": cnf,
+    "hint": hint, "finishes": finishes, "cnf": cnf, "puzzle": puzzle,
 }
-STREAMING: dict[str, Callable[[dict], Job]] = {"solve": _solve_job, "bench": _bench_job}
+STREAMING: dict[str, Callable[[dict], Job]] = {"solve": _solve_job, "bench": _bench_job,
+                                               "never_lose": _never_lose_job}
 
 
 def call(fn: str, args_json: str) -> str:
