@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 from .board import Board
 from .errors import PegError
+from .goal import Goal
 from .moves import Jump, apply_jump, legal_jumps
-from .problem import Goal
 
 MAX_SEED = 999_999
 DEFAULT_NODES = 50_000

@@ -330,7 +330,7 @@ async function solve() {
   try {
     const r = await promise;
     const wall = (performance.now() - task.t0) / 1000;
-    lab.solves.push({ status: r.status, reason: r.reason, jumps: r.jump_count, nodes: r.nodes, engineSeconds: r.seconds, wallSeconds: wall });
+    lab.solves.push({ status: r.status, reason: r.reason, jumps: r.jumps, nodes: r.nodes, engineSeconds: r.seconds, wallSeconds: wall });
     if (task.cancelAt !== null) lab.cancels.push(performance.now() - task.cancelAt);
     ui.progress.textContent = `${fmt(r.nodes)} nodes in ${r.seconds.toFixed(2)} s (${wall.toFixed(2)} s from click to answer)`;
     showResult(r, base);
@@ -344,13 +344,13 @@ async function solve() {
 
 function showResult(r, base) {
   if (r.status === "solved") {
-    if (!r.jumps.length) {
+    if (!r.jumps) {
       setStatus("Already solved: the goal is reached.", "won");
       return;
     }
     const what = st.goal.kind === "min" ? `Best found: ${r.pegs_left} peg${r.pegs_left === 1 ? "" : "s"} left` : "Solved";
-    setStatus(`${what}: ${r.move_count} moves (${r.jump_count} jumps), found in ${r.seconds.toFixed(2)} s. Use the player below to watch it.`, "won");
-    playback.load(base, r.jumps, r.moves.join(" "));
+    setStatus(`${what}: ${r.move_count} moves (${r.jumps} jumps), found in ${r.seconds.toFixed(2)} s. Use the player below to watch it.`, "won");
+    playback.load(base, r.jump_list, r.moves.join(" "));
   } else if (r.status === "impossible") {
     setStatus(`Impossible from here: ${r.reason}.`, "error");
     playback.hide();

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..analysis import count
 from ..wording import plural
-from ._common import add_problem_args, add_time_budget, goal_text, problem_from_args
+from ._common import add_problem_args, add_time_budget, problem_from_args
 from ._progress import StderrProgress
 
 
@@ -22,7 +22,7 @@ def run(args) -> dict:
         "solutions": c.solutions,
         "status": "counted" if c.solutions is not None else "unknown",
         "reason": c.reason,
-        "goal": goal_text(problem),
+        "goal": problem.goal.text(problem.board),
         "positions": c.positions,
         "seconds": round(c.seconds, 6),
     }
