@@ -120,3 +120,16 @@ def test_state_can_leave_out_the_coordinates():
     with_coords = webapi.state({"board": "english"})["svg"]
     without = webapi.state({"board": "english", "coordinates": False})["svg"]
     assert 'class="coord' in with_coords and 'class="coord' not in without
+
+
+def test_fewest_pegs_goal_files_jumps_by_the_pegs_they_can_still_reach():
+    board = get_board("triangle4")
+    # the 10-hole triangle from a corner vacancy: no single survivor, so 'min' is the honest goal
+    pos = board.start("1")
+    r = never_lose(Problem(board, pos, Goal("min")), max_seconds=10)
+    assert r.status == "winnable" and r.jumps.best_pegs is not None
+    for jump in r.jumps.bad:
+        assert "leaves at best" in r.jumps.reasons[jump]
+    for jump in r.jumps.good:
+        after = solve(Problem(board, apply_jump(pos, jump), Goal("min")), max_seconds=10)
+        assert after.pegs_left == r.jumps.best_pegs

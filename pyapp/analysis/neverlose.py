@@ -83,10 +83,10 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
         out.status, out.reason = "lost", whole.reason
     elif whole.status == "solved":
         out.status, out.reason, out.line = "winnable", None, list(whole.jumps)
-        if goal.kind == "min":
+        if not goal.definite:
             out.jumps.best_pegs = whole.pegs_left
     if out.status in ("winnable", "unknown") and jumps:
-        if goal.kind == "min" and out.jumps.best_pegs is None:
+        if not goal.definite and out.jumps.best_pegs is None:
             # without the fewest pegs reachable from here no jump can be judged: say so, as Hint does
             out.jumps.unknown = list(jumps)
             out.jumps.reasons = {j: "the fewest pegs reachable from here is not known (budget spent)" for j in jumps}
@@ -95,7 +95,7 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
                 result = yield from run(apply_jump(start, members[0][0]), share(len(classes) - n))
                 for jump, perm in members:
                     line = [(perm[a], perm[b], perm[c]) for a, b, c in result.jumps]
-                    _file(out.jumps, goal.kind, jump, result, line)
+                    _file(out.jumps, goal.definite, jump, result, line)
             order = {j: i for i, j in enumerate(jumps)}
             for bucket in (out.jumps.good, out.jumps.bad, out.jumps.unknown):
                 bucket.sort(key=order.__getitem__)
