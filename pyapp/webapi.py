@@ -62,8 +62,14 @@ def state(args: dict) -> dict:
 
     ``args``: ``board`` (id or custom spec), ``start`` (vacant hole) or ``position`` (text),
     ``goal`` (hole, ``any``, ``min``; default the board's), ``moves`` (list in notation),
-    ``coordinates`` (default true: draw the coordinate labels).
+    ``coordinates`` (default true: draw the coordinate labels), ``legal_prefix`` (true: play the
+    moves up to the first one that cannot be played and name it under ``refused``, as links want).
     """
+    refused = None
+    if args.get("legal_prefix") and args.get("moves"):
+        first = from_request({**args, "moves": []})
+        kept, refused = webplay.legal_prefix(first.board, first.start, move_list(args.get("moves")))
+        args = {**args, "moves": kept}
     s = from_request(args)
     board, pos = s.board, s.position
     over, won, message = ending(board, pos, s.goal)
@@ -91,6 +97,7 @@ def state(args: dict) -> dict:
         "over": over,
         "won": won,
         "message": message,
+        "refused": refused,
     }
 
 

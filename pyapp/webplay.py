@@ -15,6 +15,7 @@ from .analysis.hint import DEFAULT_HINT_SECONDS
 from .analysis.neverlose import NeverLose, never_lose_steps
 from .board import Board
 from .errors import PegError
+from .game import replay
 from .moves import Jump
 from .notation import format_moves
 from .position import format_position
@@ -88,3 +89,19 @@ def finish_groups(board: Board, possible: dict[str, Any], impossible: dict[str, 
         groups += [{"verdict": verdict, "reason": why, "holes": holes} for why, holes in by_reason.items()]
     return groups
 
+
+
+def legal_prefix(board: Board, start: int, moves: list[str]) -> tuple[list[str], dict | None]:
+    """The moves of a link up to the first one that cannot be played, and that one: ``refused``
+    is ``{"index": n (from 1), "move": text, "reason": why}`` or None when every move plays.
+
+    A shared link whose last move is a typo then still opens the game up to that move,
+    and the page can name the move it refused."""
+    pos = start
+    for n, text in enumerate(moves, 1):
+        step = replay(board, pos, [text])
+        if not step.valid:
+            why = (step.error or "").split(": ", 1)[-1]
+            return moves[:n - 1], {"index": n, "move": text, "reason": why}
+        pos = step.final
+    return moves, None

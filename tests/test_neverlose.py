@@ -133,3 +133,13 @@ def test_fewest_pegs_goal_files_jumps_by_the_pegs_they_can_still_reach():
     for jump in r.jumps.good:
         after = solve(Problem(board, apply_jump(pos, jump), Goal("min")), max_seconds=10)
         assert after.pegs_left == r.jumps.best_pegs
+
+
+def test_a_link_with_an_illegal_move_keeps_the_legal_prefix_and_names_the_refused_move():
+    args = {"board": "english", "moves": ["f4-d4", "e2-e4", "f4-d4", "c3-e3"], "legal_prefix": True}
+    state = webapi.state(args)
+    assert state["moves"] == ["f4-d4", "e2-e4"] and state["jump_count"] == 2
+    assert state["refused"] == {"index": 3, "move": "f4-d4", "reason": "jump f4-d4 is illegal: no peg on f4"}
+    assert webapi.state({**args, "moves": ["f4-d4"]})["refused"] is None
+    strict = json.loads(webapi.call("state", json.dumps({**args, "legal_prefix": False})))
+    assert "do not replay" in strict["error"] or "illegal" in strict["error"]
