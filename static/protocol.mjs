@@ -23,9 +23,10 @@
 /** @typedef {{nodes: number, entries: number, seconds: number, depth: number|null, rate: number}} SolveProgress
  *    A solve's progress (~every 50 ms); a bench's progress is one finished row. */
 /** @typedef {{id: number, type: "progress", value: SolveProgress|object}} ProgressMessage */
-/** @typedef {{status: "solved"|"impossible"|"unknown", reason: string, moves: string[], jumps: string[][],
- *    jump_count: number, move_count: number, pegs_left: number, final: string, nodes: number,
- *    entries: number, seconds: number}} SolveResult */
+/** @typedef {{status: "solved"|"impossible"|"unknown", reason: string, moves: string[], jumps: number,
+ *    jump_list: string[][], move_count: number, pegs_left: number, final: string, nodes: number,
+ *    entries: number, seconds: number}} SolveResult
+ *    pyapp.request's one result format (`jumps` is a count everywhere; `jump_list` the jumps by hole name). */
 /** @typedef {{id: number, type: "result", value: any}} ResultMessage */
 /** @typedef {{id: number, type: "error", message: string}} ErrorMessage
  *    A message meant for the user (bad input, or an internal error said in words). */

@@ -37,13 +37,13 @@ export function createTasks(ctx) {
 
   function showResult(r, base) {
     if (r.status === "solved") {
-      if (!r.jumps.length) {
+      if (!r.jumps) {
         status("Already solved: the goal is reached.", "won");
         return;
       }
       const what = s.board.goal.kind === "min" ? `Best found: ${r.pegs_left} peg${r.pegs_left === 1 ? "" : "s"} left` : "Solved";
-      status(`${what}: ${r.move_count} moves (${r.jump_count} jumps), found in ${r.seconds.toFixed(2)} s. Use the player below to watch it.`, "won");
-      ctx.playback.load(base, r.jumps, r.moves.join(" "));
+      status(`${what}: ${r.move_count} moves (${r.jumps} jumps), found in ${r.seconds.toFixed(2)} s. Use the player below to watch it.`, "won");
+      ctx.playback.load(base, r.jump_list, r.moves.join(" "));
     } else if (r.status === "impossible") {
       status(`Impossible from here: ${r.reason}.`, "error");
       ctx.playback.hide();
@@ -87,7 +87,7 @@ export function createTasks(ctx) {
     try {
       const r = await promise;
       const wall = (performance.now() - s.task.t0) / 1000;
-      ctx.lab.solves.push({ status: r.status, reason: r.reason, jumps: r.jump_count, nodes: r.nodes,
+      ctx.lab.solves.push({ status: r.status, reason: r.reason, jumps: r.jumps, nodes: r.nodes,
         engineSeconds: r.seconds, wallSeconds: wall, at: performance.now() });
       if (s.task.cancelAt !== null) ctx.lab.cancels.push(performance.now() - s.task.cancelAt);
       store.do("progress/set", `${fmt(r.nodes)} nodes in ${r.seconds.toFixed(2)} s (${wall.toFixed(2)} s from click to answer)`);

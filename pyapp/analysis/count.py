@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..errors import PegError
 from ..moves import jump_sources
 from ..problem import Problem
-from ._common import Deadline, OutOfTime, canonicalizer, class_obstacle, goal_group
+from ._common import Deadline, OutOfTime, canonicalizer
 
 
 class CountBudgetError(RuntimeError):
@@ -42,23 +42,22 @@ def count(problem: Problem, *, max_seconds: float | None = None, max_positions: 
     ``max_seconds``, the answer is ``solutions=None`` with the reason.
     """
     board, goal, start = problem.board, problem.goal, problem.start
-    if goal.kind == "min":
+    if not goal.definite:
         raise PegError("counting needs a goal with a definite end (a hole, 'any' or a target), not 'min'")
     deadline = Deadline(max_seconds)
     final = goal.final_pegs or 1
-    obstacle = class_obstacle(problem)
+    obstacle = goal.obstacle(board, start)
     if start.bit_count() < final or obstacle:
         return Count(0, 0, deadline.elapsed(), obstacle or "the start has fewer pegs than the goal")
-    canon = canonicalizer(board, goal_group(board, goal))
+    canon = canonicalizer(board, goal.symmetries(board))
     memo: dict[int, int] = {}
     seen: dict[int, int] = {}
-    target = goal.target
-    any_goal = goal.kind == "any"
+    reached = goal.reached
     ticks = [0]
 
     def ways(pos: int) -> int:
         if pos.bit_count() == final:
-            return 1 if any_goal or pos == target else 0
+            return 1 if reached(pos) else 0
         got = seen.get(pos)  # the exact position again: no canonical form needed
         if got is not None:
             return got

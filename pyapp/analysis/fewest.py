@@ -26,7 +26,7 @@ from ..errors import PegError
 from ..moves import Jump, count_moves, jump_sources
 from ..problem import Problem
 from ..solver import solve
-from ._common import Deadline, canonicalizer, class_obstacle, corner_mask, goal_group, jump_table
+from ._common import Deadline, canonicalizer, corner_mask, jump_table
 
 DEFAULT_MAX_POSITIONS = 600_000
 DEFAULT_UPPER_SECONDS = 10.0
@@ -53,11 +53,7 @@ class Fewest:
 def lower_bound(problem: Problem, pos: int, corners: int) -> int:
     """Admissible bound on the moves still needed from ``pos``: corner pegs that must move."""
     goal = problem.goal
-    occupied = pos & corners
-    if goal.kind == "any":
-        need = max(occupied.bit_count() - 1, 0)
-    else:
-        need = (occupied & ~goal.target).bit_count()
+    need = goal.must_move(pos & corners)
     if need == 0 and not goal.reached(pos):
         return 1
     return need
@@ -93,10 +89,10 @@ def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
     the breadth-first search.  Past either, the answer says what was proven and what was not.
     """
     board, goal, start = problem.board, problem.goal, problem.start
-    if goal.kind == "min":
+    if not goal.definite:
         raise PegError("fewest moves needs a goal with a definite end (a hole, 'any' or a target), not 'min'")
     deadline = Deadline(max_seconds)
-    obstacle = class_obstacle(problem)
+    obstacle = goal.obstacle(board, start)
     if obstacle:
         return Fewest("impossible", reason=obstacle, proven=True, seconds=deadline.elapsed())
     if goal.reached(start):
@@ -117,7 +113,7 @@ def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
         best = list(first.jumps)
     upper = count_moves(best) if best is not None else None
 
-    canon = canonicalizer(board, goal_group(board, goal))
+    canon = canonicalizer(board, goal.symmetries(board))
     table = jump_table(board)
     # key -> (parent key, actual position, move that led here)
     seen: dict[int, tuple[int | None, int, tuple[Jump, ...]]] = {canon(start): (None, start, ())}

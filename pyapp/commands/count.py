@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..analysis import count
-from ._common import add_problem_args, add_time_budget, goal_text, problem_from_args
+from ._common import add_problem_args, add_time_budget, problem_from_args
 
 
 def register(sub) -> None:
@@ -20,7 +20,7 @@ def run(args) -> dict:
         "solutions": c.solutions,
         "status": "counted" if c.solutions is not None else "unknown",
         "reason": c.reason,
-        "goal": goal_text(problem),
+        "goal": problem.goal.text(problem.board),
         "positions": c.positions,
         "seconds": round(c.seconds, 6),
     }
