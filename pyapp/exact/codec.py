@@ -61,8 +61,12 @@ def _lookup(name: str, var: str, chunks: list[tuple[int, int]]) -> str:
 class Codec:
     """Dense keys, canonical keys and compiled level expansion for one board and symmetry group.
 
-    ``group`` lists indices into :attr:`Board.symmetries` (the identity must be among them).
-    Build with :func:`codec` (cached).
+    ``group`` lists indices into :attr:`Board.symmetries` (the identity is always added).
+    The dense images of a position under the group are *packed* in one int, lane ``g``
+    (``n`` bits, ``n`` holes) holding the image under ``group[g]``; packing is linear over
+    XOR, so a child's packed images are its parent's XOR the packed images of the jump's
+    three holes: one XOR per child, then the least lane is the canonical key.  Build with
+    :func:`codec` (cached).
     """
 
     def __init__(self, board: Board, group: tuple[int, ...]) -> None:
@@ -73,35 +77,51 @@ class Codec:
         self.board = board
         self.group = tuple(sorted(set(group) | {0}))
         self.holes = n
+        self.everything = (1 << n) - 1
         index_of = {b: i for i, b in enumerate(board.bits)}
+        # packed images of each hole: bit index_of[perm[i]] of lane g, for hole i
+        lanes = [0] * n
+        for g, sym in enumerate(self.group):
+            perm = board.symmetries[sym]
+            for i in range(n):
+                lanes[i] |= 1 << (n * g + index_of[perm[i]])
+        packed_of_bit = {b: lanes[i] for i, b in enumerate(board.bits)}
+        self._packed_of_bit = packed_of_bit
         ns: dict[str, object] = {}
         lay_chunks = _chunks(max(board.bits) + 1, LAYOUT_CHUNK)
         for i, (shift, width) in enumerate(lay_chunks):
-            ns[f"L{i}"] = _table(width, lambda j, s=shift: 1 << index_of[j + s] if j + s in index_of else 0)
+            ns[f"P{i}"] = _table(width, lambda j, s=shift: packed_of_bit.get(j + s, 0))
         den_chunks = _chunks(n, DENSE_CHUNK)
         for i, (shift, width) in enumerate(den_chunks):
             ns[f"D{i}"] = _table(width, lambda j, s=shift: 1 << board.bits[j + s] if j + s < n else 0)
-        images = []
-        for g in self.group[1:]:
-            perm = board.symmetries[g]
-            for i, (shift, width) in enumerate(den_chunks):
-                ns[f"S{g}_{i}"] = _table(width, lambda j, s=shift, p=perm: 1 << index_of[p[j + s]] if j + s < n else 0)
-            images.append(_lookup(f"S{g}_", "d", den_chunks))
+            ns[f"Q{i}"] = _table(width, lambda j, s=shift: lanes[j + s] if j + s < n else 0)
         self._ns = ns
-        dense_src = _lookup("L", "p", lay_chunks)
-        layout_src = _lookup("D", "k", den_chunks)
-        canon_src = [f"d = {dense_src}"]
-        canon_src.append(f"c = min(d, {', '.join(images)})" if images else "c = d")
-        self._canon_lines = canon_src
-        self._layout_src = layout_src
-        self.dense: Callable[[int], int] = self._compile(f"def dense(p):\n    return {dense_src}\n", "dense")
-        self.layout: Callable[[int], int] = self._compile(f"def layout(k):\n    return {layout_src}\n", "layout")
+        m = self.everything
+        count = len(self.group)
+        lane_list = ", ".join(f"(x >> {n * g}) & {m}" if g < count - 1 else f"x >> {n * g}"
+                              for g in range(1, count))
+        self._least_src = f"min(x & {m}, {lane_list})" if count > 1 else f"x & {m}"
+        self._packed_src = _lookup("P", "p", lay_chunks)
+        self._layout_src = _lookup("D", "k", den_chunks)
+        self._parent_src = _lookup("Q", "k", den_chunks)
+        both = f"t = (x & {m}, {lane_list})\n    return min(t), max(t)" if count > 1 else f"return x & {m}, x & {m}"
+        self.layout: Callable[[int], int] = self._compile(f"def layout(k):\n    return {self._layout_src}\n", "layout")
+        """Layout position of a dense key."""
+        self.packed: Callable[[int], int] = self._compile(f"def packed(p):\n    return {self._packed_src}\n",
+                                                          "packed")
+        """Packed dense images of a layout position."""
+        self.packed_key: Callable[[int], int] = self._compile(
+            f"def packed_key(k):\n    return {self._parent_src}\n", "packed_key")
+        """Packed dense images of the position with dense key ``k``."""
         self.canon: Callable[[int], int] = self._compile(
-            "def canon(p):\n" + "".join(f"    {line}\n" for line in canon_src) + "    return c\n", "canon")
-        both = f"t = (d, {', '.join(images)})\n    return min(t), max(t)" if images else "return d, d"
+            f"def canon(p):\n    x = {self._packed_src}\n    return {self._least_src}\n", "canon")
+        """Canonical dense key of a layout position."""
+        self.least: Callable[[int], int] = self._compile(f"def least(x):\n    return {self._least_src}\n", "least")
+        """Canonical key of a packed value (its least lane)."""
         self.least_greatest: Callable[[int], tuple[int, int]] = self._compile(
-            f"def least_greatest(p):\n    d = {dense_src}\n    {both}\n", "least_greatest")
-        """Least and greatest dense image of ``p``: ``all ^ greatest`` is the canonical key of its complement."""
+            f"def least_greatest(x):\n    {both}\n", "least_greatest")
+        """Least and greatest lane of a packed value: ``everything ^ greatest`` is the canonical key of the
+        complement."""
         self.expand_counts = self._compile(self._expand_source(True), "expand")
         self.expand_set = self._compile(self._expand_source(False), "expand")
         self.merge_counts = self._compile(self._merge_source(True), "merge")
@@ -113,63 +133,61 @@ class Codec:
         exec(compile(source, f"<exact codec {self.board.id} {name}>", "exec"), ns)  # noqa: S102 - our own source
         return ns[name]
 
-    def _children(self, indent: str, emit: list[str]) -> list[str]:
-        """Source that walks every jump of layout position ``pos`` (empty holes ``e``), child in ``p``."""
-        out = []
-        for d in self.board.directions:
-            s = d.shift
-            a = abs(s)
-            line = 1 | 1 << a | 1 << 2 * a
-            if s > 0:
-                out.append(f"{indent}m = {d.src} & pos & (pos >> {a}) & (e >> {2 * a})")
-                flip = f"low * {line}"
-            else:
-                out.append(f"{indent}m = {d.src} & pos & (pos << {a}) & (e << {2 * a})")
-                flip = f"(low >> {2 * a}) * {line}"
-            out.append(f"{indent}while m:")
-            out.append(f"{indent}    low = m & -m")
-            out.append(f"{indent}    m ^= low")
-            out.append(f"{indent}    p = pos ^ {flip}")
-            out.extend(f"{indent}    {e}" for e in emit)
-        return out
-
     def _expand_source(self, counts: bool) -> str:
-        """``expand(keys, [counts,] lo, hi, raw)``: every child (layout) of keys[lo:hi] into ``raw``.
+        """``expand(keys, [counts,] lo, hi, raw)``: the packed images of every child of keys[lo:hi] into ``raw``.
 
         With counts, ``raw[child] += counts[i]`` (a dict); without, ``raw.add(child)`` (a set).
         """
         head = "def expand(keys, counts, lo, hi, raw):" if counts else "def expand(keys, lo, hi, raw):"
         lines = [head, "    get = raw.get" if counts else "    add = raw.add", f"    full = {self.board.mask}"]
+        top = max(self.board.bits) + 2
+        for d_index, d in enumerate(self.board.directions):
+            a = abs(d.shift)
+            table = [0] * top
+            for bit in self.board.bits:
+                if d.src >> bit & 1:
+                    step = d.shift
+                    table[bit + 1] = (self._packed_of_bit[bit] ^ self._packed_of_bit[bit + step]
+                                      ^ self._packed_of_bit[bit + 2 * step])
+            self._ns[f"J{d_index}"] = table
+            lines.append(f"    J{d_index}_ = J{d_index}")
         lines.append("    for i in range(lo, hi):")
         lines.append("        k = keys[i]")
         if counts:
             lines.append("        t = counts[i]")
         lines.append(f"        pos = {self._layout_src}")
+        lines.append(f"        x0 = {self._parent_src}")
         lines.append("        e = full ^ pos")
-        emit = ["raw[p] = get(p, 0) + t"] if counts else ["add(p)"]
-        lines.extend(self._children("        ", emit))
+        emit = "raw[x] = get(x, 0) + t" if counts else "add(x)"
+        for d_index, d in enumerate(self.board.directions):
+            a = abs(d.shift)
+            if d.shift > 0:
+                lines.append(f"        m = {d.src} & pos & (pos >> {a}) & (e >> {2 * a})")
+            else:
+                lines.append(f"        m = {d.src} & pos & (pos << {a}) & (e << {2 * a})")
+            lines.append("        while m:")
+            lines.append("            low = m & -m")
+            lines.append("            m ^= low")
+            lines.append(f"            x = x0 ^ J{d_index}_[low.bit_length()]")
+            lines.append(f"            {emit}")
         return "\n".join(lines) + "\n"
 
     def _merge_source(self, counts: bool) -> str:
-        """``merge(raw, acc)``: canonical keys of the layout positions in ``raw`` into ``acc``."""
+        """``merge(raw, acc)``: canonical keys of the packed values in ``raw`` into ``acc``."""
         if counts:
-            lines = ["def merge(raw, acc):", "    get = acc.get", "    for p, t in raw.items():"]
-            tail = "        acc[c] = get(c, 0) + t"
-        else:
-            lines = ["def merge(raw, acc):", "    add = acc.add", "    for p in raw:"]
-            tail = "        add(c)"
-        lines.extend(f"        {line}" for line in self._canon_lines)
-        lines.append(tail)
-        return "\n".join(lines) + "\n"
+            return ("def merge(raw, acc):\n    get = acc.get\n    for x, t in raw.items():\n"
+                    f"        c = {self._least_src}\n        acc[c] = get(c, 0) + t\n")
+        return f"def merge(raw, acc):\n    add = acc.add\n    for x in raw:\n        add({self._least_src})\n"
 
     # ------------------------------------------------------------------ plain helpers
     def key(self, pos: int) -> int:
         """Canonical dense key of layout position ``pos``."""
         return self.canon(pos)
 
-    def orbit_size(self, pos: int) -> int:
-        """Number of distinct images of ``pos`` under the group."""
-        return len({self.board.transform(pos, g) for g in self.group})
+    def orbit_size(self, x: int) -> int:
+        """Number of distinct images of a position under the group, from its packed images ``x``."""
+        n, m = self.holes, self.everything
+        return len({(x >> (n * g)) & m for g in range(len(self.group))})
 
     def table_bytes(self) -> int:
         """Rough memory held by the lookup tables (list slots; the ints are mostly shared)."""

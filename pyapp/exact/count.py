@@ -24,7 +24,6 @@ from bisect import bisect_left
 from collections.abc import Generator
 from dataclasses import dataclass
 
-from ..analysis._common import class_obstacle
 from ..problem import Problem
 from .setup import Cancelled, Limits, OutOfTime, Sides, sides
 from .sweep import CHUNK, Level, MemoryCeiling, Progress, sweep
@@ -65,7 +64,7 @@ def count_steps(problem: Problem, limits: Limits | None = None) -> Generator[Pro
     s = sides(problem)
     group = len(s.codec.group)
     meet = s.meet()
-    obstacle = class_obstacle(problem)
+    obstacle = problem.goal.obstacle(problem.board, problem.start)
     if obstacle or s.first_pegs < s.last_pegs:
         why = obstacle or "the start has fewer pegs than the goal"
         return ExactCount("counted", 0, why, 0, meet, group, limits.elapsed())
@@ -139,8 +138,8 @@ def _combine(s: Sides, forward: Level, backward: Level, limits: Limits, state: d
              ) -> Generator[Progress, None, int]:
     """``sum T_f(C) * T_b(complement C) / |C|`` over the classes of the middle level."""
     cd = s.codec
-    layout, canon, orbit = cd.layout, cd.canon, cd.orbit_size
-    mask = s.problem.board.mask
+    packed_key, least_greatest, orbit = cd.packed_key, cd.least_greatest, cd.orbit_size
+    everything = cd.everything
     bkeys, bweights = backward.keys, backward.weights
     fkeys, fweights = forward.keys, forward.weights
     assert fweights is not None and bweights is not None
@@ -149,11 +148,11 @@ def _combine(s: Sides, forward: Level, backward: Level, limits: Limits, state: d
     n = len(fkeys)
     for lo in range(0, n, CHUNK):
         for i in range(lo, min(n, lo + CHUNK)):
-            p = layout(fkeys[i])
-            c = canon(mask ^ p)
+            x = packed_key(fkeys[i])
+            c = everything ^ least_greatest(x)[1]  # the canonical key of the complement
             j = bisect_left(bkeys, c)
             if j < nb and bkeys[j] == c:
-                ways, rest = divmod(fweights[i] * bweights[j], orbit(p))
+                ways, rest = divmod(fweights[i] * bweights[j], orbit(x))
                 if rest:  # pragma: no cover - a broken invariant, never silently wrong
                     raise ArithmeticError("class weights not divisible by the orbit size")
                 total += ways

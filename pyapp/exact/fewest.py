@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
-from ..analysis._common import class_obstacle, jump_table
+from ..analysis._common import jump_table
 from ..moves import Jump, count_moves
 from ..problem import Problem
 from .setup import Cancelled, Limits, OutOfTime
@@ -58,7 +58,7 @@ def fewest_steps(problem: Problem, limits: Limits | None = None) -> Generator[Pr
     """Prove the fewest moves of ``problem``; yields :class:`Progress`, returns :class:`ExactFewest`."""
     limits = limits or Limits()
     goal, start = problem.goal, problem.start
-    obstacle = class_obstacle(problem)
+    obstacle = problem.goal.obstacle(problem.board, problem.start)
     if obstacle:
         return ExactFewest("impossible", reason=obstacle, seconds=limits.elapsed())
     if goal.reached(start):

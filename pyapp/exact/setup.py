@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..analysis._common import goal_group, stabilizer
+from ..goal import stabilizer
 from ..errors import PegError
 from ..problem import Problem
 from .codec import Codec, codec
@@ -78,14 +78,12 @@ class Sides:
 def sides(problem: Problem) -> Sides:
     """The symmetry group (symmetries fixing the start and the goal) and both ends of ``problem``."""
     board, goal, start = problem.board, problem.goal, problem.start
-    if goal.kind == "min":
+    if not goal.definite:
         raise PegError("exact analyses need a goal with a definite end (a hole, 'any' or a target), not 'min'")
-    fixed = set(stabilizer(board, start)) & set(goal_group(board, goal))
+    fixed = set(stabilizer(board, start)) & set(goal.symmetries(board))
     cd = codec(board, tuple(sorted(fixed)))
     mask = board.mask
-    if goal.kind == "any":
-        backward = {mask ^ (1 << b): 1 for b in board.bits}
-    else:
-        backward = {mask ^ goal.target: 1}
+    # the ends the start's position class allows (for 'any', only some of the one-peg positions)
+    backward = {mask ^ end: 1 for end in goal.pagoda_targets(board, start)}
     last = goal.final_pegs or 1
     return Sides(problem, cd, start, backward, start.bit_count(), last, len(board))

@@ -150,11 +150,11 @@ def winnable_steps(problem: Problem, limits: Limits | None = None,
 def _middle(s: Sides, reach: array, back: array, pegs: int, limits: Limits) -> Generator[Progress, None, array]:
     """Winnable positions of the middle level: reachable ones whose complement the backward sweep reached."""
     cd = s.codec
-    layout, least_greatest = cd.layout, cd.least_greatest
-    everything = (1 << s.holes) - 1
+    packed_key, least_greatest = cd.packed_key, cd.least_greatest
+    everything = cd.everything
     out = []
     for i, key in enumerate(reach):
-        if member(back, everything ^ least_greatest(layout(key))[1]):
+        if member(back, everything ^ least_greatest(packed_key(key))[1]):
             out.append(key)
         if i & 0xFFFF == 0xFFFF:
             limits.check()
@@ -166,12 +166,12 @@ def _down(s: Sides, above: array, back: array, pegs: int, limits: Limits) -> Gen
     """Winnable positions with ``pegs`` pegs: children of the winnable ones above that can reach the goal."""
     cd = s.codec
     least_greatest = cd.least_greatest
-    everything = (1 << s.holes) - 1
+    everything = cd.everything
     raw: set[int] = set()
     cd.expand_set(above, 0, len(above), raw)
     out = set()
-    for p in raw:
-        least, greatest = least_greatest(p)
+    for x in raw:
+        least, greatest = least_greatest(x)
         if least not in out and member(back, everything ^ greatest):
             out.add(least)
     limits.check()
@@ -182,15 +182,14 @@ def _down(s: Sides, above: array, back: array, pegs: int, limits: Limits) -> Gen
 def _up(s: Sides, below: array, reach: array, pegs: int, limits: Limits) -> Generator[Progress, None, array]:
     """Winnable positions with ``pegs`` pegs: reachable parents of the winnable ones below."""
     cd = s.codec
-    canon = cd.canon
-    mask = s.problem.board.mask
-    everything = (1 << s.holes) - 1
+    least_greatest = cd.least_greatest
+    everything = cd.everything
     flipped = to_array(key ^ everything for key in below)
     raw: set[int] = set()
     cd.expand_set(flipped, 0, len(flipped), raw)
     out = set()
     for z in raw:
-        key = canon(mask ^ z)
+        key = everything ^ least_greatest(z)[1]  # z is a child of a complement: flip it back
         if key not in out and member(reach, key):
             out.add(key)
     limits.check()
