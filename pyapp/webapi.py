@@ -258,6 +258,29 @@ def _never_lose_job(args: dict) -> Job:
     return Job(webplay.never_lose_job(s.problem, seconds), lambda value: value, progress, cancelled)
 
 
+def _exact_job(args: dict) -> Job:
+    """``count_exact`` / ``fewest_exact``: the exact analyses of :mod:`pyapp.exact`, level by level."""
+    from .exact import web as exact_web
+
+    s = from_request(args)
+    return Job(*exact_web.job(s.problem, args))
+
+
+def _fewest_exact_job(args: dict) -> Job:
+    return _exact_job({**args, "analysis": "fewest"})
+
+
+def _count_exact_job(args: dict) -> Job:
+    return _exact_job({**args, "analysis": "levels" if args.get("levels") else "count"})
+
+
+def exact_estimate(args: dict) -> dict:
+    """How big an exact analysis of the request's problem is likely to be (for the page, before starting)."""
+    from .exact import web as exact_web
+
+    return exact_web.estimate(from_request(args).problem)
+
+
 def _bench_job(args: dict) -> Job:
     from .bench import iter_suite
 
@@ -279,10 +302,11 @@ def _bench_job(args: dict) -> Job:
 
 ONE_SHOT: dict[str, Callable[[dict], Any]] = {
     "boards": boards, "state": state, "render": state, "custom_board": custom_board,
-    "hint": hint, "finishes": finishes, "cnf": cnf, "puzzle": puzzle,
+    "hint": hint, "finishes": finishes, "cnf": cnf, "puzzle": puzzle, "exact_estimate": exact_estimate,
 }
 STREAMING: dict[str, Callable[[dict], Job]] = {"solve": _solve_job, "bench": _bench_job,
-                                               "never_lose": _never_lose_job}
+                                               "never_lose": _never_lose_job, "count_exact": _count_exact_job,
+                                               "fewest_exact": _fewest_exact_job}
 
 
 def call(fn: str, args_json: str) -> str:

@@ -57,6 +57,16 @@ def add_time_budget(p: argparse.ArgumentParser, default: float) -> None:
     p.add_argument("--max-seconds", type=positive_float, default=default, help=f"time budget (default {default:g})")
 
 
+DEFAULT_MAX_MEGABYTES = 2000
+
+
+def add_memory_budget(p: argparse.ArgumentParser, default: int = DEFAULT_MAX_MEGABYTES) -> None:
+    """``--max-memory MB``: the ceiling on the memory an exact analysis may hold (estimated, checked
+    before each step allocates more)."""
+    p.add_argument("--max-memory", type=positive_int, default=default, metavar="MB",
+                   help=f"memory ceiling in MB (default {default})")
+
+
 def positive_float(text: str) -> float:
     try:
         value = float(text)

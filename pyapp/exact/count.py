@@ -84,6 +84,7 @@ def count_steps(problem: Problem, limits: Limits | None = None) -> Generator[Pro
                     kept[f"{stage}{item.pegs}"] = item
                 continue
             state["peak"] = max(state["peak"], item.bytes)
+            item.total = state["positions"]
             limits.check()
             yield item
 
@@ -121,6 +122,7 @@ def _meet(s: Sides, limits: Limits, state: dict, held) -> Generator[Progress, No
                 front[side] = item
                 return
             state["peak"] = max(state["peak"], item.bytes)
+            item.total = state["positions"]
             limits.check()
             yield item
 

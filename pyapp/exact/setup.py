@@ -13,8 +13,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..goal import stabilizer
 from ..errors import PegError
+from ..goal import stabilizer
 from ..problem import Problem
 from .codec import Codec, codec
 
