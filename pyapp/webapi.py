@@ -18,6 +18,7 @@ from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from .board import Board, board_from_cells
+from .budget import Budget, Progress
 from .catalogue import CATALOGUE, ENTRIES, get_board
 from .errors import PegError
 from .game import ending
@@ -30,7 +31,11 @@ from .render import hole_coordinates, render_svg
 from .request import MAX_CUSTOM_HOLES, board_spec, from_request, move_list, result_json, text_arg
 
 DEFAULT_SOLVE_SECONDS = 60.0
+DEFAULT_HINT_SECONDS = 10.0
+DEFAULT_FINISHES_SECONDS = 20.0
 SLICE_SECONDS = 0.05
+CANCEL_SECONDS = 0.1
+"""How long a cancelled call may take to answer with what it has before it is closed instead."""
 
 
 def _names(board: Board, jump: Jump) -> list[str]:
@@ -125,35 +130,63 @@ def custom_board(args: dict) -> dict:
     return {"board": board_spec(board, pos), "goal": goal_name}
 
 
-def hint(args: dict) -> dict:
-    """The legal jumps from the current position sorted into good (the goal stays reachable),
-    bad (proven unreachable, with the reason) and unknown (budget spent)."""
-    from .analysis import hint as analyse
+def _budget(args: dict, default_seconds: float) -> Budget:
+    """The request's budget: ``max_seconds`` (default ``default_seconds``) and ``max_nodes``."""
+    nodes = args.get("max_nodes")
+    return Budget(float(args.get("max_seconds") or default_seconds), None if nodes is None else int(nodes),
+                  slice_seconds=SLICE_SECONDS)
+
+
+def _progress(p: Progress) -> dict:
+    return {"nodes": p.nodes, "entries": p.entries, "seconds": round(p.seconds, 3), "depth": p.depth,
+            "rate": round(p.nodes / p.seconds) if p.seconds > 0 else 0, "note": p.note}
+
+
+def _hint_job(args: dict) -> Job:
+    from .analysis.hint import hint_steps
 
     s = from_request(args)
-    found = analyse(s.problem, max_seconds=float(args.get("max_seconds") or 10))
-    board = s.board
-    return {
-        "good": [_names(board, j) for j in found.good],
-        "bad": [{"jump": _names(board, j), "reason": found.reasons.get(j, "")} for j in found.bad],
-        "unknown": [_names(board, j) for j in found.unknown],
-        "legal": len(legal_jumps(board, s.position)),
-    }
+    board, budget = s.board, _budget(args, DEFAULT_HINT_SECONDS)
+
+    def finish(found: Any) -> dict:
+        return {
+            "good": [_names(board, j) for j in found.good],
+            "bad": [{"jump": _names(board, j), "reason": found.reasons.get(j, "")} for j in found.bad],
+            "unknown": [_names(board, j) for j in found.unknown],
+            "legal": len(legal_jumps(board, s.position)),
+            "cancelled": budget.cancelled,
+        }
+
+    return Job(hint_steps(s.problem, budget), finish, _progress, budget)
 
 
-def finishes(args: dict) -> dict:
+def _finishes_job(args: dict) -> Job:
+    from .analysis.finishes import finishes_steps
+
+    s = from_request(args)
+    board, budget = s.board, _budget(args, DEFAULT_FINISHES_SECONDS)
+
+    def finish(found: Any) -> dict:
+        return {
+            "possible": {board.name_of[k]: format_moves(board, v) for k, v in found.possible.items()},
+            "impossible": {board.name_of[k]: v for k, v in found.impossible.items()},
+            "unknown": {board.name_of[k]: v for k, v in found.unknown.items()},
+            "cancelled": budget.cancelled,
+        }
+
+    return Job(finishes_steps(board, s.position, budget=budget), finish, _progress, budget)
+
+
+def hint(args: dict) -> Any:
+    """The legal jumps from the current position sorted into good (the goal stays reachable),
+    bad (proven unreachable, with the reason) and unknown (budget spent or cancelled)."""
+    return _hint_job(args).run()
+
+
+def finishes(args: dict) -> Any:
     """For the current position: holes where one peg can finish (with a solution), where it
     cannot (why), and where the budget ran out."""
-    from .analysis import finishes as analyse
-
-    s = from_request(args)
-    board = s.board
-    found = analyse(board, s.position, max_seconds=float(args.get("max_seconds") or 20))
-    return {
-        "possible": {board.name_of[k]: format_moves(board, v) for k, v in found.possible.items()},
-        "impossible": {board.name_of[k]: v for k, v in found.impossible.items()},
-        "unknown": {board.name_of[k]: v for k, v in found.unknown.items()},
-    }
+    return _finishes_job(args).run()
 
 
 def cnf(args: dict) -> dict:
@@ -168,29 +201,57 @@ def cnf(args: dict) -> dict:
 # ---------------------------------------------------------------- long requests
 class Job:
     """A long request driven slice by slice: :meth:`step` returns JSON of
-    ``{"done": false, "progress": {...}}`` or ``{"done": true, "result": ...}``."""
+    ``{"done": false, "progress": {...}}`` or ``{"done": true, "result": ...}`` (or ``"error"``).
+
+    ``gen`` is a step generator (see :mod:`pyapp.budget`); ``finish`` and ``progress`` turn its
+    answer and its progress into JSON-able values.  With a ``budget``, :meth:`cancel` cancels
+    it and lets the call answer with what it has; without one it closes the generator and
+    answers ``cancelled()``.
+    """
 
     def __init__(self, gen: Iterator, finish: Callable[[Any], Any], progress: Callable[[Any], Any],
-                 cancelled: Callable[[], Any]) -> None:
-        self._gen, self._finish, self._progress, self._cancelled = gen, finish, progress, cancelled
+                 budget: Budget | None = None, cancelled: Callable[[], Any] = lambda: {"cancelled": True}) -> None:
+        self._gen, self._finish, self._progress = gen, finish, progress
+        self._budget, self._cancelled = budget, cancelled
         self.done = False
 
-    def step(self) -> str:
+    def _next(self) -> dict:
         try:
             item = next(self._gen)
         except StopIteration as stop:
             self.done = True
-            return json.dumps({"done": True, "result": self._finish(stop.value)}, default=str)
+            return {"done": True, "result": self._finish(stop.value)}
         except PegError as err:
             self.done = True
-            return json.dumps({"done": True, "error": str(err)})
+            return {"done": True, "error": str(err)}
         except Exception as err:  # a bug, not bad input: still a message, never a dead worker
             self.done = True
-            return json.dumps({"done": True, "error": f"internal error ({type(err).__name__}): {err}"})
-        return json.dumps({"done": False, "progress": self._progress(item)}, default=str)
+            return {"done": True, "error": f"internal error ({type(err).__name__}): {err}"}
+        return {"done": False, "progress": self._progress(item)}
+
+    def step(self) -> str:
+        return json.dumps(self._next(), default=str)
+
+    def run(self) -> Any:
+        """Drive the job to its end (a one-shot call); raise :class:`PegError` on its error."""
+        out = self._next()
+        while not out["done"]:
+            out = self._next()
+        if "error" in out:
+            raise PegError(out["error"])
+        return out["result"]
 
     def cancel(self) -> str:
-        """Stop the work (closes the generator) and return the 'cancelled' answer as JSON."""
+        """Stop the work and return its answer as JSON: with a budget, the call's own answer
+        after the cancel (it stops at its next pause; if that takes over :data:`CANCEL_SECONDS`
+        it is closed instead), else the ``cancelled()`` answer."""
+        if self._budget is not None and not self.done:
+            self._budget.cancel()
+            end = time.perf_counter() + CANCEL_SECONDS
+            while time.perf_counter() < end:
+                out = self._next()
+                if out["done"]:
+                    return json.dumps(out, default=str)
         close = getattr(self._gen, "close", None)
         if close is not None:
             close()
@@ -203,21 +264,14 @@ def _solve_job(args: dict) -> Job:
 
     s = from_request(args)
     seed = args.get("seed")
-    t0 = time.perf_counter()
-    last = {"nodes": 0, "entries": 0}
-
-    def progress(p: Any) -> dict:
-        last["nodes"], last["entries"] = p.nodes, p.entries
-        return {"nodes": p.nodes, "entries": p.entries, "seconds": round(p.seconds, 3), "depth": p.depth,
-                "rate": round(p.nodes / p.seconds) if p.seconds > 0 else 0}
+    budget = _budget(args, DEFAULT_SOLVE_SECONDS)
 
     def cancelled() -> dict:
-        res = Result("unknown", "cancelled", [], s.position, last["nodes"], last["entries"], time.perf_counter() - t0)
+        res = Result("unknown", "cancelled", [], s.position, budget.nodes, 0, budget.elapsed())
         return result_json(s.board, res)
 
-    gen = search(s.problem, seed=None if seed is None else int(seed), slice_seconds=SLICE_SECONDS,
-                 max_seconds=float(args.get("max_seconds") or DEFAULT_SOLVE_SECONDS))
-    return Job(gen, lambda result: result_json(s.board, result), progress, cancelled)
+    gen = search(s.problem, seed=None if seed is None else int(seed), budget=budget)
+    return Job(gen, lambda result: result_json(s.board, result), _progress, budget, cancelled)
 
 
 def _bench_job(args: dict) -> Job:
@@ -236,14 +290,15 @@ def _bench_job(args: dict) -> Job:
             yield row
         return rows
 
-    return Job(gen(), lambda value: value, lambda row: row, lambda: {"cancelled": True, "rows": rows})
+    return Job(gen(), lambda value: value, lambda row: row, cancelled=lambda: {"cancelled": True, "rows": rows})
 
 
 ONE_SHOT: dict[str, Callable[[dict], Any]] = {
     "boards": boards, "state": state, "render": state, "custom_board": custom_board,
     "hint": hint, "finishes": finishes, "cnf": cnf,
 }
-STREAMING: dict[str, Callable[[dict], Job]] = {"solve": _solve_job, "bench": _bench_job}
+STREAMING: dict[str, Callable[[dict], Job]] = {"solve": _solve_job, "bench": _bench_job, "hint": _hint_job,
+                                               "finishes": _finishes_job}
 
 
 def call(fn: str, args_json: str) -> str:
@@ -276,7 +331,7 @@ def start(fn: str, args_json: str) -> Job:
             raise PegError(message)
             yield
 
-        return Job(failing(), lambda value: value, lambda item: item, lambda: None)
+        return Job(failing(), lambda value: value, lambda item: item, cancelled=lambda: None)
 
 
 def is_streaming(fn: str) -> bool:

@@ -368,13 +368,19 @@ function cancel() {
   setStatus("Cancelling…");
 }
 
-async function oneShot(kind, fn, args, render) {
+async function oneShot(kind, fn, args, render, cancellable = false) {
   if (blocked()) return;
-  task = { kind, id: null, t0: performance.now(), cancelAt: null, cancellable: false };
+  const { id, promise } = engine.request(fn, args);
+  task = { kind, id, t0: performance.now(), cancelAt: null, cancellable };
   refreshButtons();
   ui.analysis.textContent = "Working…";
   try {
-    render(await engine.call(fn, args));
+    const value = await promise;
+    render(value);
+    if (task.cancelAt !== null) {
+      lab.cancels.push(performance.now() - task.cancelAt);
+      setStatus(`${kind === "hint" ? "Hint" : "Finishes"} cancelled: below is what was settled before the cancel.`);
+    }
   } catch (err) {
     ui.analysis.textContent = err.message;
   } finally {
@@ -391,9 +397,9 @@ function hint() {
     else if (h.legal) lines.push("No jump is known to keep the goal reachable.");
     else lines.push("No jump is possible.");
     for (const b of h.bad) lines.push(`${b.jump[0]}-${b.jump[2]}: ${b.reason}`);
-    if (h.unknown.length) lines.push(`Not decided in time: ${h.unknown.map((j) => `${j[0]}-${j[2]}`).join(", ")}.`);
+    if (h.unknown.length) lines.push(`Not decided ${h.cancelled ? "(cancelled)" : "in time"}: ${h.unknown.map((j) => `${j[0]}-${j[2]}`).join(", ")}.`);
     ui.analysis.textContent = lines.join("\n");
-  });
+  }, true);
 }
 
 function finishes() {
@@ -404,7 +410,7 @@ function finishes() {
     for (const [hole, why] of Object.entries(f.impossible)) lines.push(`${hole}: impossible (${why})`);
     for (const [hole, why] of Object.entries(f.unknown || {})) lines.push(`${hole}: unknown (${why})`);
     ui.analysis.textContent = lines.join("\n");
-  });
+  }, true);
 }
 
 function downloadCnf() {

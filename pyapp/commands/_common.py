@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..budget import Budget
 from ..problem import Problem, Result
 from ..request import build, result_json
 
@@ -52,9 +53,21 @@ def positive_int(text: str) -> int:
     return value
 
 
-def add_time_budget(p: argparse.ArgumentParser, default: float) -> None:
-    """``--max-seconds`` with a default, for the analyses that must not run forever."""
-    p.add_argument("--max-seconds", type=positive_float, default=default, help=f"time budget (default {default:g})")
+def add_time_budget(p: argparse.ArgumentParser, default: float | None) -> None:
+    """The budget options: ``--max-seconds`` (with a default for the analyses that must not run
+    forever), ``--max-nodes`` (reproducible on a loaded machine) and ``--max-memory`` (MB)."""
+    p.add_argument("--max-seconds", type=positive_float, default=default,
+                   help="time budget" + (f" (default {default:g})" if default is not None else ""))
+    p.add_argument("--max-nodes", type=non_negative, help="node budget (search nodes or positions expanded)")
+    p.add_argument("--max-memory", type=positive_float, metavar="MB",
+                   help="memory ceiling in MB (caps the positions the call stores)")
+
+
+def budget_from_args(args: argparse.Namespace) -> Budget:
+    """The :class:`~pyapp.budget.Budget` the options of :func:`add_time_budget` describe."""
+    memory = getattr(args, "max_memory", None)
+    return Budget(args.max_seconds, getattr(args, "max_nodes", None),
+                  None if memory is None else int(memory * 2**20))
 
 
 def positive_float(text: str) -> float:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..analysis import count
-from ._common import add_problem_args, add_time_budget, problem_from_args
+from ._common import add_problem_args, add_time_budget, budget_from_args, problem_from_args
 
 
 def register(sub) -> None:
@@ -15,7 +15,7 @@ def register(sub) -> None:
 
 def run(args) -> dict:
     problem = problem_from_args(args)
-    c = count(problem, max_seconds=args.max_seconds)
+    c = count(problem, budget=budget_from_args(args))
     return {
         "solutions": c.solutions,
         "status": "counted" if c.solutions is not None else "unknown",
