@@ -1,13 +1,30 @@
 """The Python side of the web worker protocol: JSON in, JSON out.
 
-The worker (``static/worker.mjs``) calls :func:`call` for one-shot requests and
-:func:`start` for long ones (``solve``, ``bench``), which return a :class:`Job` that the
-worker drives slice by slice, giving the browser's event loop a turn between slices so
-that a cancel message is seen at once.  Every value crossing to JavaScript is plain JSON
-(a ``str``): positions travel as position text, holes by name, never as big ints.
+This docstring is the one description of the protocol on the Python side; the JavaScript
+side (message envelopes, ids, cancel) is described in ``static/worker.mjs``.
 
-Errors on bad input are :class:`~pyapp.errors.PegError` with a message meant for the
-user; the worker turns them into ``{type: "error", message}`` replies.
+* ``call(fn, args_json) -> str``: one-shot requests (:data:`ONE_SHOT`: ``boards``, ``state``,
+  ``apply``, ``legal``, ``custom_board``, ``cnf``, ``warm``; ``hint`` and ``finishes`` too,
+  run to the end).  Answer: ``{"ok": value}`` or ``{"error": message}``.
+* ``start(fn, args_json) -> Job`` and ``is_streaming(fn)``: long requests (:data:`STREAMING`:
+  ``solve``, ``hint``, ``finishes``, ``bench``).  The worker calls ``job.step()`` (about
+  ``slice_seconds`` of work each, then its event loop gets a turn, so a cancel message is
+  seen at once) until it answers ``{"done": true, "result": value}`` or ``{"done": true,
+  "error": message}``; before that each step answers ``{"done": false, "progress": p}`` with
+  ``p = {nodes, entries, seconds, depth, rate, note}`` (bench: one finished row).
+  ``job.cancel()`` cancels the request's :class:`~pyapp.budget.Budget`: the call answers
+  with what it has (``solve``: status ``unknown``, reason ``cancelled``; ``hint``/``finishes``:
+  ``cancelled: true`` and the undecided jumps or holes as unknown), as ``{"done": true,
+  "result": ...}``.
+
+Request arguments (every value type- and size-checked by :func:`pyapp.request.from_request`):
+``board`` (catalogue id or custom spec), ``start`` (vacant hole) or ``position`` (text),
+``goal`` (hole, ``any``, ``min``, ``target:ROWS``), ``moves`` (list in notation); long
+requests also ``max_seconds`` and ``max_nodes``, ``solve`` a ``seed``.  Results of ``solve``
+are :func:`pyapp.request.result_json` (``jumps`` the count, ``jump_list`` the jumps as
+``[from, over, to]`` names).  Every value crossing to JavaScript is plain JSON (a ``str``):
+positions travel as position text, holes by name, never as big ints.  Errors on bad input
+are :class:`~pyapp.errors.PegError` messages meant for the user.
 """
 
 from __future__ import annotations
