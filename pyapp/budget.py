@@ -125,6 +125,9 @@ class Budget:
             return True
         return self.deadline is not None and time.perf_counter() >= self.deadline
 
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
     def check(self) -> None:
         """Raise :class:`BudgetSpent` when :meth:`over` (for calls that cannot yield, e.g. recursions)."""
         if self.over():

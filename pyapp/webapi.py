@@ -1,13 +1,14 @@
 """The Python side of the web worker protocol: JSON in, JSON out.
 
 This docstring is the one description of the protocol on the Python side; the JavaScript
-side (message envelopes, ids, cancel) is described in ``static/worker.mjs``.
+side (message envelopes, ids, cancel, JSDoc types) is ``static/protocol.mjs``.
 
-* ``call(fn, args_json) -> str``: one-shot requests (:data:`ONE_SHOT`: ``boards``, ``state``,
+* ``call(fn, args_json) -> str``: one-shot requests (:data:`ONE_SHOT`: ``boards``, ``state``, ``puzzle``,
   ``apply``, ``legal``, ``custom_board``, ``cnf``, ``warm``; ``hint`` and ``finishes`` too,
   run to the end).  Answer: ``{"ok": value}`` or ``{"error": message}``.
-* ``start(fn, args_json) -> Job`` and ``is_streaming(fn)``: long requests (:data:`STREAMING`:
-  ``solve``, ``hint``, ``finishes``, ``bench``).  The worker calls ``job.step()`` (about
+* ``start(fn, args_json) -> Job`` and ``is_streaming(fn)``: long requests
+  (:data:`pyapp.webjobs.STREAMING`: ``solve``, ``hint``, ``finishes``, ``never_lose``, ``bench``;
+  built in :mod:`pyapp.webjobs`).  The worker calls ``job.step()`` (about
   ``slice_seconds`` of work each, then its event loop gets a turn, so a cancel message is
   seen at once) until it answers ``{"done": true, "result": value}`` or ``{"done": true,
   "error": message}``; before that each step answers ``{"done": false, "progress": p}`` with
@@ -31,11 +32,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator
 from typing import Any
 
+from . import webplay
 from .board import Board, board_from_cells
-from .budget import Budget, Progress
 from .catalogue import CATALOGUE, ENTRIES, get_board
 from .errors import PegError
 from .game import ending
@@ -43,16 +44,10 @@ from .goal import Goal
 from .moves import Jump, count_moves, legal_jumps
 from .notation import format_moves
 from .position import format_position
-from .problem import Result
 from .render import hole_coordinates, render_svg
-from .request import MAX_CUSTOM_HOLES, board_spec, from_request, move_list, result_json, text_arg
-
-DEFAULT_SOLVE_SECONDS = 60.0
-DEFAULT_HINT_SECONDS = 10.0
-DEFAULT_FINISHES_SECONDS = 20.0
-SLICE_SECONDS = 0.05
-CANCEL_SECONDS = 0.1
-"""How long a cancelled call may take to answer with what it has before it is closed instead."""
+from .request import MAX_CUSTOM_HOLES, board_spec, from_request, move_list, text_arg
+from .spec import resolve_board
+from .webjobs import STREAMING, Job, finishes_job, hint_job
 
 
 def _names(board: Board, jump: Jump) -> list[str]:
@@ -81,8 +76,15 @@ def state(args: dict) -> dict:
     """Everything the page shows for a game: SVG, pegs, legal jumps, counters, end message.
 
     ``args``: ``board`` (id or custom spec), ``start`` (vacant hole) or ``position`` (text),
-    ``goal`` (hole, ``any``, ``min``; default the board's), ``moves`` (list in notation).
+    ``goal`` (hole, ``any``, ``min``; default the board's), ``moves`` (list in notation),
+    ``coordinates`` (default true: draw the coordinate labels), ``legal_prefix`` (true: play the
+    moves up to the first one that cannot be played and name it under ``refused``, as links want).
     """
+    refused = None
+    if args.get("legal_prefix") and args.get("moves"):
+        first = from_request({**args, "moves": []})
+        kept, refused = webplay.legal_prefix(first.board, first.start, move_list(args.get("moves")))
+        args = {**args, "moves": kept}
     s = from_request(args)
     board, pos = s.board, s.position
     over, won, message = ending(board, pos, s.goal)
@@ -92,8 +94,8 @@ def state(args: dict) -> dict:
     return {
         "board": {"id": board.id, "title": board.title, "lattice": board.lattice.name, "spec": s.spec,
                   "catalogue": board.id in CATALOGUE, "holes": len(board), "default_goal": s.default_goal},
-        "svg": render_svg(board, pos, goal=goal_bit,
-                          last=s.jumps[-1] if s.jumps else None),
+        "svg": render_svg(board, pos, goal=goal_bit, last=s.jumps[-1] if s.jumps else None,
+                          coordinates=args.get("coordinates", True) is not False),
         "cells": [{"name": n, "r": r, "c": c, "x": coords[n][0], "y": coords[n][1]}
                   for (r, c), n in zip(board.cells, board.names)],
         "start_text": format_position(board, s.start),
@@ -110,6 +112,7 @@ def state(args: dict) -> dict:
         "over": over,
         "won": won,
         "message": message,
+        "refused": refused,
     }
 
 
@@ -147,63 +150,24 @@ def custom_board(args: dict) -> dict:
     return {"board": board_spec(board, pos), "goal": goal_name}
 
 
-def _budget(args: dict, default_seconds: float) -> Budget:
-    """The request's budget: ``max_seconds`` (default ``default_seconds``) and ``max_nodes``."""
-    nodes = args.get("max_nodes")
-    return Budget(float(args.get("max_seconds") or default_seconds), None if nodes is None else int(nodes),
-                  slice_seconds=SLICE_SECONDS)
-
-
-def _progress(p: Progress) -> dict:
-    return {"nodes": p.nodes, "entries": p.entries, "seconds": round(p.seconds, 3), "depth": p.depth,
-            "rate": round(p.nodes / p.seconds) if p.seconds > 0 else 0, "note": p.note}
-
-
-def _hint_job(args: dict) -> Job:
-    from .analysis.hint import hint_steps
-
-    s = from_request(args)
-    board, budget = s.board, _budget(args, DEFAULT_HINT_SECONDS)
-
-    def finish(found: Any) -> dict:
-        return {
-            "good": [_names(board, j) for j in found.good],
-            "bad": [{"jump": _names(board, j), "reason": found.reasons.get(j, "")} for j in found.bad],
-            "unknown": [_names(board, j) for j in found.unknown],
-            "legal": len(legal_jumps(board, s.position)),
-            "cancelled": budget.cancelled,
-        }
-
-    return Job(hint_steps(s.problem, budget), finish, _progress, budget)
-
-
-def _finishes_job(args: dict) -> Job:
-    from .analysis.finishes import finishes_steps
-
-    s = from_request(args)
-    board, budget = s.board, _budget(args, DEFAULT_FINISHES_SECONDS)
-
-    def finish(found: Any) -> dict:
-        return {
-            "possible": {board.name_of[k]: format_moves(board, v) for k, v in found.possible.items()},
-            "impossible": {board.name_of[k]: v for k, v in found.impossible.items()},
-            "unknown": {board.name_of[k]: v for k, v in found.unknown.items()},
-            "cancelled": budget.cancelled,
-        }
-
-    return Job(finishes_steps(board, s.position, budget=budget), finish, _progress, budget)
-
-
 def hint(args: dict) -> Any:
     """The legal jumps from the current position sorted into good (the goal stays reachable),
     bad (proven unreachable, with the reason) and unknown (budget spent or cancelled)."""
-    return _hint_job(args).run()
+    return hint_job(args).run()
 
 
 def finishes(args: dict) -> Any:
     """For the current position: holes where one peg can finish (with a solution), where it
     cannot (why), and where the budget ran out."""
-    return _finishes_job(args).run()
+    return finishes_job(args).run()
+
+
+def puzzle(args: dict) -> dict:
+    """A random solvable position: ``board``, ``pegs`` and optional ``seed`` (see :mod:`pyapp.puzzle`)."""
+    if not isinstance(args, dict):
+        raise PegError("request arguments must be an object")
+    spec = resolve_board(text_arg(args.get("board") or "english", "board"))
+    return webplay.puzzle_json(spec.board, board_spec(spec.board, spec.start), args)
 
 
 def cnf(args: dict) -> dict:
@@ -215,109 +179,10 @@ def cnf(args: dict) -> dict:
     return {"dimacs": to_dimacs(s.problem), "filename": name}
 
 
-# ---------------------------------------------------------------- long requests
-class Job:
-    """A long request driven slice by slice: :meth:`step` returns JSON of
-    ``{"done": false, "progress": {...}}`` or ``{"done": true, "result": ...}`` (or ``"error"``).
-
-    ``gen`` is a step generator (see :mod:`pyapp.budget`); ``finish`` and ``progress`` turn its
-    answer and its progress into JSON-able values.  With a ``budget``, :meth:`cancel` cancels
-    it and lets the call answer with what it has; without one it closes the generator and
-    answers ``cancelled()``.
-    """
-
-    def __init__(self, gen: Iterator, finish: Callable[[Any], Any], progress: Callable[[Any], Any],
-                 budget: Budget | None = None, cancelled: Callable[[], Any] = lambda: {"cancelled": True}) -> None:
-        self._gen, self._finish, self._progress = gen, finish, progress
-        self._budget, self._cancelled = budget, cancelled
-        self.done = False
-
-    def _next(self) -> dict:
-        try:
-            item = next(self._gen)
-        except StopIteration as stop:
-            self.done = True
-            return {"done": True, "result": self._finish(stop.value)}
-        except PegError as err:
-            self.done = True
-            return {"done": True, "error": str(err)}
-        except Exception as err:  # a bug, not bad input: still a message, never a dead worker
-            self.done = True
-            return {"done": True, "error": f"internal error ({type(err).__name__}): {err}"}
-        return {"done": False, "progress": self._progress(item)}
-
-    def step(self) -> str:
-        return json.dumps(self._next(), default=str)
-
-    def run(self) -> Any:
-        """Drive the job to its end (a one-shot call); raise :class:`PegError` on its error."""
-        out = self._next()
-        while not out["done"]:
-            out = self._next()
-        if "error" in out:
-            raise PegError(out["error"])
-        return out["result"]
-
-    def cancel(self) -> str:
-        """Stop the work and return its answer as JSON: with a budget, the call's own answer
-        after the cancel (it stops at its next pause; if that takes over :data:`CANCEL_SECONDS`
-        it is closed instead), else the ``cancelled()`` answer."""
-        if self._budget is not None and not self.done:
-            self._budget.cancel()
-            end = time.perf_counter() + CANCEL_SECONDS
-            while time.perf_counter() < end:
-                out = self._next()
-                if out["done"]:
-                    return json.dumps(out, default=str)
-        close = getattr(self._gen, "close", None)
-        if close is not None:
-            close()
-        self.done = True
-        return json.dumps({"done": True, "result": self._cancelled()}, default=str)
-
-
-def _solve_job(args: dict) -> Job:
-    from .solver import search
-
-    s = from_request(args)
-    seed = args.get("seed")
-    budget = _budget(args, DEFAULT_SOLVE_SECONDS)
-
-    def cancelled() -> dict:
-        res = Result("unknown", "cancelled", [], s.position, budget.nodes, 0, budget.elapsed())
-        return result_json(s.board, res)
-
-    gen = search(s.problem, seed=None if seed is None else int(seed), budget=budget)
-    return Job(gen, lambda result: result_json(s.board, result), _progress, budget, cancelled)
-
-
-def _bench_job(args: dict) -> Job:
-    from .bench import iter_suite
-
-    quick = bool(args.get("quick", True))
-    repeat = int(args.get("repeat", 1))
-    only = args.get("only")
-    if only is not None and not (isinstance(only, list) and all(isinstance(n, str) for n in only)):
-        raise PegError("'only' must be a list of benchmark names")
-    rows: list[Any] = []
-
-    def gen() -> Generator[Any, None, list]:
-        for row in iter_suite(quick=quick, repeat=repeat, only=only or None):
-            rows.append(row)
-            yield row
-        return rows
-
-    return Job(gen(), lambda value: value, lambda row: row, cancelled=lambda: {"cancelled": True, "rows": rows})
-
-
 ONE_SHOT: dict[str, Callable[[dict], Any]] = {
     "boards": boards, "state": state, "render": state, "custom_board": custom_board,
-    "hint": hint, "finishes": finishes, "cnf": cnf,
+    "hint": hint, "finishes": finishes, "cnf": cnf, "puzzle": puzzle,
 }
-STREAMING: dict[str, Callable[[dict], Job]] = {"solve": _solve_job, "bench": _bench_job, "hint": _hint_job,
-                                               "finishes": _finishes_job}
-
-
 def call(fn: str, args_json: str) -> str:
     """Run a one-shot request; returns JSON ``{"ok": value}`` or ``{"error": message}``."""
     try:

@@ -10,6 +10,7 @@ Python ints keep the totals exact however large they get.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..budget import Budget, BudgetSpent, budget_of
@@ -39,13 +40,14 @@ POSITION_BYTES = 150
 
 
 def count(problem: Problem, *, max_seconds: float | None = None, max_positions: int = DEFAULT_MAX_POSITIONS,
-          budget: Budget | None = None) -> Count:
+          budget: Budget | None = None, on_progress: Callable[[int, float], object] | None = None) -> Count:
     """Count the jump sequences that solve ``problem`` (goal: a hole, 'any' or a target).
 
     The memo holds at most ``max_positions`` entries (fewer under the budget's memory ceiling);
     past that, or past the budget (``budget``, or one of ``max_seconds``; one node per position
     expanded), the answer is ``solutions=None`` with the reason.  The count is one recursive
-    call, not a step generator: it checks the budget (and a cancel) every 1024 positions.
+    call, not a step generator: it checks the budget (and a cancel) every 1024 positions, and
+    then calls ``on_progress`` with the positions counted so far and the seconds spent.
     """
     board, goal, start = problem.board, problem.goal, problem.start
     if not goal.definite:
@@ -77,6 +79,8 @@ def count(problem: Problem, *, max_seconds: float | None = None, max_positions: 
         if ticks[0] & 1023 == 0:
             budget.spend(1024)
             budget.check()
+            if on_progress is not None:
+                on_progress(len(memo), budget.elapsed())
             if len(memo) > max_positions:
                 raise BudgetSpent
             if len(seen) > 2 * max_positions:

@@ -20,7 +20,7 @@ but not proven minimal (with the lower bound proven so far), or ``unknown``.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 from ..budget import Budget, Progress, budget_of, drive
@@ -86,16 +86,19 @@ def move_successors(board, pos: int, table) -> list[tuple[int, tuple[Jump, ...]]
 
 def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
                  max_positions: int = DEFAULT_MAX_POSITIONS, upper_seconds: float | None = None,
-                 budget: Budget | None = None) -> Fewest:
+                 budget: Budget | None = None, on_progress: Callable[[int, float], object] | None = None) -> Fewest:
     """A solution of ``problem`` with the fewest moves, proven minimal where the search completes.
 
     ``budget`` (or one of ``max_seconds``) bounds the whole analysis (a quarter of it goes to the
     solver for a first solution unless ``upper_seconds`` says otherwise; one node per position
     expanded); ``max_positions`` (lowered to the budget's memory ceiling) bounds the memory of
     the breadth-first search.  Past either, the answer says what was proven and what was not.
+    ``on_progress`` is called now and then with the nodes spent so far (the first solver run's
+    nodes, then one per position expanded) and the seconds spent.
     """
+    relay = None if on_progress is None else (lambda p: on_progress(p.nodes, p.seconds))
     return drive(fewest_steps(problem, budget=budget_of(budget, max_seconds), max_positions=max_positions,
-                              upper_seconds=upper_seconds))
+                              upper_seconds=upper_seconds), relay)
 
 
 def fewest_steps(problem: Problem, *, budget: Budget, max_positions: int = DEFAULT_MAX_POSITIONS,

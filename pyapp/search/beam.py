@@ -30,8 +30,9 @@ def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, f
     """Return the path of positions to a solution, or None when the beam and its endgames fail.
 
     Yields about every ``st.slice_seconds`` and whenever ``st.nodes`` has reached ``stop_at``
-    (the caller's node limit).  Positions in ``table`` (known dead) are skipped.  For the ``min`` goal (``final_pegs``
-    None) the path to the fewest pegs reached is returned (no endgame searches).
+    (the caller's node limit; ``st.at_limit`` then says so).  Positions in ``table`` (known
+    dead) are skipped.  For the ``min`` goal (``final_pegs`` None) the path to the fewest pegs
+    reached is returned (no endgame searches).
     """
     expand = make_expand(t, table.keys, iso, edge)
     perf = time.perf_counter
@@ -57,7 +58,9 @@ def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, f
             st.nodes += 1
             if st.nodes >= stop_at or perf() >= next_yield:
                 st.depth = depth
+                st.at_limit = st.nodes >= stop_at
                 yield
+                st.at_limit = False
                 next_yield = perf() + st.slice_seconds
         if not cands:
             break
@@ -122,9 +125,10 @@ def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, f
         try:
             while True:
                 next(sub)
-                if st.nodes >= limit:
+                if st.at_limit:
                     if limit >= stop_at:
-                        yield  # the caller's limit, not this endgame's: let it see
+                        yield  # the caller's limit, not this endgame's: let it see (st.at_limit is set)
+                    st.at_limit = False
                     sub.close()
                     break
                 yield

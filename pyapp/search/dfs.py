@@ -39,6 +39,8 @@ class Stats:
     nodes: int = 0
     slice_seconds: float = 0.05
     """A search yields at least this often (the caller's budget reports progress and checks limits)."""
+    at_limit: bool = False
+    """True while a search is paused because it reached its node limit (not just for the clock)."""
     depth: int = 0
     best_path: list[int] = field(default_factory=list, repr=False)
     """The path to the fewest pegs reached by any search of this solve so far."""
@@ -180,10 +182,13 @@ def dfs(t: Tables, start: int, table: BoundedTable, st: Stats, *, final_pegs: in
             next_check = nodes + CHECK_NODES
             # the node limit is tested every LIMIT_NODES nodes from the start (where a run of N
             # nodes stops), the clock every CHECK_NODES (so big boards still pause often)
-            if nodes >= stop_at and (nodes - base) % LIMIT_NODES == 0 or perf() >= next_yield:
+            hit = nodes >= stop_at and (nodes - base) % LIMIT_NODES == 0
+            if hit or perf() >= next_yield:
                 st.nodes = nodes
                 st.depth = depth
+                st.at_limit = hit
                 yield
+                st.at_limit = False
                 base += st.nodes - nodes  # someone else's nodes while paused shift the grid
                 nodes = st.nodes
                 next_check = nodes + CHECK_NODES

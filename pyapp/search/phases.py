@@ -75,10 +75,14 @@ class Run:
     """``st.nodes`` already charged to the budget."""
 
     def over(self) -> bool:
-        """Charge the nodes spent since the last call to the budget; True when the budget is spent."""
+        """Charge the nodes spent since the last call to the budget; True when it is cancelled or out
+        of time, or when a search paused at its node limit and that is the budget's :attr:`node_cap`
+        (the searches test their limits at fixed points, so node budgets give reproducible answers)."""
         self.budget.spend(self.st.nodes - self.charged)
         self.charged = self.st.nodes
-        return self.budget.over()
+        if self.budget.cancelled or self.budget.out_of_time():
+            return True
+        return self.st.at_limit and self.st.nodes >= self.node_cap
 
 
 class Phase(Protocol):
@@ -113,7 +117,10 @@ class Restart:
         try:
             while True:
                 next(gen)
-                if run.st.nodes >= stop:
+                if run.st.at_limit:
+                    if stop >= run.node_cap:
+                        yield  # the budget's limit, not this run's: the runner sees it (st.at_limit is set)
+                    run.st.at_limit = False
                     gen.close()
                     return None
                 yield
