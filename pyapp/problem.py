@@ -14,6 +14,7 @@ from typing import Literal
 from .board import Board
 from .catalogue import get_board, get_entry
 from .errors import PegError
+from .limits import MAX_GOAL_CHARS, check_text
 from .moves import Jump
 from .position import parse_position
 
@@ -81,7 +82,7 @@ class Result:
 
 def parse_goal(board: Board, text: str | None, default: str = "any") -> Goal:
     """Read a goal: a hole name, ``any``, ``min``, or (with ``target:``) position text."""
-    value = (text if text is not None else default).strip()
+    value = check_text(text if text is not None else default, "goal", MAX_GOAL_CHARS).strip()
     low = value.lower()
     if low in ("any", "min"):
         return Goal(low)  # type: ignore[arg-type]

@@ -41,9 +41,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import combinations
 
-from .board import Board
+from .board import BOARD_CACHE_SIZE, Board
 from .moves import Jump
 from .pagoda import Pagoda, find_pagoda_steps, finishes_for, pagoda_proof, pagodas_for, parity_pagodas
 from .problem import Problem, Result
@@ -174,7 +175,7 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
             pagoda_dead = True
 
     sym_kind = "any" if kind == "min" else kind
-    tables = _tables_for(board, sym_kind, goal.target, tuple(finishes), pagodas)
+    tables = _tables_for(board, sym_kind, goal.target, tuple(finishes))
     reseed(tables, seed)
     table = BoundedTable(table_cap, tables.images)
     st = Stats(slice_seconds=slice_seconds)
@@ -209,7 +210,7 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
                         f"(pagoda pruning with {len(pagodas)} pagodas)", None, "exhaustive search",
                         st.nodes, len(table))
     # min goal, the class lower bound is out of reach: search everything for the fewest pegs
-    tables = _tables_for(board, "min", 0, (), [])
+    tables = _tables_for(board, "min", 0, ())
     reseed(tables, seed)
     table = BoundedTable(table_cap, tables.images)
     gen = dfs(tables, start, table, st, final_pegs=None, target=None, lower_bound=lower + 1)
@@ -327,30 +328,22 @@ def _portfolio(tables: Tables, table: BoundedTable, st: Stats, clock: _Clock, st
     return "budget", [], ""  # pragma: no cover - the last phase always ends the search
 
 
-_TABLES: dict[tuple, Tables] = {}
-_PAGODAS: dict[tuple, list[tuple[Pagoda, int]]] = {}
-
-
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
 def _pagodas_for(board: Board, finishes: tuple[int, ...]) -> list[tuple[Pagoda, int]]:
-    """:func:`pyapp.pagoda.pagodas_for`, remembered per board and finishes."""
-    key = (board, finishes)
-    found = _PAGODAS.get(key)
-    if found is None:
-        if len(_PAGODAS) > 256:
-            _PAGODAS.clear()
-        found = _PAGODAS[key] = pagodas_for(board, list(finishes))
-    return found
+    """:func:`pyapp.pagoda.pagodas_for`, remembered for the last few boards (keyed by the board's
+    canonical spec, so a board rebuilt by every request still hits) and finishes."""
+    return pagodas_for(board, list(finishes))
 
 
-def _tables_for(board: Board, kind: str, target: int, finishes: tuple[int, ...],
-                pagodas: list[tuple[Pagoda, int]]) -> Tables:
-    """The compiled tables for a board and goal, built once per process (a fresh copy each call)."""
-    key = (board, kind, target, finishes)
-    base = _TABLES.get(key)
-    if base is None:
-        if len(_TABLES) > 64:
-            _TABLES.clear()
-        base = _TABLES[key] = build_tables(board, pagodas, goal_symmetries(board, kind, target), None)
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
+def _base_tables(board: Board, kind: str, target: int, finishes: tuple[int, ...]) -> Tables:
+    pagodas = _pagodas_for(board, finishes) if finishes else []
+    return build_tables(board, pagodas, goal_symmetries(board, kind, target), None)
+
+
+def _tables_for(board: Board, kind: str, target: int, finishes: tuple[int, ...]) -> Tables:
+    """The compiled tables for a board and goal, kept for the last few (a fresh copy each call)."""
+    base = _base_tables(board, kind, target, finishes)
     return replace(base, ties=list(base.ties))
 
 

@@ -19,10 +19,21 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
+from . import fields
 from .board import Board, board_from_text
 from .catalogue import CATALOGUE, ENTRIES, get_board
 from .errors import PegError
 from .game import replay
+from .limits import (
+    MAX_GOAL_CHARS,
+    MAX_HOLE_CHARS,
+    MAX_HOLES,
+    MAX_MOVES_CHARS,
+    MAX_SPEC_CHARS,
+    MAX_TEXT_CHARS,
+    check_cells,
+    check_moves,
+)
 from .moves import Jump, count_moves, has_jump, legal_jumps
 from .notation import format_moves
 from .position import format_position, parse_position
@@ -30,9 +41,6 @@ from .problem import Goal, Problem, Result, parse_goal
 from .render import hole_coordinates, render_svg
 from .spec import resolve_board
 
-MAX_SPEC_CHARS = 2000
-MAX_MOVES = 400
-MAX_CUSTOM_HOLES = 400
 DEFAULT_SOLVE_SECONDS = 60.0
 SLICE_SECONDS = 0.05
 
@@ -51,11 +59,10 @@ def _optional(module: str, feature: str):
 
 
 def _text(value: Any, what: str, limit: int = MAX_SPEC_CHARS) -> str:
-    if not isinstance(value, str):
-        raise PegError(f"{what} must be text, not {type(value).__name__}")
-    if len(value) > limit:
-        raise PegError(f"{what} is too long ({len(value)} characters, at most {limit})")
-    return value
+    got = fields.text({what: value}, what, limit)
+    if got is None:
+        raise PegError(f"{what!r} is empty")
+    return got
 
 
 def _names(board: Board, jump: Jump) -> list[str]:
@@ -66,12 +73,10 @@ def _move_list(moves: Any) -> list[str]:
     if moves is None:
         return []
     if isinstance(moves, str):
-        moves = [m for m in moves.replace(",", " ").split() if m]
+        moves = [m for m in _text(moves, "moves", MAX_MOVES_CHARS).replace(",", " ").split() if m]
     if not isinstance(moves, list | tuple) or not all(isinstance(m, str) for m in moves):
-        raise PegError("moves must be a list of moves in notation, like ['f4-d4', 'd2-d4']")
-    if len(moves) > MAX_MOVES:
-        raise PegError(f"too many moves ({len(moves)}, at most {MAX_MOVES})")
-    return [_text(m, "a move", 200) for m in moves]
+        raise PegError("'moves' must be a list of moves in notation, like ['f4-d4', 'd2-d4']")
+    return check_moves(moves, "'moves'")
 
 
 def board_spec(board: Board, pos: int) -> str:
@@ -89,7 +94,8 @@ def _goal_dict(board: Board, goal: Goal) -> dict:
         name = board.name_of[goal.target.bit_length() - 1]
         return {"kind": "hole", "hole": name, "text": name}
     if goal.kind == "target":
-        text = format_position(board, goal.target).replace("\n", "/")
+        # without alignment spaces (parse_position reads a row's symbols in order): short in a link
+        text = "/".join(row.replace(" ", "") for row in format_position(board, goal.target).split("\n"))
         return {"kind": "target", "hole": None, "text": "target:" + text}
     return {"kind": goal.kind, "hole": None, "text": goal.kind}
 
@@ -98,27 +104,21 @@ class _Setup:
     """A resolved request: board, start, goal and the moves played so far (validated)."""
 
     def __init__(self, args: dict) -> None:
-        if not isinstance(args, dict):
-            raise PegError("request arguments must be an object")
-        spec_text = _text(args.get("board") or "english", "board")
-        if ":" in spec_text:
-            # a link may carry a huge custom board: refuse before compiling it
-            holes = sum(ch not in " _/\n" for ch in spec_text.split(":", 1)[1])
-            if holes > MAX_CUSTOM_HOLES:
-                raise PegError(f"custom board has {holes} holes: at most {MAX_CUSTOM_HOLES} are supported")
-        spec = resolve_board(spec_text)
+        args = fields.request(args)
+        # sizes are checked on the raw text (pyapp.limits) before any board is compiled
+        spec = resolve_board(fields.text(args, "board", MAX_SPEC_CHARS, "english") or "english")
         board = spec.board
-        start, position = args.get("start"), args.get("position")
+        start = fields.text(args, "start", MAX_HOLE_CHARS)
+        position = fields.text(args, "position", MAX_TEXT_CHARS)
         if start and position:
             raise PegError("give either a start hole or a position, not both")
         if position:
-            pos = parse_position(board, _text(position, "position"))
+            pos = parse_position(board, position)
         elif start:
-            pos = board.start(_text(start, "start hole", 10))
+            pos = board.start(start)
         else:
             pos = spec.start
-        goal_text = args.get("goal")
-        goal = parse_goal(board, _text(goal_text, "goal") if goal_text else None, spec.goal)
+        goal = parse_goal(board, fields.text(args, "goal", MAX_GOAL_CHARS), spec.goal)
         moves = _move_list(args.get("moves"))
         rep = replay(board, pos, moves)
         if not rep.valid:
@@ -224,17 +224,24 @@ def custom_board(args: dict) -> dict:
     (triangles in skewed coordinates: row ``r`` has columns ``0..r``), optional ``goal``:
     ``[row, col]`` of the goal hole.
     """
-    lattice = _text(args.get("lattice", "square"), "lattice", 10)
+    args = fields.request(args)
+    lattice = fields.text(args, "lattice", 10, "square")
+    if lattice not in ("square", "triangle"):
+        raise PegError(f"'lattice' must be 'square' or 'triangle', not {lattice!r}")
     cells = args.get("cells")
-    if not isinstance(cells, list) or not cells:
+    if cells is None or cells == []:
         raise PegError("the editor has no holes: add at least three")
-    if len(cells) > MAX_CUSTOM_HOLES:
-        raise PegError(f"too many holes ({len(cells)}, at most {MAX_CUSTOM_HOLES})")
+    if not isinstance(cells, list):
+        raise PegError(f"'cells' must be a list of [row, column, peg], not {fields._kind(cells)}")
     grid: dict[tuple[int, int], bool] = {}
-    for cell in cells:
-        if not (isinstance(cell, list | tuple) and len(cell) == 3 and all(isinstance(v, int) for v in cell[:2])):
-            raise PegError(f"bad editor cell {cell!r}: expected [row, column, peg]")
+    for cell in cells[:MAX_HOLES + 1]:
+        if not (isinstance(cell, list) and len(cell) == 3
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in cell[:2])
+                and isinstance(cell[2], bool | int)):
+            raise PegError(f"bad editor cell {str(cell)[:60]}: expected [row, column, peg]")
         grid[(cell[0], cell[1])] = bool(cell[2])
+    # the grid's size, not just its number of holes, is what costs: check before drawing it
+    check_cells(list(grid) if len(cells) <= MAX_HOLES else cells, "the edited board")
     top = min(r for r, _ in grid)
     left = min(c for _, c in grid)
     height = max(r for r, _ in grid) - top + 1
@@ -274,7 +281,7 @@ def hint(args: dict) -> dict:
     bad (proven unreachable, with the reason) and unknown (budget spent)."""
     s = _Setup(args)
     analysis = _optional("analysis", "Hints")
-    found = analysis.hint(s.problem(), max_seconds=float(args.get("max_seconds") or 10))
+    found = analysis.hint(s.problem(), max_seconds=fields.number(args, "max_seconds", 10.0))
     reasons = getattr(found, "reasons", {})
     return {
         "good": [_jump_names(s.board, j) for j in getattr(found, "good", [])],
@@ -290,7 +297,7 @@ def finishes(args: dict) -> dict:
     cannot (why), and where the budget ran out."""
     s = _Setup(args)
     analysis = _optional("analysis", "Finishes")
-    found = analysis.finishes(s.board, s.pos, max_seconds=float(args.get("max_seconds") or 20))
+    found = analysis.finishes(s.board, s.pos, max_seconds=fields.number(args, "max_seconds", 20.0))
     return {
         "possible": {_hole_name(s.board, k): format_moves(s.board, [_jump_bits(s.board, j) for j in v])
                      for k, v in getattr(found, "possible", {}).items()},
@@ -363,10 +370,11 @@ def _solve_job(args: dict) -> Job:
 
     s = _Setup(args)
     problem = s.problem()
-    options: dict[str, Any] = {"max_seconds": float(args.get("max_seconds") or DEFAULT_SOLVE_SECONDS),
+    options: dict[str, Any] = {"max_seconds": fields.number(args, "max_seconds", DEFAULT_SOLVE_SECONDS),
                                "slice_seconds": SLICE_SECONDS}
-    if args.get("seed") is not None:
-        options["seed"] = int(args["seed"])
+    seed = fields.integer(args, "seed", None)
+    if seed is not None:
+        options["seed"] = seed
     accepted = inspect.signature(solver.search).parameters
     options = {k: v for k, v in options.items() if k in accepted}
     t0 = time.perf_counter()
@@ -390,12 +398,11 @@ def _solve_job(args: dict) -> Job:
 
 
 def _bench_job(args: dict) -> Job:
+    args = fields.request(args)
     bench = _optional("bench", "The benchmark")
-    quick = bool(args.get("quick", True))
-    repeat = int(args.get("repeat", 1))
-    only = args.get("only")
-    if only is not None and not (isinstance(only, list) and all(isinstance(n, str) for n in only)):
-        raise PegError("'only' must be a list of benchmark names")
+    quick = fields.flag(args, "quick", True)
+    repeat = fields.integer(args, "repeat", 1, low=1, high=1000) or 1
+    only = fields.text_list(args, "only")
     rows: list[Any] = []
 
     def gen() -> Generator[Any, None, list]:
@@ -454,7 +461,8 @@ def is_streaming(fn: str) -> bool:
 
 def apply(args: dict) -> dict:
     """``state`` after one more move (``args['move']`` in notation): a convenience for the page."""
-    moves = _move_list(args.get("moves")) + [_text(args.get("move", ""), "move", 200)]
+    args = fields.request(args)
+    moves = _move_list(args.get("moves")) + [_text(args.get("move", ""), "move", MAX_MOVES_CHARS)]
     return state({**args, "moves": moves})
 
 
