@@ -31,7 +31,7 @@ def request(args: Any, what: str = "request arguments") -> dict:
     if args is None:
         return {}
     if not isinstance(args, dict):
-        raise PegError(f"{what} must be an object like {{\"board\": \"english\"}}, not {_kind(args)}")
+        raise PegError(f"{what} must be an object like {{\"board\": \"english\"}}, not {kind(args)}")
     return args
 
 
@@ -41,7 +41,7 @@ def text(args: dict, key: str, limit: int, default: str | None = None) -> str | 
     if value is None or value == "":
         return default
     if not isinstance(value, str):
-        raise PegError(f"{key!r} must be text, not {_kind(value)}")
+        raise PegError(f"{key!r} must be text, not {kind(value)}")
     return check_text(value, repr(key), limit)
 
 
@@ -51,7 +51,7 @@ def number(args: dict, key: str, default: float, *, low: float = 0.0, high: floa
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise PegError(f"{key!r} must be a number, not {_kind(value)}")
+        raise PegError(f"{key!r} must be a number, not {kind(value)}")
     if not math.isfinite(value) or not low < value <= high:
         raise PegError(f"{key!r} must be a finite number above {low:g} and at most {high:g}, got {value!r}")
     return float(value)
@@ -65,7 +65,7 @@ def integer(args: dict, key: str, default: int | None, *, low: int = 0, high: in
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        shown = repr(value) if isinstance(value, float) else _kind(value)
+        shown = repr(value) if isinstance(value, float) else kind(value)
         raise PegError(f"{key!r} must be a whole number, got {shown}")
     if not low <= value <= high:
         raise PegError(f"{key!r} must be between {low} and {high}, got {value}")
@@ -78,7 +78,7 @@ def flag(args: dict, key: str, default: bool) -> bool:
     if value is None:
         return default
     if not isinstance(value, bool):
-        raise PegError(f"{key!r} must be true or false, not {_kind(value)}")
+        raise PegError(f"{key!r} must be true or false, not {kind(value)}")
     return value
 
 
@@ -88,13 +88,13 @@ def text_list(args: dict, key: str, *, limit: int = 100, item_chars: int = 100) 
     if value is None:
         return None
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise PegError(f"{key!r} must be a list of names, not {_kind(value)}")
+        raise PegError(f"{key!r} must be a list of names, not {kind(value)}")
     if len(value) > limit:
         raise PegError(f"{key!r} lists {len(value)} names, at most {limit}")
     return [check_text(v, f"a name in {key!r}", item_chars) for v in value]
 
 
-def _kind(value: Any) -> str:
+def kind(value: Any) -> str:
     """How a JSON value is called in messages: 'a list', 'a number', 'text', ..."""
     if value is None:
         return "null"

@@ -222,7 +222,7 @@ def test_boards_at_the_limits_round_trip_and_play_and_solve(lattice, cells):
     position = format_position(board, (1 << a) | (1 << b))
     solved = drive(webapi.start("solve", json.dumps({"board": spec, "position": position, "goal": "any",
                                                      "max_seconds": 60})))
-    assert solved["result"]["status"] == "solved" and solved["result"]["jump_count"] == 1, solved
+    assert solved["result"]["status"] == "solved" and solved["result"]["jumps"] == 1, solved
     hint = call("hint", {"board": spec, "position": position, "goal": "any", "max_seconds": 30})["ok"]
     assert hint["good"] and hint["legal"] == len(hint["good"]) + len(hint["bad"]) + len(hint["unknown"])
     ends = call("finishes", {"board": spec, "position": position, "max_seconds": 30})["ok"]
