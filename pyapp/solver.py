@@ -43,8 +43,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator
 from dataclasses import replace
+from functools import lru_cache
 
-from .board import Board
+from .board import BOARD_CACHE_SIZE, Board
 from .budget import Budget, Progress, budget_of, drive
 from .moves import Jump
 from .pagoda import Pagoda, pagoda_proof, pagodas_for, parity_pagodas
@@ -154,7 +155,7 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
             pagoda_dead = True
 
     table_cap = budget.cap(table_cap, TABLE_ENTRY_BYTES) if table_cap >= 0 else table_cap
-    tables = _tables_for(board, goal.symmetries(board), tuple(finishes), pagodas)
+    tables = _tables_for(board, goal.symmetries(board), tuple(finishes))
     reseed(tables, seed)
     left = budget.remaining_nodes()
     run = Run(tables, BoundedTable(table_cap, tables.images), Stats(slice_seconds=budget.slice_seconds), budget,
@@ -188,7 +189,7 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
                         f"(pagoda pruning with {len(pagodas)} pagodas)", None, "exhaustive search",
                         st.nodes, entries)
     # min goal, the class lower bound is out of reach: search everything for the fewest pegs
-    tables = _tables_for(board, goal.symmetries(board), (), [])
+    tables = _tables_for(board, goal.symmetries(board), ())
     reseed(tables, seed)
     run = replace(run, tables=tables, table=BoundedTable(table_cap, tables.images))
     outcome = yield from run_phases(run, [FewestPegs(final_pegs + 1)])
@@ -197,31 +198,23 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     return done("solved", None, outcome.path, outcome.method, st.nodes, len(run.table))
 
 
-_TABLES: dict[tuple, Tables] = {}
-_PAGODAS: dict[tuple, list[tuple[Pagoda, int]]] = {}
-
-
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
 def _pagodas_for(board: Board, finishes: tuple[int, ...]) -> list[tuple[Pagoda, int]]:
-    """:func:`pyapp.pagoda.pagodas_for`, remembered per board and finishes."""
-    key = (board, finishes)
-    found = _PAGODAS.get(key)
-    if found is None:
-        if len(_PAGODAS) > 256:
-            _PAGODAS.clear()
-        found = _PAGODAS[key] = pagodas_for(board, list(finishes))
-    return found
+    """:func:`pyapp.pagoda.pagodas_for`, remembered for the last few boards (keyed by the board's
+    canonical spec, so a board rebuilt by every request still hits) and finishes."""
+    return pagodas_for(board, list(finishes))
 
 
-def _tables_for(board: Board, syms: tuple[int, ...], finishes: tuple[int, ...],
-                pagodas: list[tuple[Pagoda, int]]) -> Tables:
-    """The compiled tables for a board, the goal's symmetries and its pagoda targets, built once per
-    process (a fresh copy of the tie-breaks each call)."""
-    key = (board, syms, finishes)
-    base = _TABLES.get(key)
-    if base is None:
-        if len(_TABLES) > 64:
-            _TABLES.clear()
-        base = _TABLES[key] = build_tables(board, pagodas, list(syms), None)
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
+def _base_tables(board: Board, syms: tuple[int, ...], finishes: tuple[int, ...]) -> Tables:
+    pagodas = _pagodas_for(board, finishes) if finishes else []
+    return build_tables(board, pagodas, list(syms), None)
+
+
+def _tables_for(board: Board, syms: tuple[int, ...], finishes: tuple[int, ...]) -> Tables:
+    """The compiled tables for a board, the goal's symmetries and its pagoda targets, kept for the last
+    few (keyed by the board's canonical spec; a fresh copy of the tie-breaks each call)."""
+    base = _base_tables(board, syms, finishes)
     return replace(base, ties=list(base.ties))
 
 

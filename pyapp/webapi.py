@@ -35,17 +35,18 @@ import time
 from collections.abc import Callable, Generator
 from typing import Any
 
-from . import webplay
+from . import fields, webplay
 from .board import Board, board_from_cells
 from .catalogue import CATALOGUE, ENTRIES, get_board
 from .errors import PegError
 from .game import ending
 from .goal import Goal
+from .limits import MAX_HOLES, MAX_MOVES_CHARS, MAX_SPEC_CHARS
 from .moves import Jump, count_moves, legal_jumps
 from .notation import format_moves
 from .position import format_position
 from .render import hole_coordinates, render_svg
-from .request import MAX_CUSTOM_HOLES, board_spec, from_request, move_list, text_arg
+from .request import board_spec, from_request, move_list, text_arg
 from .spec import resolve_board
 from .webjobs import STREAMING, Job, finishes_job, hint_job
 
@@ -80,6 +81,7 @@ def state(args: dict) -> dict:
     ``coordinates`` (default true: draw the coordinate labels), ``legal_prefix`` (true: play the
     moves up to the first one that cannot be played and name it under ``refused``, as links want).
     """
+    args = fields.request(args)
     refused = None
     if args.get("legal_prefix") and args.get("moves"):
         first = from_request({**args, "moves": []})
@@ -124,17 +126,25 @@ def custom_board(args: dict) -> dict:
     (triangles in skewed coordinates: row ``r`` has columns ``0..r``), optional ``goal``:
     ``[row, col]`` of the goal hole.
     """
-    lattice = text_arg(args.get("lattice", "square"), "lattice", 10)
+    args = fields.request(args)
+    lattice = fields.text(args, "lattice", 10, "square")
+    if lattice not in ("square", "triangle"):
+        raise PegError(f"'lattice' must be 'square' or 'triangle', not {lattice!r}")
     cells = args.get("cells")
-    if not isinstance(cells, list) or not cells:
+    if cells is None or cells == []:
         raise PegError("the editor has no holes: add at least three")
-    if len(cells) > MAX_CUSTOM_HOLES:
-        raise PegError(f"too many holes ({len(cells)}, at most {MAX_CUSTOM_HOLES})")
+    if not isinstance(cells, list):
+        raise PegError(f"'cells' must be a list of [row, column, peg], not {fields.kind(cells)}")
+    if len(cells) > MAX_HOLES:
+        raise PegError(f"the edited board has {len(cells)} holes: at most {MAX_HOLES} holes are supported")
     grid: dict[tuple[int, int], bool] = {}
     for cell in cells:
-        if not (isinstance(cell, list | tuple) and len(cell) == 3 and all(isinstance(v, int) for v in cell[:2])):
-            raise PegError(f"bad editor cell {cell!r}: expected [row, column, peg]")
+        if not (isinstance(cell, list) and len(cell) == 3
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in cell[:2])
+                and isinstance(cell[2], bool | int)):
+            raise PegError(f"bad editor cell {str(cell)[:60]}: expected [row, column, peg]")
         grid[(cell[0], cell[1])] = bool(cell[2])
+    # the grid's bounding box (not just its number of holes) is checked by Board.from_cells first
     board, pos = board_from_cells(grid, lattice)
     goal_name = None
     goal = args.get("goal")
@@ -164,9 +174,8 @@ def finishes(args: dict) -> Any:
 
 def puzzle(args: dict) -> dict:
     """A random solvable position: ``board``, ``pegs`` and optional ``seed`` (see :mod:`pyapp.puzzle`)."""
-    if not isinstance(args, dict):
-        raise PegError("request arguments must be an object")
-    spec = resolve_board(text_arg(args.get("board") or "english", "board"))
+    args = fields.request(args)
+    spec = resolve_board(fields.text(args, "board", MAX_SPEC_CHARS, "english") or "english")
     return webplay.puzzle_json(spec.board, board_spec(spec.board, spec.start), args)
 
 
@@ -222,7 +231,8 @@ def is_streaming(fn: str) -> bool:
 
 def apply(args: dict) -> dict:
     """``state`` after one more move (``args['move']`` in notation): a convenience for the page."""
-    moves = move_list(args.get("moves")) + [text_arg(args.get("move", ""), "move", 200)]
+    args = fields.request(args)
+    moves = move_list(args.get("moves")) + [text_arg(args.get("move", ""), "'move'", MAX_MOVES_CHARS)]
     return state({**args, "moves": moves})
 
 

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
-from . import webplay
+from . import fields, webplay
 from .board import Board
 from .budget import Budget, Progress
 from .errors import PegError
@@ -93,20 +93,20 @@ def solve_job(args: dict) -> Job:
     from .solver import search
 
     s = from_request(args)
-    seed = args.get("seed")
+    seed = fields.integer(args, "seed", None)
     budget = _budget(args, DEFAULT_SOLVE_SECONDS)
 
     def cancelled() -> dict:
         res = Result("unknown", "cancelled", [], s.position, budget.nodes, 0, budget.elapsed())
         return result_json(s.board, res)
 
-    gen = search(s.problem, seed=None if seed is None else int(seed), budget=budget)
+    gen = search(s.problem, seed=seed, budget=budget)
     return Job(gen, lambda result: result_json(s.board, result), _progress, budget, cancelled)
 
 
 def never_lose_job(args: dict) -> Job:
     s = from_request(args)
-    seconds = float(args.get("max_seconds") or webplay.NEVER_LOSE_SECONDS)
+    seconds = fields.number(args, "max_seconds", webplay.NEVER_LOSE_SECONDS)
     t0 = time.perf_counter()
     last = {"nodes": 0}
 
@@ -125,11 +125,10 @@ def never_lose_job(args: dict) -> Job:
 def bench_job(args: dict) -> Job:
     from .bench import iter_suite
 
-    quick = bool(args.get("quick", True))
-    repeat = int(args.get("repeat", 1))
-    only = args.get("only")
-    if only is not None and not (isinstance(only, list) and all(isinstance(n, str) for n in only)):
-        raise PegError("'only' must be a list of benchmark names")
+    args = fields.request(args)
+    quick = fields.flag(args, "quick", True)
+    repeat = fields.integer(args, "repeat", 1, low=1, high=1000) or 1
+    only = fields.text_list(args, "only")
     rows: list[Any] = []
 
     def gen() -> Generator[Any, None, list]:
@@ -143,8 +142,7 @@ def bench_job(args: dict) -> Job:
 
 def _budget(args: dict, default_seconds: float) -> Budget:
     """The request's budget: ``max_seconds`` (default ``default_seconds``) and ``max_nodes``."""
-    nodes = args.get("max_nodes")
-    return Budget(float(args.get("max_seconds") or default_seconds), None if nodes is None else int(nodes),
+    return Budget(fields.number(args, "max_seconds", default_seconds), fields.integer(args, "max_nodes", None),
                   slice_seconds=SLICE_SECONDS)
 
 
