@@ -15,12 +15,13 @@ import pytest
 
 from pyapp.analysis import count_solutions, explore
 from pyapp.bench import oracle, replay_error
+from pyapp.budget import Budget
 from pyapp.catalogue import get_board
 from pyapp.exact.codec import codec
 from pyapp.exact.count import count_exact, count_steps
 from pyapp.exact.fewest import fewest_exact
 from pyapp.exact.levels import level_table
-from pyapp.exact.setup import Limits, sides
+from pyapp.exact.setup import sides
 from pyapp.exact.sweep import Progress
 from pyapp.exact.winnable import winnable
 from pyapp.moves import apply_jump, count_moves, legal_jumps
@@ -81,11 +82,11 @@ class TestCount:
 
     def test_progress_and_cancel(self):
         problem = Problem(get_board("triangle6"), get_board("triangle6").start("4"), Goal("any"))
-        stop = {"now": False}
-        gen = count_steps(problem, Limits(cancelled=lambda: stop["now"]))
+        budget = Budget()
+        gen = count_steps(problem, budget)
         first = next(gen)
         assert isinstance(first, Progress) and first.as_dict()["positions"] >= 0
-        stop["now"] = True
+        budget.cancel()
         with pytest.raises(StopIteration) as done:
             while True:
                 next(gen)
@@ -94,7 +95,7 @@ class TestCount:
 
     def test_memory_ceiling_stops_before_allocating_more(self):
         problem = Problem(get_board("triangle6"), get_board("triangle6").start("4"), Goal("any"))
-        got = count_exact(problem, Limits(max_bytes=200_000))
+        got = count_exact(problem, Budget(max_bytes=200_000))
         assert got.status == "unknown" and "memory ceiling" in got.reason
 
 

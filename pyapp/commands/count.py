@@ -10,9 +10,8 @@ from __future__ import annotations
 from ..exact.count import count_steps
 from ..exact.levels import levels_steps
 from ..exact.report import count_json, levels_json
-from ..exact.setup import Limits
 from ..wording import plural
-from ._common import add_memory_budget, add_problem_args, add_time_budget, problem_from_args
+from ._common import add_problem_args, add_time_budget, budget_from_args, problem_from_args
 from ._progress import StderrProgress
 
 
@@ -22,7 +21,6 @@ def register(sub) -> None:
     p.add_argument("--levels", action="store_true",
                    help="instead: positions reachable and positions that can still win, per peg count")
     add_time_budget(p, 900.0)
-    add_memory_budget(p)
     p.set_defaults(run=run, text=text)
 
 
@@ -36,10 +34,10 @@ def _drive(gen, progress: StderrProgress):
 
 def run(args) -> dict:
     problem = problem_from_args(args)
-    limits = Limits(max_seconds=args.max_seconds, max_bytes=args.max_memory * 1_000_000)
+    budget = budget_from_args(args)
     if args.levels:
-        return levels_json(problem, _drive(levels_steps(problem, limits), StderrProgress("count --levels")))
-    return count_json(problem, _drive(count_steps(problem, limits), StderrProgress("count")))
+        return levels_json(problem, _drive(levels_steps(problem, budget), StderrProgress("count --levels")))
+    return count_json(problem, _drive(count_steps(problem, budget), StderrProgress("count")))
 
 
 def text(r: dict) -> str:

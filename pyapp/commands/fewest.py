@@ -12,11 +12,10 @@ from __future__ import annotations
 from ..analysis import fewest_moves
 from ..exact.fewest import fewest_steps
 from ..exact.report import fewest_json
-from ..exact.setup import Limits
 from ..moves import count_moves
 from ..notation import format_moves
 from ..wording import plural
-from ._common import add_memory_budget, add_problem_args, add_time_budget, positive_float, problem_from_args
+from ._common import add_problem_args, add_time_budget, budget_from_args, positive_float, problem_from_args
 from ._progress import StderrProgress
 
 
@@ -24,7 +23,6 @@ def register(sub) -> None:
     p = sub.add_parser("fewest", help="a solution with the fewest moves (proven minimal by exhaustive search)")
     add_problem_args(p)
     add_time_budget(p, 900.0)
-    add_memory_budget(p)
     p.add_argument("--fallback-seconds", type=positive_float, default=20.0,
                    help="if the exact search runs out of budget, seconds for a solution not proven minimal "
                         "(default 20)")
@@ -34,8 +32,8 @@ def register(sub) -> None:
 def run(args) -> dict:
     problem = problem_from_args(args)
     progress = StderrProgress("fewest")
-    limits = Limits(max_seconds=args.max_seconds, max_bytes=args.max_memory * 1_000_000)
-    gen = fewest_steps(problem, limits)
+    budget = budget_from_args(args)
+    gen = fewest_steps(problem, budget)
     while True:
         try:
             progress.level(next(gen))

@@ -24,8 +24,9 @@ from bisect import bisect_left
 from collections.abc import Generator
 from dataclasses import dataclass
 
+from ..budget import Budget
 from ..problem import Problem
-from .setup import Cancelled, Limits, OutOfTime, Sides, sides
+from .setup import Cancelled, OutOfTime, Sides, sides, stop_if_over
 from .sweep import CHUNK, Level, MemoryCeiling, Progress, sweep
 
 
@@ -48,9 +49,9 @@ class ExactCount:
     """Largest estimated memory held at a progress report."""
 
 
-def count_exact(problem: Problem, limits: Limits | None = None) -> ExactCount:
+def count_exact(problem: Problem, budget: Budget | None = None) -> ExactCount:
     """Run :func:`count_steps` to the end (no progress reports)."""
-    gen = count_steps(problem, limits)
+    gen = count_steps(problem, budget)
     while True:
         try:
             next(gen)
@@ -58,16 +59,16 @@ def count_exact(problem: Problem, limits: Limits | None = None) -> ExactCount:
             return stop.value
 
 
-def count_steps(problem: Problem, limits: Limits | None = None) -> Generator[Progress, None, ExactCount]:
+def count_steps(problem: Problem, budget: Budget | None = None) -> Generator[Progress, None, ExactCount]:
     """Count the jump sequences solving ``problem``; yields :class:`Progress`, returns :class:`ExactCount`."""
-    limits = limits or Limits()
+    budget = budget or Budget()
     s = sides(problem)
     group = len(s.codec.group)
     meet = s.meet()
     obstacle = problem.goal.obstacle(problem.board, problem.start)
     if obstacle or s.first_pegs < s.last_pegs:
         why = obstacle or "the start has fewer pegs than the goal"
-        return ExactCount("counted", 0, why, 0, meet, group, limits.elapsed())
+        return ExactCount("counted", 0, why, 0, meet, group, budget.elapsed())
     kept: dict[str, Level] = {}
     state = {"positions": 0, "peak": 0}
 
@@ -77,7 +78,7 @@ def count_steps(problem: Problem, limits: Limits | None = None) -> Generator[Pro
     def run(stage: str, sources: dict[int, int], keep: tuple[int, ...]):
         last = min(keep)
         for item in sweep(s.codec, sources, last, weights=True, stage=stage, kept_bytes=held,
-                          max_bytes=limits.max_bytes):
+                          max_bytes=budget.max_bytes):
             if isinstance(item, Level):
                 state["positions"] += len(item)
                 if item.pegs in keep:
@@ -85,7 +86,7 @@ def count_steps(problem: Problem, limits: Limits | None = None) -> Generator[Pro
                 continue
             state["peak"] = max(state["peak"], item.bytes)
             item.total = state["positions"]
-            limits.check()
+            stop_if_over(budget)
             yield item
 
     try:
@@ -94,25 +95,25 @@ def count_steps(problem: Problem, limits: Limits | None = None) -> Generator[Pro
             yield from run("forward", {s.start: 1}, (meet, back_meet))
             forward, backward = kept.get(f"forward{meet}"), kept.get(f"forward{back_meet}")
         else:
-            forward, backward = yield from _meet(s, limits, state, held)
+            forward, backward = yield from _meet(s, budget, state, held)
         if forward is None or backward is None or not len(forward) or not len(backward):
             # a sweep died out before the middle: no position there, no solution
             return ExactCount("counted", 0, "no position of the middle level is reachable from both ends",
-                              state["positions"], meet, group, limits.elapsed(), state["peak"])
+                              state["positions"], meet, group, budget.elapsed(), state["peak"])
         meet = forward.pegs
-        total = yield from _combine(s, forward, backward, limits, state)
+        total = yield from _combine(s, forward, backward, budget, state)
     except (Cancelled, OutOfTime, MemoryCeiling) as stop:
         return ExactCount("unknown", None, f"{stop} (after {state['positions']:,} positions)",
-                          state["positions"], meet, group, limits.elapsed(), state["peak"])
-    return ExactCount("counted", total, None, state["positions"], meet, group, limits.elapsed(), state["peak"])
+                          state["positions"], meet, group, budget.elapsed(), state["peak"])
+    return ExactCount("counted", total, None, state["positions"], meet, group, budget.elapsed(), state["peak"])
 
 
-def _meet(s: Sides, limits: Limits, state: dict, held) -> Generator[Progress, None, tuple[Level, Level]]:
+def _meet(s: Sides, budget: Budget, state: dict, held) -> Generator[Progress, None, tuple[Level, Level]]:
     """Sweep from both ends, always extending the side with the smaller frontier, until they meet."""
     gens = {"forward": sweep(s.codec, {s.start: 1}, s.last_pegs, weights=True, stage="forward",
-                             kept_bytes=held, max_bytes=limits.max_bytes),
+                             kept_bytes=held, max_bytes=budget.max_bytes),
             "backward": sweep(s.codec, s.backward, s.holes - s.first_pegs, weights=True, stage="backward",
-                              kept_bytes=held, max_bytes=limits.max_bytes)}
+                              kept_bytes=held, max_bytes=budget.max_bytes)}
     front: dict[str, Level] = {}
 
     def advance(side: str):
@@ -123,7 +124,7 @@ def _meet(s: Sides, limits: Limits, state: dict, held) -> Generator[Progress, No
                 return
             state["peak"] = max(state["peak"], item.bytes)
             item.total = state["positions"]
-            limits.check()
+            stop_if_over(budget)
             yield item
 
     yield from advance("forward")
@@ -136,7 +137,7 @@ def _meet(s: Sides, limits: Limits, state: dict, held) -> Generator[Progress, No
     return front["forward"], front["backward"]
 
 
-def _combine(s: Sides, forward: Level, backward: Level, limits: Limits, state: dict
+def _combine(s: Sides, forward: Level, backward: Level, budget: Budget, state: dict
              ) -> Generator[Progress, None, int]:
     """``sum T_f(C) * T_b(complement C) / |C|`` over the classes of the middle level."""
     cd = s.codec
@@ -158,7 +159,7 @@ def _combine(s: Sides, forward: Level, backward: Level, limits: Limits, state: d
                 if rest:  # pragma: no cover - a broken invariant, never silently wrong
                     raise ArithmeticError("class weights not divisible by the orbit size")
                 total += ways
-        limits.check()
+        stop_if_over(budget)
         yield Progress("combine", forward.pegs, min(n, lo + CHUNK), n, 0, state["positions"],
-                       forward.nbytes + backward.nbytes, limits.elapsed())
+                       forward.nbytes + backward.nbytes, budget.elapsed())
     return total

@@ -19,9 +19,10 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 
 from ..analysis._common import jump_table
+from ..budget import Budget
 from ..moves import Jump, count_moves
 from ..problem import Problem
-from .setup import Cancelled, Limits, OutOfTime
+from .setup import Cancelled, OutOfTime, stop_if_over
 from .sweep import MemoryCeiling, Progress
 from .winnable import Winnable, winnable_steps
 
@@ -44,9 +45,9 @@ class ExactFewest:
     seconds: float = 0.0
 
 
-def fewest_exact(problem: Problem, limits: Limits | None = None) -> ExactFewest:
+def fewest_exact(problem: Problem, budget: Budget | None = None) -> ExactFewest:
     """Run :func:`fewest_steps` to the end."""
-    gen = fewest_steps(problem, limits)
+    gen = fewest_steps(problem, budget)
     while True:
         try:
             next(gen)
@@ -54,44 +55,44 @@ def fewest_exact(problem: Problem, limits: Limits | None = None) -> ExactFewest:
             return stop.value
 
 
-def fewest_steps(problem: Problem, limits: Limits | None = None) -> Generator[Progress, None, ExactFewest]:
+def fewest_steps(problem: Problem, budget: Budget | None = None) -> Generator[Progress, None, ExactFewest]:
     """Prove the fewest moves of ``problem``; yields :class:`Progress`, returns :class:`ExactFewest`."""
-    limits = limits or Limits()
+    budget = budget or Budget()
     goal, start = problem.goal, problem.start
     obstacle = problem.goal.obstacle(problem.board, problem.start)
     if obstacle:
-        return ExactFewest("impossible", reason=obstacle, seconds=limits.elapsed())
+        return ExactFewest("impossible", reason=obstacle, seconds=budget.elapsed())
     if goal.reached(start):
-        return ExactFewest("solved", 0, [], None, 0, 1, 0, limits.elapsed())
+        return ExactFewest("solved", 0, [], None, 0, 1, 0, budget.elapsed())
     depth = 0
     positions = 0
     try:
-        win = yield from winnable_steps(problem, limits)
+        win = yield from winnable_steps(problem, budget)
         if not win.can_win(start):
             return ExactFewest("impossible", reason="exhaustive level sweeps: no position reachable from the start "
-                               "can reach the goal", winnable=len(win), seconds=limits.elapsed())
+                               "can reach the goal", winnable=len(win), seconds=budget.elapsed())
         layers: list[set[int]] = [{win.codec.canon(start)}]
         seen = set(layers[0])
         sets = {pegs: set(keys) for pegs, keys in win.levels.items()}
         while layers[-1]:
-            found, nxt = yield from _layer(win, sets, layers[-1], seen, depth, limits)
+            found, nxt = yield from _layer(win, sets, layers[-1], seen, depth, budget)
             depth += 1
             positions = len(seen)
             if found is not None:
                 jumps = _rebuild(win, layers, found)
-                return ExactFewest("solved", depth, jumps, None, depth, positions, len(win), limits.elapsed())
+                return ExactFewest("solved", depth, jumps, None, depth, positions, len(win), budget.elapsed())
             layers.append(nxt)
         return ExactFewest("impossible", reason=f"exhaustive search by moves over {len(win):,} winnable positions "
                            "found no solution", lower_bound=depth, positions=positions, winnable=len(win),
-                           seconds=limits.elapsed())
+                           seconds=budget.elapsed())
     except (Cancelled, OutOfTime, MemoryCeiling) as stop:
         return ExactFewest("unknown", reason=f"{stop}: every solution has at least {depth + 1} moves "
                            f"(searched {depth} moves deep)" if depth else str(stop), lower_bound=depth + 1,
-                           positions=positions, seconds=limits.elapsed())
+                           positions=positions, seconds=budget.elapsed())
 
 
 def _layer(win: Winnable, sets: dict[int, set[int]], layer: set[int], seen: set[int], depth: int,
-           limits: Limits) -> Generator[Progress, None, tuple[int | None, set[int]]]:
+           budget: Budget) -> Generator[Progress, None, tuple[int | None, set[int]]]:
     """Every winnable position one move after ``layer`` not seen before; or a goal position found."""
     cd = win.codec
     board = win.problem.board
@@ -102,8 +103,8 @@ def _layer(win: Winnable, sets: dict[int, set[int]], layer: set[int], seen: set[
     nxt: set[int] = set()
     for n, key in enumerate(layer):
         if n & 4095 == 4095:
-            limits.check()
-            yield Progress(f"moves {depth + 1}", depth + 1, n, len(layer), len(nxt), len(seen), 0, limits.elapsed())
+            stop_if_over(budget)
+            yield Progress(f"moves {depth + 1}", depth + 1, n, len(layer), len(nxt), len(seen), 0, budget.elapsed())
         pos = layout(key)
         stack = [(pos, b) for b in board.pegs(pos)]
         while stack:

@@ -14,8 +14,9 @@ from array import array
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
+from ..budget import Budget
 from ..problem import Problem
-from .setup import Cancelled, Limits, OutOfTime, sides
+from .setup import Cancelled, OutOfTime, sides, stop_if_over
 from .sweep import Level, MemoryCeiling, Progress, sweep
 from .winnable import winnable_steps
 
@@ -42,9 +43,9 @@ class LevelTable:
         return sum(row["winnable"] or 0 for row in self.rows)
 
 
-def level_table(problem: Problem, limits: Limits | None = None) -> LevelTable:
+def level_table(problem: Problem, budget: Budget | None = None) -> LevelTable:
     """Run :func:`levels_steps` to the end."""
-    gen = levels_steps(problem, limits)
+    gen = levels_steps(problem, budget)
     while True:
         try:
             next(gen)
@@ -52,32 +53,32 @@ def level_table(problem: Problem, limits: Limits | None = None) -> LevelTable:
             return stop.value
 
 
-def levels_steps(problem: Problem, limits: Limits | None = None) -> Generator[Progress, None, LevelTable]:
+def levels_steps(problem: Problem, budget: Budget | None = None) -> Generator[Progress, None, LevelTable]:
     """Sweep every level of ``problem``; yields :class:`Progress`, returns :class:`LevelTable`."""
-    limits = limits or Limits()
+    budget = budget or Budget()
     s = sides(problem)
     out = LevelTable("counted", symmetries=len(s.codec.group))
     reach: dict[int, array] = {}
     stored = [0]
     try:
         for item in sweep(s.codec, [s.start], s.last_pegs, weights=False, stage="reachable",
-                          kept_bytes=lambda: stored[0], max_bytes=limits.max_bytes):
+                          kept_bytes=lambda: stored[0], max_bytes=budget.max_bytes):
             if isinstance(item, Level):
                 reach[item.pegs] = item.keys
                 stored[0] += item.nbytes
             else:
                 out.peak_bytes = max(out.peak_bytes, item.bytes)
-                limits.check()
+                stop_if_over(budget)
                 yield item
         if problem.goal.obstacle(problem.board, problem.start) or s.first_pegs < s.last_pegs:
             win_counts: dict[int, int] = {}
         else:
-            win = yield from winnable_steps(problem, limits, forward=reach)
+            win = yield from winnable_steps(problem, budget, forward=reach)
             win_counts = win.counts()
     except (Cancelled, OutOfTime, MemoryCeiling) as stop:
         out.status, out.reason = "unknown", str(stop)
         win_counts = {}
     out.rows = [{"pegs": pegs, "reachable": len(keys), "winnable": win_counts.get(pegs, 0)}
                 for pegs, keys in sorted(reach.items(), reverse=True)]
-    out.seconds = limits.elapsed()
+    out.seconds = budget.elapsed()
     return out

@@ -10,9 +10,9 @@ one peg anywhere the complement game starts from every board-minus-one-hole posi
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
+from ..budget import Budget
 from ..errors import PegError
 from ..goal import stabilizer
 from ..problem import Problem
@@ -20,34 +20,23 @@ from .codec import Codec, codec
 
 
 class Cancelled(Exception):
-    """The caller's cancel flag was raised."""
+    """The caller cancelled the budget."""
 
 
 class OutOfTime(Exception):
-    """The caller's time budget ran out."""
+    """The caller's time (or node) budget ran out."""
 
 
-@dataclass
-class Limits:
-    """A caller's budget for one exact analysis: seconds, memory ceiling (bytes), cancel flag."""
-
-    max_seconds: float | None = None
-    max_bytes: int | None = None
-    cancelled: object = None
-    """A callable returning True once the caller wants the analysis stopped (or None)."""
-
-    def __post_init__(self) -> None:
-        self.started = time.perf_counter()
-
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.started
-
-    def check(self) -> None:
-        """Raise :class:`Cancelled` or :class:`OutOfTime` when the caller's budget says stop."""
-        if callable(self.cancelled) and self.cancelled():
-            raise Cancelled("cancelled")
-        if self.max_seconds is not None and self.elapsed() > self.max_seconds:
-            raise OutOfTime(f"time budget of {self.max_seconds:g} s spent")
+def stop_if_over(budget: Budget, positions: int = 0) -> None:
+    """Count ``positions`` as work done and raise :class:`Cancelled` / :class:`OutOfTime` when
+    the caller's :class:`~pyapp.budget.Budget` says stop (checked between two chunks of a level)."""
+    if positions:
+        budget.spend(positions)
+    if budget.cancelled:
+        raise Cancelled("cancelled")
+    if budget.over():
+        spent = f"time budget of {budget.max_seconds:g} s" if budget.out_of_time() else "node budget"
+        raise OutOfTime(f"{spent} spent")
 
 
 @dataclass(frozen=True)

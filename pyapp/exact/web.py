@@ -7,17 +7,18 @@ before starting, so it can say how long a big board will take.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Generator
 from typing import Any
 
+from .. import fields
+from ..budget import Budget
 from ..errors import PegError
 from ..problem import Problem
 from .count import count_steps
 from .fewest import fewest_steps
 from .levels import levels_steps
 from .report import count_json, fewest_json, levels_json
-from .setup import Limits, sides
+from .setup import sides
 
 DEFAULT_SECONDS = 600.0
 DEFAULT_MEGABYTES = 900
@@ -30,20 +31,11 @@ BROWSER_FACTOR = 2.5
 """Pyodide in Chromium against CPython on the same machine, measured by the bench rows."""
 
 
-def _number(args: dict, key: str, default: float, low: float, high: float) -> float:
-    value = args.get(key)
-    if value is None or value == "":
-        return default
-    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        raise PegError(f"{key} must be a number from {low:g} to {high:g}, not {value!r}")
-    return float(value)
-
-
-def limits_from(args: dict, cancelled: Callable[[], bool] | None = None) -> Limits:
+def budget_from(args: dict) -> Budget:
     """The caller's budget: ``max_seconds`` (default 600) and ``max_memory_mb`` (default 900)."""
-    seconds = _number(args, "max_seconds", DEFAULT_SECONDS, 0.1, 86_400)
-    megabytes = _number(args, "max_memory_mb", DEFAULT_MEGABYTES, 10, 16_000)
-    return Limits(max_seconds=seconds, max_bytes=int(megabytes * 1_000_000), cancelled=cancelled)
+    seconds = fields.number(args, "max_seconds", DEFAULT_SECONDS)
+    megabytes = fields.number(args, "max_memory_mb", DEFAULT_MEGABYTES, low=1, high=1_000_000)
+    return Budget(seconds, max_bytes=int(megabytes * 1_000_000))
 
 
 def estimate(problem: Problem) -> dict:
@@ -62,24 +54,20 @@ def estimate(problem: Problem) -> dict:
             "big": seconds * BROWSER_FACTOR > 10}
 
 
-def job(problem: Problem, args: dict) -> tuple[Generator, Callable[[Any], Any], Callable[[Any], Any], Callable[[], Any]]:
-    """``(generator, finish, progress, cancelled)`` for ``webapi.Job``: ``args['analysis']`` is
-    ``count``, ``levels`` or ``fewest``."""
+def job(problem: Problem, args: dict) -> tuple[Generator, Callable[[Any], Any], Callable[[Any], Any], Budget]:
+    """``(generator, finish, progress, budget)`` for :class:`pyapp.webjobs.Job`: ``args['analysis']``
+    is ``count``, ``levels`` or ``fewest``; a cancel makes the analysis answer 'unknown: cancelled'
+    at its next chunk."""
     kind = args.get("analysis", "count")
     steps = {"count": count_steps, "levels": levels_steps, "fewest": fewest_steps}.get(kind)
     if steps is None:
         raise PegError(f"unknown exact analysis {kind!r}: expected count, levels or fewest")
     finish = {"count": count_json, "levels": levels_json, "fewest": fewest_json}[kind]
-    limits = limits_from(args)
-    t0 = time.perf_counter()
+    budget = budget_from(args)
     last: dict[str, Any] = {}
 
     def progress(p: Any) -> dict:
         last.update(p.as_dict())
         return last
 
-    def cancelled() -> dict:
-        return {"status": "unknown", "reason": "cancelled", "progress": dict(last),
-                "seconds": round(time.perf_counter() - t0, 3)}
-
-    return steps(problem, limits), lambda result: finish(problem, result), progress, cancelled
+    return steps(problem, budget), lambda result: finish(problem, result), progress, budget

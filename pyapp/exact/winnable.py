@@ -26,9 +26,10 @@ from bisect import bisect_left
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
+from ..budget import Budget
 from ..problem import Problem
 from .codec import Codec
-from .setup import Limits, Sides, sides
+from .setup import Sides, sides, stop_if_over
 from .sweep import Level, Progress, sweep, to_array
 
 
@@ -80,9 +81,9 @@ def _cache_key(problem: Problem) -> tuple:
     return (problem.board.id, problem.board.mask, problem.start, problem.goal)
 
 
-def winnable(problem: Problem, limits: Limits | None = None) -> Winnable:
+def winnable(problem: Problem, budget: Budget | None = None) -> Winnable:
     """Every position of ``problem`` that can still win (computed once, then cached)."""
-    gen = winnable_steps(problem, limits)
+    gen = winnable_steps(problem, budget)
     while True:
         try:
             next(gen)
@@ -90,7 +91,7 @@ def winnable(problem: Problem, limits: Limits | None = None) -> Winnable:
             return stop.value
 
 
-def winnable_steps(problem: Problem, limits: Limits | None = None,
+def winnable_steps(problem: Problem, budget: Budget | None = None,
                    forward: dict[int, array] | None = None) -> Generator[Progress, None, Winnable]:
     """Compute the winnable sets, yielding :class:`Progress`; raises the :mod:`setup` stop exceptions.
 
@@ -100,7 +101,7 @@ def winnable_steps(problem: Problem, limits: Limits | None = None,
     hit = cached(problem)
     if hit is not None:
         return hit
-    limits = limits or Limits()
+    budget = budget or Budget()
     s = sides(problem)
     n = s.holes
     meet = s.meet()
@@ -113,12 +114,12 @@ def winnable_steps(problem: Problem, limits: Limits | None = None,
 
     def run(sources, last: int, stage: str, into: dict[int, array]):
         for item in sweep(s.codec, list(sources), last, weights=False, stage=stage, kept_bytes=held,
-                          max_bytes=limits.max_bytes):
+                          max_bytes=budget.max_bytes):
             if isinstance(item, Level):
                 into[item.pegs] = item.keys
                 stored[0] += item.nbytes
             else:
-                limits.check()
+                stop_if_over(budget)
                 yield item
 
     if s.complement_problem:
@@ -133,21 +134,21 @@ def winnable_steps(problem: Problem, limits: Limits | None = None,
         yield from run(s.backward, n - meet, "can reach the goal", back)
     win = Winnable(problem, s.codec, reachable={k: len(v) for k, v in reach.items()})
     if meet not in reach or (n - meet) not in back:
-        win.seconds = limits.elapsed()
+        win.seconds = budget.elapsed()
         return win  # a sweep died out before the middle: nothing can win
-    win.levels[meet] = yield from _middle(s, reach[meet], back[n - meet], meet, limits)
+    win.levels[meet] = yield from _middle(s, reach[meet], back[n - meet], meet, budget)
     for pegs in range(meet - 1, s.last_pegs - 1, -1):
-        win.levels[pegs] = yield from _down(s, win.levels[pegs + 1], back[n - pegs], pegs, limits)
+        win.levels[pegs] = yield from _down(s, win.levels[pegs + 1], back[n - pegs], pegs, budget)
     for pegs in range(meet + 1, s.first_pegs + 1):
-        win.levels[pegs] = yield from _up(s, win.levels[pegs - 1], reach[pegs], pegs, limits)
-    win.seconds = limits.elapsed()
+        win.levels[pegs] = yield from _up(s, win.levels[pegs - 1], reach[pegs], pegs, budget)
+    win.seconds = budget.elapsed()
     if len(_CACHE) >= CACHE_ENTRIES:
         _CACHE.pop(next(iter(_CACHE)))
     _CACHE[_cache_key(problem)] = win
     return win
 
 
-def _middle(s: Sides, reach: array, back: array, pegs: int, limits: Limits) -> Generator[Progress, None, array]:
+def _middle(s: Sides, reach: array, back: array, pegs: int, budget: Budget) -> Generator[Progress, None, array]:
     """Winnable positions of the middle level: reachable ones whose complement the backward sweep reached."""
     cd = s.codec
     packed_key, least_greatest = cd.packed_key, cd.least_greatest
@@ -157,12 +158,12 @@ def _middle(s: Sides, reach: array, back: array, pegs: int, limits: Limits) -> G
         if member(back, everything ^ least_greatest(packed_key(key))[1]):
             out.append(key)
         if i & 0xFFFF == 0xFFFF:
-            limits.check()
-            yield Progress("can still win", pegs, i, len(reach), len(out), 0, 0, limits.elapsed())
+            stop_if_over(budget)
+            yield Progress("can still win", pegs, i, len(reach), len(out), 0, 0, budget.elapsed())
     return to_array(out)
 
 
-def _down(s: Sides, above: array, back: array, pegs: int, limits: Limits) -> Generator[Progress, None, array]:
+def _down(s: Sides, above: array, back: array, pegs: int, budget: Budget) -> Generator[Progress, None, array]:
     """Winnable positions with ``pegs`` pegs: children of the winnable ones above that can reach the goal."""
     cd = s.codec
     least_greatest = cd.least_greatest
@@ -174,12 +175,12 @@ def _down(s: Sides, above: array, back: array, pegs: int, limits: Limits) -> Gen
         least, greatest = least_greatest(x)
         if least not in out and member(back, everything ^ greatest):
             out.add(least)
-    limits.check()
-    yield Progress("can still win", pegs, len(above), len(above), len(out), 0, 0, limits.elapsed())
+    stop_if_over(budget)
+    yield Progress("can still win", pegs, len(above), len(above), len(out), 0, 0, budget.elapsed())
     return to_array(sorted(out))
 
 
-def _up(s: Sides, below: array, reach: array, pegs: int, limits: Limits) -> Generator[Progress, None, array]:
+def _up(s: Sides, below: array, reach: array, pegs: int, budget: Budget) -> Generator[Progress, None, array]:
     """Winnable positions with ``pegs`` pegs: reachable parents of the winnable ones below."""
     cd = s.codec
     least_greatest = cd.least_greatest
@@ -192,6 +193,6 @@ def _up(s: Sides, below: array, reach: array, pegs: int, limits: Limits) -> Gene
         key = everything ^ least_greatest(z)[1]  # z is a child of a complement: flip it back
         if key not in out and member(reach, key):
             out.add(key)
-    limits.check()
-    yield Progress("can still win", pegs, len(below), len(below), len(out), 0, 0, limits.elapsed())
+    stop_if_over(budget)
+    yield Progress("can still win", pegs, len(below), len(below), len(out), 0, 0, budget.elapsed())
     return to_array(sorted(out))
