@@ -153,3 +153,31 @@ class TestFewest:
         problem = Problem(T5, T5.start("4"), Goal("any"))
         got = fewest_exact(problem)
         assert got.moves >= 1 and len(got.jumps) == 13 and legal_jumps(T5, problem.start)
+
+
+class TestBenchRows:
+    def test_rows_exist_run_once_and_are_not_quick(self):
+        from pyapp import bench
+
+        rows = {c.name: c for c in bench.select(only=["exact-count-english", "exact-fewest-english",
+                                                      "exact-count-triangle7", "exact-fewest-triangle7"])}
+        assert len(rows) == 4 and all(c.runs == 1 and not c.traced and not c.quick for c in rows.values())
+
+    def test_checks_compare_with_the_published_figures(self):
+        from pyapp import bench
+        from pyapp.exact.count import ExactCount
+        from pyapp.exact.fewest import ExactFewest
+
+        count_row, fewest_row = bench.select(only=["exact-count-english", "exact-fewest-english"])
+        right = ExactCount("counted", 40_861_647_040_079_968, None, 9_568_755, 17, 8, 1.0)
+        assert count_row.check(0, right).wrong is None
+        wrong = ExactCount("counted", 40_861_647_040_079_967, None, 9_568_755, 17, 8, 1.0)
+        assert "published" in count_row.check(0, wrong).wrong
+        jumps = parse_moves(ENGLISH, BERGHOLT)
+        assert fewest_row.check(0, ExactFewest("solved", 18, jumps, None, 18)).wrong is None
+        assert fewest_row.check(0, ExactFewest("solved", 19, jumps, None, 19)).wrong
+
+    def test_recount_at_another_level_agrees(self):
+        problem = Problem(T5, T5.start("4"), Goal("any"))
+        counts = {count_exact(problem, meet=m).solutions for m in (1, 4, 7, 10, 14)}
+        assert counts == {count_solutions(problem)}

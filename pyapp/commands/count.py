@@ -7,6 +7,7 @@ level by level.
 
 from __future__ import annotations
 
+from ..budget import drive
 from ..exact.count import count_steps
 from ..exact.levels import levels_steps
 from ..exact.report import count_json, levels_json
@@ -24,20 +25,12 @@ def register(sub) -> None:
     p.set_defaults(run=run, text=text)
 
 
-def _drive(gen, progress: StderrProgress):
-    while True:
-        try:
-            progress.level(next(gen))
-        except StopIteration as stop:
-            return stop.value
-
-
 def run(args) -> dict:
     problem = problem_from_args(args)
     budget = budget_from_args(args)
     if args.levels:
-        return levels_json(problem, _drive(levels_steps(problem, budget), StderrProgress("count --levels")))
-    return count_json(problem, _drive(count_steps(problem, budget), StderrProgress("count")))
+        return levels_json(problem, drive(levels_steps(problem, budget), StderrProgress("count --levels").level))
+    return count_json(problem, drive(count_steps(problem, budget), StderrProgress("count").level))
 
 
 def text(r: dict) -> str:

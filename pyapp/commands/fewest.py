@@ -10,6 +10,7 @@ the quicker bounded search (:func:`pyapp.analysis.fewest_moves`), marked not pro
 from __future__ import annotations
 
 from ..analysis import fewest_moves
+from ..budget import drive
 from ..exact.fewest import fewest_steps
 from ..exact.report import fewest_json
 from ..moves import count_moves
@@ -31,15 +32,8 @@ def register(sub) -> None:
 
 def run(args) -> dict:
     problem = problem_from_args(args)
-    progress = StderrProgress("fewest")
     budget = budget_from_args(args)
-    gen = fewest_steps(problem, budget)
-    while True:
-        try:
-            progress.level(next(gen))
-        except StopIteration as stop:
-            f = stop.value
-            break
+    f = drive(fewest_steps(problem, budget), StderrProgress("fewest").level)
     out = fewest_json(problem, f)
     if f.status == "unknown":
         quick = fewest_moves(problem, max_seconds=args.fallback_seconds)

@@ -24,7 +24,7 @@ from bisect import bisect_left
 from collections.abc import Generator
 from dataclasses import dataclass
 
-from ..budget import Budget
+from ..budget import Budget, drive
 from ..problem import Problem
 from .setup import Cancelled, OutOfTime, Sides, sides, stop_if_over
 from .sweep import CHUNK, Level, MemoryCeiling, Progress, sweep
@@ -49,22 +49,23 @@ class ExactCount:
     """Largest estimated memory held at a progress report."""
 
 
-def count_exact(problem: Problem, budget: Budget | None = None) -> ExactCount:
+def count_exact(problem: Problem, budget: Budget | None = None, meet: int | None = None) -> ExactCount:
     """Run :func:`count_steps` to the end (no progress reports)."""
-    gen = count_steps(problem, budget)
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value
+    return drive(count_steps(problem, budget, meet))
 
 
-def count_steps(problem: Problem, budget: Budget | None = None) -> Generator[Progress, None, ExactCount]:
-    """Count the jump sequences solving ``problem``; yields :class:`Progress`, returns :class:`ExactCount`."""
+def count_steps(problem: Problem, budget: Budget | None = None, meet: int | None = None
+                ) -> Generator[Progress, None, ExactCount]:
+    """Count the jump sequences solving ``problem``; yields :class:`Progress`, returns :class:`ExactCount`.
+
+    ``meet`` forces the level (pegs) where the sweeps meet; by default the complement problem meets
+    in the middle and any other extends the smaller frontier first (a check may recount elsewhere).
+    """
     budget = budget or Budget()
     s = sides(problem)
     group = len(s.codec.group)
-    meet = s.meet()
+    forced = meet
+    meet = s.meet() if meet is None else meet
     obstacle = problem.goal.obstacle(problem.board, problem.start)
     if obstacle or s.first_pegs < s.last_pegs:
         why = obstacle or "the start has fewer pegs than the goal"
@@ -90,12 +91,12 @@ def count_steps(problem: Problem, budget: Budget | None = None) -> Generator[Pro
             yield item
 
     try:
-        if s.complement_problem:
+        if s.complement_problem and forced is None:
             back_meet = s.holes - meet
             yield from run("forward", {s.start: 1}, (meet, back_meet))
             forward, backward = kept.get(f"forward{meet}"), kept.get(f"forward{back_meet}")
         else:
-            forward, backward = yield from _meet(s, budget, state, held)
+            forward, backward = yield from _meet(s, budget, state, held, forced)
         if forward is None or backward is None or not len(forward) or not len(backward):
             # a sweep died out before the middle: no position there, no solution
             return ExactCount("counted", 0, "no position of the middle level is reachable from both ends",
@@ -108,8 +109,10 @@ def count_steps(problem: Problem, budget: Budget | None = None) -> Generator[Pro
     return ExactCount("counted", total, None, state["positions"], meet, group, budget.elapsed(), state["peak"])
 
 
-def _meet(s: Sides, budget: Budget, state: dict, held) -> Generator[Progress, None, tuple[Level, Level]]:
-    """Sweep from both ends, always extending the side with the smaller frontier, until they meet."""
+def _meet(s: Sides, budget: Budget, state: dict, held, forced: int | None = None
+          ) -> Generator[Progress, None, tuple[Level, Level]]:
+    """Sweep from both ends, always extending the side with the smaller frontier (or the side short
+    of the ``forced`` level), until they meet."""
     gens = {"forward": sweep(s.codec, {s.start: 1}, s.last_pegs, weights=True, stage="forward",
                              kept_bytes=held, max_bytes=budget.max_bytes),
             "backward": sweep(s.codec, s.backward, s.holes - s.first_pegs, weights=True, stage="backward",
@@ -130,7 +133,10 @@ def _meet(s: Sides, budget: Budget, state: dict, held) -> Generator[Progress, No
     yield from advance("forward")
     yield from advance("backward")
     while front["forward"].pegs != s.holes - front["backward"].pegs:
-        side = "forward" if len(front["forward"]) <= len(front["backward"]) else "backward"
+        if forced is not None:
+            side = "forward" if front["forward"].pegs > forced else "backward"
+        else:
+            side = "forward" if len(front["forward"]) <= len(front["backward"]) else "backward"
         yield from advance(side)
         if not len(front[side]):
             break

@@ -19,7 +19,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 
 from ..analysis._common import jump_table
-from ..budget import Budget
+from ..budget import Budget, drive
 from ..moves import Jump, count_moves
 from ..problem import Problem
 from .setup import Cancelled, OutOfTime, stop_if_over
@@ -47,12 +47,7 @@ class ExactFewest:
 
 def fewest_exact(problem: Problem, budget: Budget | None = None) -> ExactFewest:
     """Run :func:`fewest_steps` to the end."""
-    gen = fewest_steps(problem, budget)
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value
+    return drive(fewest_steps(problem, budget))
 
 
 def fewest_steps(problem: Problem, budget: Budget | None = None) -> Generator[Progress, None, ExactFewest]:

@@ -14,7 +14,7 @@ from array import array
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
-from ..budget import Budget
+from ..budget import Budget, drive
 from ..problem import Problem
 from .setup import Cancelled, OutOfTime, sides, stop_if_over
 from .sweep import Level, MemoryCeiling, Progress, sweep
@@ -45,12 +45,7 @@ class LevelTable:
 
 def level_table(problem: Problem, budget: Budget | None = None) -> LevelTable:
     """Run :func:`levels_steps` to the end."""
-    gen = levels_steps(problem, budget)
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value
+    return drive(levels_steps(problem, budget))
 
 
 def levels_steps(problem: Problem, budget: Budget | None = None) -> Generator[Progress, None, LevelTable]:

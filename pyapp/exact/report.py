@@ -36,6 +36,7 @@ def fewest_json(problem: Problem, f: ExactFewest) -> dict:
         "moves": f.moves,
         "solution": format_moves(problem.board, f.jumps),
         "jumps": len(f.jumps),
+        "jump_list": [[problem.board.name_of[b] for b in j] for j in f.jumps],
         "proven": f.status != "unknown",
         "lower_bound": f.lower_bound,
         "reason": f.reason,

@@ -26,7 +26,7 @@ from bisect import bisect_left
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
-from ..budget import Budget
+from ..budget import Budget, drive
 from ..problem import Problem
 from .codec import Codec
 from .setup import Sides, sides, stop_if_over
@@ -83,12 +83,7 @@ def _cache_key(problem: Problem) -> tuple:
 
 def winnable(problem: Problem, budget: Budget | None = None) -> Winnable:
     """Every position of ``problem`` that can still win (computed once, then cached)."""
-    gen = winnable_steps(problem, budget)
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value
+    return drive(winnable_steps(problem, budget))
 
 
 def winnable_steps(problem: Problem, budget: Budget | None = None,
