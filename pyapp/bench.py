@@ -54,7 +54,7 @@ def _wasm_heap_bytes() -> int | None:
     if sys.platform != "emscripten":
         return None
     try:
-        import pyodide_js  # type: ignore[import-not-found]  # only exists inside Pyodide
+        import pyodide_js  # only exists inside Pyodide (mypy: ignore_missing_imports in pyproject.toml)
 
         return int(pyodide_js._module.HEAP8.length)
     except Exception:

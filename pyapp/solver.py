@@ -49,7 +49,7 @@ from .board import BOARD_CACHE_SIZE, Board
 from .budget import Budget, Progress, budget_of, drive
 from .moves import Jump
 from .pagoda import Pagoda, pagoda_proof, pagodas_for, parity_pagodas
-from .problem import Problem, Result
+from .problem import Problem, Result, Status
 from .search.compiled import Tables, build_tables, reseed
 from .search.dfs import NO_LIMIT, Stats
 from .search.phases import (
@@ -114,7 +114,7 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     board, goal, start = problem.board, problem.goal, problem.start
     definite = goal.definite
 
-    def done(status: str, reason: str | None, path: list[int] | None = None, method: str = "",
+    def done(status: Status, reason: str | None, path: list[int] | None = None, method: str = "",
              nodes: int = 0, entries: int = 0) -> Result:
         path = path or [start]
         return Result(status, reason, jumps_of(path), path[-1], nodes, entries, time.perf_counter() - t0,

@@ -88,7 +88,10 @@ class Run:
 class Phase(Protocol):
     """One step of the portfolio."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """What the phase is (for reports)."""
+        ...
 
     def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
         """Search (``number`` is the phase's place in the list: it seeds its tie-breaks)."""
