@@ -175,11 +175,11 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
                            bool(finishes) and len(board.bits) <= LP_MAX_HOLES)
         outcome = yield from run_phases(run, phases)
         entries = len(run.table)
-        if outcome.kind == "budget":
+        if outcome.status == "budget":
             return spent()
-        if outcome.kind == "pagoda" and definite:
+        if outcome.status == "pagoda" and definite:
             return done("impossible", outcome.method, None, "pagoda (linear programming)", st.nodes, entries)
-        if outcome.kind == "found":
+        if outcome.status == "found":
             method = outcome.method
             if not definite:
                 method += f" (reached the class lower bound, {final_pegs} peg{'s' if final_pegs > 1 else ''})"
@@ -193,7 +193,7 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     reseed(tables, seed)
     run = replace(run, tables=tables, table=BoundedTable(table_cap, tables.images))
     outcome = yield from run_phases(run, [FewestPegs(final_pegs + 1)])
-    if outcome.kind == "budget":
+    if outcome.status == "budget":
         return spent()
     return done("solved", None, outcome.path, outcome.method, st.nodes, len(run.table))
 

@@ -45,7 +45,7 @@ LP_MAX_HOLES = 64
 class Outcome:
     """How the portfolio ended."""
 
-    kind: Literal["found", "exhausted", "pagoda", "budget"]
+    status: Literal["found", "exhausted", "pagoda", "budget"]
     """``found``: ``path`` leads to a goal position; ``exhausted``: a complete search saw every
     position without one (a proof); ``pagoda``: ``method`` is a pagoda proof; ``budget``: spent."""
     path: list[int] = field(default_factory=list)
