@@ -12,13 +12,14 @@ The portfolio, cheapest first (its phases are objects of :mod:`pyapp.search.phas
 1. **Proofs at once.** Conway's position class (rule of three) and pagoda functions
    (:mod:`pyapp.pagoda`): if the start is in another class than every finish, or worth
    less than the goal under a pagoda, the answer is ``impossible`` with that reason.
-2. **Short depth-first runs** (:mod:`pyapp.search.dfs`, runs of ~300 nodes, each with
-   new tie-breaks; restarts cut the heavy tail of a bad early choice): best-scored jump
+2. **Short depth-first runs** (:mod:`pyapp.search.dfs`, 12 runs of 300 nodes, each with
+   new tie-breaks; a run stops at the first 128-node check past its limit, i.e. after 384
+   nodes; restarts cut the heavy tail of a bad early choice): best-scored jump
    first, bit-parallel pagoda pruning toward the goal, a bounded table of dead positions
    keyed by symmetry class (only the symmetries that fix the goal), shared by every run.
    This solves the English central game in a few hundred nodes.
 3. **Beam search** (:mod:`pyapp.search.beam`) of growing widths, each level-by-level beam
-   finished by small exhaustive searches over its last ~11 jumps: finds solutions on big
+   finished by small depth-first searches (1000 nodes each) over its last 11 jumps: finds solutions on big
    boards where one bad early move would trap the depth-first search.  Order: the 12
    short runs, beams of 128 and 256, then a **linear program** looks for a pagoda function
    proving the goal out of reach (:func:`pyapp.pagoda.find_pagoda_steps`), then wider
@@ -29,10 +30,10 @@ The portfolio, cheapest first (its phases are objects of :mod:`pyapp.search.phas
 A ``seed`` changes only the order of equally scored jumps, so each seed gives its own
 solution while the search stays as well guided as without it (no seed: a fixed default).
 
-Memory: the transposition table holds at most ``table_cap`` positions (fewer when the
-budget's memory ceiling says so, at about :data:`TABLE_ENTRY_BYTES` each) (each dead
+Memory: the transposition table holds at most ``table_cap`` positions, fewer when the
+budget's memory ceiling says so (at about :data:`TABLE_ENTRY_BYTES` each).  Each dead
 position is stored with its images under the symmetries that fix the goal, so a lookup
-is one probe); at the cap nothing more is stored and the search goes on: answers stay
+is one probe.  At the cap nothing more is stored and the search goes on: answers stay
 correct (an ``impossible`` from exhaustion is still a proof), only re-exploration gets
 slower.  The beam keeps ``width`` positions per level.  ``Result.method`` names the part
 of the portfolio that answered.
