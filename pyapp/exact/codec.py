@@ -47,6 +47,11 @@ def _table(width: int, image_of_bit: Callable[[int], int]) -> list[int]:
     return table
 
 
+def _image(of_bit: dict[int, int], shift: int) -> Callable[[int], int]:
+    """``j -> of_bit[j + shift]`` (0 for a bit that is not a hole): the image of chunk bit ``j``."""
+    return lambda j: of_bit.get(j + shift, 0)
+
+
 def _lookup(name: str, var: str, chunks: list[tuple[int, int]]) -> str:
     """Source of ``name0[var & m] | name1[(var >> s) & m] | ...`` (the last chunk unmasked)."""
     parts = []
@@ -89,12 +94,14 @@ class Codec:
         self._packed_of_bit = packed_of_bit
         ns: dict[str, object] = {}
         lay_chunks = _chunks(max(board.bits) + 1, LAYOUT_CHUNK)
+        layout_bits = [1 << b for b in board.bits] + [0] * MAX_HOLES
+        lanes_padded = lanes + [0] * MAX_HOLES
         for i, (shift, width) in enumerate(lay_chunks):
-            ns[f"P{i}"] = _table(width, lambda j, s=shift: packed_of_bit.get(j + s, 0))
+            ns[f"P{i}"] = _table(width, _image(packed_of_bit, shift))
         den_chunks = _chunks(n, DENSE_CHUNK)
         for i, (shift, width) in enumerate(den_chunks):
-            ns[f"D{i}"] = _table(width, lambda j, s=shift: 1 << board.bits[j + s] if j + s < n else 0)
-            ns[f"Q{i}"] = _table(width, lambda j, s=shift: lanes[j + s] if j + s < n else 0)
+            ns[f"D{i}"] = _table(width, _image(dict(enumerate(layout_bits)), shift))
+            ns[f"Q{i}"] = _table(width, _image(dict(enumerate(lanes_padded)), shift))
         self._ns = ns
         m = self.everything
         count = len(self.group)

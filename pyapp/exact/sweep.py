@@ -114,7 +114,8 @@ def sweep(cd: Codec, sources: dict[int, int] | Iterable[int], last_pegs: int, *,
     canon = cd.canon
     if weights:
         first: dict[int, int] = {}
-        for p, w in dict(sources).items():  # type: ignore[arg-type]
+        weighted: dict[int, int] = dict(sources)  # type: ignore[arg-type]
+        for p, w in weighted.items():
             first[canon(p)] = first.get(canon(p), 0) + w
         keys = to_array(sorted(first))
         level = Level(_pegs_of(sources), keys, weights_array([first[k] for k in keys]))
@@ -145,7 +146,8 @@ def sweep(cd: Codec, sources: dict[int, int] | Iterable[int], last_pegs: int, *,
             yield Progress(stage, level.pegs - 1, hi, n, len(acc), total, held, time.perf_counter() - t0)
         new_keys = to_array(sorted(acc))
         if weights:
-            get = acc.__getitem__  # type: ignore[union-attr]
+            assert isinstance(acc, dict)
+            get = acc.__getitem__
             level = Level(level.pegs - 1, new_keys, weights_array([get(k) for k in new_keys]))
         else:
             level = Level(level.pegs - 1, new_keys)

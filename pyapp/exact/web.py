@@ -59,15 +59,21 @@ def job(problem: Problem, args: dict) -> tuple[Generator, Callable[[Any], Any], 
     is ``count``, ``levels`` or ``fewest``; a cancel makes the analysis answer 'unknown: cancelled'
     at its next chunk."""
     kind = args.get("analysis", "count")
-    steps = {"count": count_steps, "levels": levels_steps, "fewest": fewest_steps}.get(kind)
-    if steps is None:
+    if kind not in ("count", "levels", "fewest"):
         raise PegError(f"unknown exact analysis {kind!r}: expected count, levels or fewest")
-    finish = {"count": count_json, "levels": levels_json, "fewest": fewest_json}[kind]
     budget = budget_from(args)
+    gen: Generator[Any, None, Any]
+    finish: Callable[[Problem, Any], dict]
+    if kind == "count":
+        gen, finish = count_steps(problem, budget), count_json
+    elif kind == "levels":
+        gen, finish = levels_steps(problem, budget), levels_json
+    else:
+        gen, finish = fewest_steps(problem, budget), fewest_json
     last: dict[str, Any] = {}
 
     def progress(p: Any) -> dict:
         last.update(p.as_dict())
         return last
 
-    return steps(problem, budget), lambda result: finish(problem, result), progress, budget
+    return gen, lambda result: finish(problem, result), progress, budget
