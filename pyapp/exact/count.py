@@ -115,7 +115,7 @@ def _meet(s: Sides, budget: Budget, state: dict, held, forced: int | None = None
     of the ``forced`` level), until they meet."""
     gens = {"forward": sweep(s.codec, {s.start: 1}, s.last_pegs, weights=True, stage="forward",
                              kept_bytes=held, max_bytes=budget.max_bytes),
-            "backward": sweep(s.codec, s.backward, s.holes - s.first_pegs, weights=True, stage="backward",
+            "backward": sweep(s.back_codec, s.backward, s.holes - s.first_pegs, weights=True, stage="backward",
                               kept_bytes=held, max_bytes=budget.max_bytes)}
     front: dict[str, Level] = {}
 
@@ -145,10 +145,12 @@ def _meet(s: Sides, budget: Budget, state: dict, held, forced: int | None = None
 
 def _combine(s: Sides, forward: Level, backward: Level, budget: Budget, state: dict
              ) -> Generator[Progress, None, int]:
-    """``sum T_f(C) * T_b(complement C) / |C|`` over the classes of the middle level."""
-    cd = s.codec
-    packed_key, least_greatest, orbit = cd.packed_key, cd.least_greatest, cd.orbit_size
-    everything = cd.everything
+    """``sum T_f(C) * T_b(D) / |D|`` over the forward classes ``C`` of the middle level, ``D`` the
+    backward class of the complement (``T_b(D) / |D|`` is the number of ways from any member of ``C``
+    to the goal; with one group for both sides ``|D| = |C|``)."""
+    bcd = s.back_codec
+    packed_key, least_greatest, orbit = bcd.packed_key, bcd.least_greatest, bcd.orbit_size
+    everything = bcd.everything
     bkeys, bweights = backward.keys, backward.weights
     fkeys, fweights = forward.keys, forward.weights
     assert fweights is not None and bweights is not None
@@ -157,14 +159,14 @@ def _combine(s: Sides, forward: Level, backward: Level, budget: Budget, state: d
     n = len(fkeys)
     for lo in range(0, n, CHUNK):
         for i in range(lo, min(n, lo + CHUNK)):
-            x = packed_key(fkeys[i])
-            c = everything ^ least_greatest(x)[1]  # the canonical key of the complement
+            x = packed_key(fkeys[i])  # the forward key is a dense position: its backward images
+            c = everything ^ least_greatest(x)[1]  # the backward canonical key of the complement
             j = bisect_left(bkeys, c)
             if j < nb and bkeys[j] == c:
-                ways, rest = divmod(fweights[i] * bweights[j], orbit(x))
+                ways, rest = divmod(bweights[j], orbit(x))
                 if rest:  # pragma: no cover - a broken invariant, never silently wrong
                     raise ArithmeticError("class weights not divisible by the orbit size")
-                total += ways
+                total += fweights[i] * ways
         stop_if_over(budget)
         yield Progress("combine", forward.pegs, min(n, lo + CHUNK), n, 0, state["positions"],
                        forward.nbytes + backward.nbytes, budget.elapsed())

@@ -45,6 +45,11 @@ class Sides:
 
     problem: Problem
     codec: Codec
+    """Forward codec: the symmetries fixing the start and the goal."""
+    back_codec: Codec
+    """Backward codec: the symmetries fixing the goal and the set of backward sources (for 'any', often
+    the whole board group, so the backward sweep is several times smaller).  It contains the forward
+    group, so a backward count is the same for every member of a forward class."""
     start: int
     backward: dict[int, int]
     """Complement-game sources (layout position -> weight 1)."""
@@ -74,5 +79,10 @@ def sides(problem: Problem) -> Sides:
     mask = board.mask
     # the ends the start's position class allows (for 'any', only some of the one-peg positions)
     backward = {mask ^ end: 1 for end in goal.pagoda_targets(board, start)}
+    ends = frozenset(backward)
+    back_group = tuple(g for g in goal.symmetries(board)
+                       if frozenset(board.transform(p, g) for p in ends) == ends)
+    if not fixed <= set(back_group):  # pragma: no cover - a symmetry fixing the start keeps its class
+        back_group = tuple(sorted(fixed))
     last = goal.final_pegs or 1
-    return Sides(problem, cd, start, backward, start.bit_count(), last, len(board))
+    return Sides(problem, cd, codec(board, back_group), start, backward, start.bit_count(), last, len(board))

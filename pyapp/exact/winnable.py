@@ -107,8 +107,8 @@ def winnable_steps(problem: Problem, budget: Budget | None = None,
     def held() -> int:
         return stored[0]
 
-    def run(sources, last: int, stage: str, into: dict[int, array]):
-        for item in sweep(s.codec, list(sources), last, weights=False, stage=stage, kept_bytes=held,
+    def run(sources, last: int, stage: str, into: dict[int, array], cd: Codec):
+        for item in sweep(cd, list(sources), last, weights=False, stage=stage, kept_bytes=held,
                           max_bytes=budget.max_bytes):
             if isinstance(item, Level):
                 into[item.pegs] = item.keys
@@ -120,13 +120,13 @@ def winnable_steps(problem: Problem, budget: Budget | None = None,
     if s.complement_problem:
         low = min(meet, n - meet)
         if low not in reach:
-            yield from run([s.start], low, "reachable", reach)
+            yield from run([s.start], low, "reachable", reach, s.codec)
         back = reach
     else:
         if meet not in reach:
-            yield from run([s.start], meet, "reachable", reach)
+            yield from run([s.start], meet, "reachable", reach, s.codec)
         back = {}
-        yield from run(s.backward, n - meet, "can reach the goal", back)
+        yield from run(s.backward, n - meet, "can reach the goal", back, s.back_codec)
     win = Winnable(problem, s.codec, reachable={k: len(v) for k, v in reach.items()})
     if meet not in reach or (n - meet) not in back:
         win.seconds = budget.elapsed()
@@ -145,7 +145,7 @@ def winnable_steps(problem: Problem, budget: Budget | None = None,
 
 def _middle(s: Sides, reach: array, back: array, pegs: int, budget: Budget) -> Generator[Progress, None, array]:
     """Winnable positions of the middle level: reachable ones whose complement the backward sweep reached."""
-    cd = s.codec
+    cd = s.back_codec
     packed_key, least_greatest = cd.packed_key, cd.least_greatest
     everything = cd.everything
     out = []
@@ -160,16 +160,24 @@ def _middle(s: Sides, reach: array, back: array, pegs: int, budget: Budget) -> G
 
 def _down(s: Sides, above: array, back: array, pegs: int, budget: Budget) -> Generator[Progress, None, array]:
     """Winnable positions with ``pegs`` pegs: children of the winnable ones above that can reach the goal."""
-    cd = s.codec
-    least_greatest = cd.least_greatest
+    cd, bcd = s.codec, s.back_codec
+    least = cd.least
     everything = cd.everything
     raw: set[int] = set()
     cd.expand_set(above, 0, len(above), raw)
     out = set()
-    for x in raw:
-        least, greatest = least_greatest(x)
-        if least not in out and member(back, everything ^ greatest):
-            out.add(least)
+    if bcd is cd:
+        least_greatest = cd.least_greatest
+        for x in raw:
+            key, greatest = least_greatest(x)
+            if key not in out and member(back, everything ^ greatest):
+                out.add(key)
+    else:  # lane 0 of a packed value is the position itself: its images under the backward group
+        back_greatest, packed_key = bcd.least_greatest, bcd.packed_key
+        for x in raw:
+            key = least(x)
+            if key not in out and member(back, everything ^ back_greatest(packed_key(x & everything))[1]):
+                out.add(key)
     stop_if_over(budget)
     yield Progress("can still win", pegs, len(above), len(above), len(out), 0, 0, budget.elapsed())
     return to_array(sorted(out))
