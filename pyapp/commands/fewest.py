@@ -42,6 +42,7 @@ def run(args) -> dict:
         if quick.status == "solved":
             out.update(status="solved", moves=count_moves(quick.jumps), jumps=len(quick.jumps),
                        solution=format_moves(problem.board, quick.jumps),
+                       jump_list=[[problem.board.name_of[b] for b in j] for j in quick.jumps],
                        lower_bound=max(f.lower_bound, quick.lower_bound))
     return out
 

@@ -54,7 +54,8 @@ def estimate(problem: Problem) -> dict:
             "big": seconds * BROWSER_FACTOR > 10}
 
 
-def job(problem: Problem, args: dict) -> tuple[Generator, Callable[[Any], Any], Callable[[Any], Any], Budget]:
+def job(problem: Problem, args: dict
+        ) -> tuple[Generator[Any, None, Any], Callable[[Any], Any], Callable[[Any], Any], Budget]:
     """``(generator, finish, progress, budget)`` for :class:`pyapp.webjobs.Job`: ``args['analysis']``
     is ``count``, ``levels`` or ``fewest``; a cancel makes the analysis answer 'unknown: cancelled'
     at its next chunk."""
