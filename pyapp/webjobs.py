@@ -198,6 +198,7 @@ def exact_job(args: dict, analysis: str) -> Job:
 
 def count_exact_job(args: dict) -> Job:
     """``count_exact``: every solution counted; ``levels: true`` for the level histogram instead."""
+    args = fields.request(args)
     return exact_job(args, "levels" if fields.flag(args, "levels", False) else "count")
 
 
