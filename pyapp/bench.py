@@ -34,7 +34,7 @@ from typing import Any
 from .board import Board
 from .catalogue import ENTRIES, get_board
 from .moves import Jump, group_moves
-from .problem import Problem, default_problem, parse_goal
+from .problem import Problem, default_problem, make_problem
 from .solver import solve
 
 ORACLE_MAX_HOLES = 21
@@ -129,14 +129,8 @@ def _check_solution(problem: Problem, jumps: Sequence[Jump], final: int | None =
 
 
 def _class_proof(problem: Problem) -> bool:
-    """True when position classes alone prove ``problem`` impossible (re-derived here)."""
-    board, goal = problem.board, problem.goal
-    cls = board.position_class(problem.start)
-    if goal.kind in ("hole", "target"):
-        return cls != board.position_class(goal.target)
-    if goal.kind == "any":
-        return all(board.position_class(1 << b) != cls for b in board.bits)
-    return False
+    """True when position classes alone prove ``problem`` impossible (re-derived here, not read from the answer)."""
+    return problem.goal.obstacle(problem.board, problem.start) is not None
 
 
 class Oracle:
@@ -239,15 +233,11 @@ def _bit(board: Board, key: int) -> int:
 # ---------------------------------------------------------------------------- the cases
 
 def _goal_name(problem: Problem) -> str:
-    g = problem.goal
-    if g.kind == "hole":
-        return problem.board.name_of[g.target.bit_length() - 1]
-    return {"any": "one peg", "min": "fewest pegs", "target": "target"}[g.kind]
+    return problem.goal.short(problem.board)
 
 
 def _problem(board_id: str, start: str, goal: str) -> Problem:
-    board = get_board(board_id)
-    return Problem(board, board.start(start), parse_goal(board, goal))
+    return make_problem(get_board(board_id), start=start, goal=goal)
 
 
 def _solve_case(name: str, title: str, problem: Problem, expected_status: str, source: str, *,
@@ -328,7 +318,7 @@ def _count_case(board_id: str, start: str, goal: str) -> Case:
         if not isinstance(n, int) or n < 0:
             out.wrong = f"count is not a whole number: {n!r}"
         elif len(board) <= ORACLE_MAX_HOLES:
-            want = oracle(board).count(problem.start, problem.goal.target if problem.goal.kind == "hole" else 0)
+            want = oracle(board).count(problem.start, problem.goal.exact or 0)
             if n != want:
                 out.wrong = f"counted {n}, exhaustive enumeration gives {want}"
         return out
@@ -354,7 +344,7 @@ def _fewest_case(board_id: str, start: str, goal: str) -> Case:
             elif len(group_moves(list(r.jumps))) != moves:
                 out.wrong = f"reports {moves} moves but its solution has {len(group_moves(list(r.jumps)))}"
             elif len(board) <= ORACLE_MAX_HOLES:
-                want = oracle(board).fewest(problem.start, problem.goal.target if problem.goal.kind == "hole" else 0)
+                want = oracle(board).fewest(problem.start, problem.goal.exact or 0)
                 if moves < want or (moves > want and r.proven):
                     out.wrong = f"{moves} moves (proven: {r.proven}), exhaustive search gives {want:.0f}"
         elif r.status == "impossible":

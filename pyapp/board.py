@@ -308,16 +308,33 @@ def board_from_text(text: str, lattice: str = "square", board_id: str = "custom"
                 f"custom triangular board {text!r} is not on one lattice: cells of a row must be two "
                 "characters apart and each row offset by one from the next"
             )
-        # doubled coordinates -> skewed lattice coordinates: (r, x) -> (r, (x + r - low) / 2)
-        low = min(x + r for r, x, _ in raw)
-        cells = [(r, (x + r - low) // 2) for r, x, _ in raw]
-    top = min(r for r, _ in cells)
-    left = min(c for _, c in cells)
-    cells = [(r - top, c - left) for r, c in cells]
-    board = Board.from_cells(board_id, "Custom board", lat, cells)
-    stride = board.stride
+        # doubled coordinates -> skewed lattice coordinates: (r, x) -> (r, (x + r) / 2)
+        cells = [(r, (x + r) // 2) for r, x, _ in raw]
+    return board_from_cells({cell: peg for cell, (_, _, peg) in zip(cells, raw)}, lat.name, board_id)
+
+
+def board_from_cells(grid: dict[Cell, bool], lattice: str = "square",
+                     board_id: str = "custom") -> tuple[Board, int]:
+    """A custom board from its cells in lattice coordinates (triangles skewed: row ``r`` has
+    columns up to ``r`` on a full triangle), each with True for a peg; returns ``(board, position)``.
+
+    The cells are shifted so that the top row and the leftmost column are 0, so the bit of
+    a given cell ``(r, c)`` is ``(r - top) * board.stride + (c - left)``.
+
+    >>> b, pos = board_from_cells({(5, 5): True, (5, 6): True, (5, 7): False})
+    >>> b.cells, pos.bit_count()
+    (((0, 0), (0, 1), (0, 2)), 2)
+    """
+    lat = LATTICES.get(lattice)
+    if lat is None:
+        raise BoardError(f"unknown lattice {lattice!r}: expected 'square' or 'triangle'")
+    if len(grid) < 3:
+        raise BoardError(f"custom board has {len(grid)} holes: at least 3 are needed for a jump")
+    top = min(r for r, _ in grid)
+    left = min(c for _, c in grid)
+    board = Board.from_cells(board_id, "Custom board", lat, [(r - top, c - left) for r, c in grid])
     pos = 0
-    for (r, c), (_, _, peg) in zip(cells, raw):
+    for (r, c), peg in grid.items():
         if peg:
-            pos |= 1 << (r * stride + c)
+            pos |= 1 << ((r - top) * board.stride + c - left)
     return board, pos

@@ -1,4 +1,4 @@
-"""Replaying a game: checking a sequence of moves against the rules, jump by jump."""
+"""Playing a game: replaying moves against the rules, jump by jump, and how a game ends."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from .board import Board
 from .errors import PegError
+from .goal import Goal
 from .moves import Jump, apply_jump, count_moves, has_jump
 from .notation import format_jump, parse_move
 
@@ -58,3 +59,19 @@ def replay(board: Board, start: int, moves: Sequence[str]) -> Replay:
 def game_over(board: Board, pos: int) -> bool:
     """True when no jump is legal."""
     return not has_jump(board, pos)
+
+
+def ending(board: Board, pos: int, goal: Goal) -> tuple[bool, bool, str]:
+    """``(game over, goal reached, message)`` for a game at ``pos``: over when no jump is legal;
+    for the 'as few pegs as possible' goal, ending with one peg counts as reached."""
+    if has_jump(board, pos):
+        return False, False, ""
+    pegs = pos.bit_count()
+    where = board.name_of[pos.bit_length() - 1] if pegs == 1 else ""
+    if goal.reached(pos):
+        return True, True, f"Solved! One peg left, on {where}." if where else "Solved! The target position is reached."
+    if not goal.definite:
+        return True, pegs == 1, f"Game over: {pegs} peg{'s' if pegs != 1 else ''} left."
+    if where:
+        return True, False, f"Game over: one peg left on {where}, but the goal was {goal.text(board)}."
+    return True, False, f"Game over: {pegs} pegs left, no jump possible."

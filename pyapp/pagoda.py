@@ -285,16 +285,6 @@ def _catalogue_board(board_id: str) -> Board | None:
     return get_board(board_id) if board_id in CATALOGUE else None
 
 
-def finishes_for(board: Board, start: int, kind: str, target: int) -> list[int]:
-    """The final positions a goal accepts, restricted by position class to those reachable in principle."""
-    if kind in ("hole", "target"):
-        return [target]
-    if kind == "any":
-        cls = board.position_class(start)
-        return [1 << b for b in board.bits if board.position_class(1 << b) == cls]
-    return []
-
-
 def pagodas_for(board: Board, finishes: list[int]) -> list[tuple[Pagoda, int]]:
     """``(pagoda, threshold)`` pairs useful for reaching one of ``finishes``.
 

@@ -15,20 +15,20 @@ import argparse
 import random
 import sys
 
-from .pagoda import Pagoda, find_pagoda, finishes_for, make_pagoda, pagodas_for
+from .pagoda import Pagoda, find_pagoda, make_pagoda, pagodas_for
 from .problem import Problem, default_problem, make_problem
-from .search.compiled import build_tables, goal_symmetries
+from .search.compiled import build_tables
 from .search.dfs import Stats, dfs
 from .search.table import BoundedTable
 
 
 def _run(problem: Problem, pagodas: list[tuple[Pagoda, int]], seed: int, nodes: int) -> tuple[bool, int, list[int]]:
     board, goal = problem.board, problem.goal
-    t = build_tables(board, pagodas, goal_symmetries(board, goal.kind, goal.target), seed)
+    t = build_tables(board, pagodas, list(goal.symmetries(board)), seed)
     table = BoundedTable(1_000_000, t.images)
     st = Stats(pause_at=nodes, dead_sample=[])
     gen = dfs(t, problem.start, table, st, final_pegs=goal.final_pegs,
-              target=goal.target if goal.kind in ("hole", "target") else None)
+              target=goal.exact)
     found = False
     try:
         while st.nodes < nodes:
@@ -43,7 +43,7 @@ def learn(problem: Problem, *, rounds: int = 5, seeds: int = 8, nodes: int = 200
           log=None) -> list[dict[int, int]]:
     """Pagodas (as ``{bit: weight}``) that prune dead ends of ``problem``'s search."""
     board = problem.board
-    finishes = finishes_for(board, problem.start, problem.goal.kind, problem.goal.target)
+    finishes = problem.goal.pagoda_targets(board, problem.start)
     learned: list[dict[int, int]] = []
     rng = random.Random(1)
     for rnd in range(rounds):

@@ -1,9 +1,9 @@
 """Problems (a board, a start position, a goal) and the answers the engine gives.
 
-A goal is one of: one peg at a given hole (``hole``), one peg anywhere (``any``), an
-exact target position (``target``), or as few pegs as possible (``min``).  Every answer
-is explicit: ``solved`` with the jumps, ``impossible`` with the reason, or ``unknown``
-(budget spent or cancelled).
+Goals live in :mod:`pyapp.goal`.  Every answer is explicit: ``solved`` with the jumps,
+``impossible`` with the reason, or ``unknown`` (budget spent or cancelled).
+:func:`make_problem` is the one place a problem is built from user-facing strings
+(:mod:`pyapp.request` adds board specs, moves and request dicts on top of it).
 """
 
 from __future__ import annotations
@@ -14,35 +14,13 @@ from typing import Literal
 from .board import Board
 from .catalogue import get_board, get_entry
 from .errors import PegError
+from .goal import Goal, GoalKind, parse_goal
 from .moves import Jump
 from .position import parse_position
 
-GoalKind = Literal["hole", "any", "target", "min"]
+__all__ = ["Goal", "GoalKind", "Problem", "Result", "Status", "default_problem", "make_problem", "parse_goal"]
+
 Status = Literal["solved", "impossible", "unknown"]
-
-
-@dataclass(frozen=True)
-class Goal:
-    """What counts as finished."""
-
-    kind: GoalKind
-    target: int = 0
-    """The peg bits wanted at the end: one bit for ``hole``, a position for ``target``."""
-
-    def reached(self, pos: int) -> bool:
-        """True when ``pos`` satisfies a ``hole``/``any``/``target`` goal."""
-        if self.kind == "any":
-            return pos.bit_count() == 1
-        return pos == self.target
-
-    @property
-    def final_pegs(self) -> int | None:
-        """Pegs left when this goal is met (None for ``min``)."""
-        if self.kind == "min":
-            return None
-        if self.kind == "target":
-            return self.target.bit_count()
-        return 1
 
 
 @dataclass(frozen=True)
@@ -79,17 +57,6 @@ class Result:
         return self.final.bit_count()
 
 
-def parse_goal(board: Board, text: str | None, default: str = "any") -> Goal:
-    """Read a goal: a hole name, ``any``, ``min``, or (with ``target:``) position text."""
-    value = (text if text is not None else default).strip()
-    low = value.lower()
-    if low in ("any", "min"):
-        return Goal(low)  # type: ignore[arg-type]
-    if low.startswith("target:"):
-        return Goal("target", parse_position(board, value[7:]))
-    return Goal("hole", 1 << board.hole(value))
-
-
 def default_problem(board_id: str) -> Problem:
     """The catalogue's default problem for ``board_id``."""
     board = get_board(board_id)
@@ -99,12 +66,20 @@ def default_problem(board_id: str) -> Problem:
 
 def make_problem(board: Board, *, start: str | None = None, position: str | None = None,
                  goal: str | None = None, target: str | None = None, default_start: str | None = None,
-                 default_goal: str = "any") -> Problem:
-    """Build a problem from user-facing strings (the command line and the web worker use this)."""
+                 default_position: int | None = None, default_goal: str = "any") -> Problem:
+    """Build a problem from user-facing strings: a start hole or position text, a goal or target text.
+
+    Without a start or a position the start is ``default_position``, else the board with
+    ``default_start`` vacant, else the full board.
+    """
     if start is not None and position is not None:
         raise PegError("give either a start hole or a position, not both")
+    if goal is not None and target is not None:
+        raise PegError("give either a goal or a target position, not both")
     if position is not None:
         pos = parse_position(board, position)
+    elif start is None and default_position is not None:
+        pos = default_position
     else:
         hole = start if start is not None else default_start
         pos = board.start(hole) if hole is not None else board.full()

@@ -41,14 +41,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, replace
-from itertools import combinations
 
 from .board import Board
 from .moves import Jump
-from .pagoda import Pagoda, find_pagoda_steps, finishes_for, pagoda_proof, pagodas_for, parity_pagodas
+from .pagoda import Pagoda, find_pagoda_steps, pagoda_proof, pagodas_for, parity_pagodas
 from .problem import Problem, Result
 from .search.beam import beam
-from .search.compiled import Tables, build_tables, goal_symmetries, reseed
+from .search.compiled import Tables, build_tables, reseed
 from .search.dfs import Stats, dfs
 from .search.table import BoundedTable
 
@@ -70,31 +69,8 @@ class Progress:
 
 
 def class_proof(problem: Problem) -> str | None:
-    """Why the position class rules the goal out, or None."""
-    board, goal = problem.board, problem.goal
-    if goal.kind in ("hole", "target"):
-        if board.position_class(problem.start) != board.position_class(goal.target):
-            return "position class: the start and the goal are in different position classes (rule of three)"
-    elif goal.kind == "any":
-        cls = board.position_class(problem.start)
-        if not any(board.position_class(1 << b) == cls for b in board.bits):
-            return "position class: no single-peg position is in the start's class (rule of three)"
-    return None
-
-
-def class_lower_bound(board: Board, start: int) -> int:
-    """The fewest pegs any position in the start's class has (1, 2, 3, or 4 meaning 'more')."""
-    cls = board.position_class(start)
-    for k in (1, 2, 3):
-        if k > start.bit_count():
-            return start.bit_count()
-        for combo in combinations(board.bits, k):
-            pos = 0
-            for b in combo:
-                pos |= 1 << b
-            if board.position_class(pos) == cls:
-                return k
-    return 4
+    """Why the position class rules the goal out, or None (:meth:`pyapp.goal.Goal.obstacle`)."""
+    return problem.goal.obstacle(problem.board, problem.start)
 
 
 def jumps_of(path: list[int]) -> list[Jump]:
@@ -130,7 +106,7 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
     """
     t0 = time.perf_counter()
     board, goal, start = problem.board, problem.goal, problem.start
-    kind = goal.kind
+    definite = goal.definite
 
     def done(status: str, reason: str | None, path: list[int] | None = None, method: str = "",
              nodes: int = 0, entries: int = 0) -> Result:
@@ -145,22 +121,19 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
         if goal.reached(start):
             return done("solved", None, method="start")
         return done("impossible", "the start has as few pegs as the goal but is not the goal", method="count")
-    reason = class_proof(problem)
+    reason = goal.obstacle(board, start)
     if reason:
         return done("impossible", reason, method="position class")
-    lower = class_lower_bound(board, start) if kind == "min" else 0
-    if kind == "min":
-        final_pegs = lower
-        finishes = finishes_for(board, start, "any", 0) if lower == 1 else []
-    else:
-        finishes = finishes_for(board, start, kind, goal.target)
+    # ``min`` looks first for the fewest pegs its position class allows (``pegs_at_best``)
+    final_pegs = goal.pegs_at_best(board, start)
+    finishes = goal.pagoda_targets(board, start)
     pagoda_dead = False  # for ``min``: a pagoda rules out the class lower bound
     if finishes:
         # the parity pagodas first: they need no library loading, so these proofs are immediate
         for p in parity_pagodas(board):
             v, thr = p.value(start), min(p.value(f) for f in finishes)
             if v < thr:
-                if kind != "min":
+                if definite:
                     return done("impossible", f"pagoda function: {p.name} is worth {v} at the start, "
                                 f"less than the {thr} the goal needs", method="pagoda")
                 pagoda_dead = True
@@ -168,17 +141,16 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
     for p, thr in pagodas:
         v = p.value(start)
         if v < thr:
-            if kind != "min":
+            if definite:
                 return done("impossible", f"pagoda function: {p.name} is worth {v} at the start, "
                             f"less than the {thr} the goal needs", method="pagoda")
             pagoda_dead = True
 
-    sym_kind = "any" if kind == "min" else kind
-    tables = _tables_for(board, sym_kind, goal.target, tuple(finishes), pagodas)
+    tables = _tables_for(board, goal.symmetries(board), tuple(finishes), pagodas)
     reseed(tables, seed)
     table = BoundedTable(table_cap, tables.images)
     st = Stats(slice_seconds=slice_seconds)
-    target = goal.target if kind in ("hole", "target") else None
+    target = goal.exact
     deadline = t0 + max_seconds if max_seconds is not None else None
     node_cap = max_nodes if max_nodes is not None else 1 << 62
     if restarts is None:
@@ -188,7 +160,7 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
     clock = _Clock(t0, slice_seconds, node_cap, deadline)
 
     def spent() -> Result:
-        if kind == "min":
+        if not definite:
             return done("unknown", "budget spent: fewest pegs found so far, minimality not proven",
                         st.best_path, "budget", st.nodes, len(table))
         return done("unknown", "budget spent", None, "budget", st.nodes, len(table))
@@ -198,21 +170,21 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
                                                       restarts, beam_widths, seed, finishes)
         if outcome == "budget":
             return spent()
-        if outcome == "pagoda" and kind != "min":
+        if outcome == "pagoda" and definite:
             return done("impossible", method, None, "pagoda (linear programming)", st.nodes, len(table))
         if outcome == "found":
-            if kind == "min":
-                method += f" (reached the class lower bound, {lower} peg{'s' if lower > 1 else ''})"
+            if not definite:
+                method += f" (reached the class lower bound, {final_pegs} peg{'s' if final_pegs > 1 else ''})"
             return done("solved", None, path, method, st.nodes, len(table))
-        if kind != "min":
+        if definite:
             return done("impossible", f"exhaustive search: {st.nodes} nodes, {len(table)} table entries "
                         f"(pagoda pruning with {len(pagodas)} pagodas)", None, "exhaustive search",
                         st.nodes, len(table))
     # min goal, the class lower bound is out of reach: search everything for the fewest pegs
-    tables = _tables_for(board, "min", 0, (), [])
+    tables = _tables_for(board, goal.symmetries(board), (), [])
     reseed(tables, seed)
     table = BoundedTable(table_cap, tables.images)
-    gen = dfs(tables, start, table, st, final_pegs=None, target=None, lower_bound=lower + 1)
+    gen = dfs(tables, start, table, st, final_pegs=None, target=None, lower_bound=final_pegs + 1)
     st.pause_at = node_cap
     try:
         while True:
@@ -342,15 +314,16 @@ def _pagodas_for(board: Board, finishes: tuple[int, ...]) -> list[tuple[Pagoda, 
     return found
 
 
-def _tables_for(board: Board, kind: str, target: int, finishes: tuple[int, ...],
+def _tables_for(board: Board, syms: tuple[int, ...], finishes: tuple[int, ...],
                 pagodas: list[tuple[Pagoda, int]]) -> Tables:
-    """The compiled tables for a board and goal, built once per process (a fresh copy each call)."""
-    key = (board, kind, target, finishes)
+    """The compiled tables for a board, the goal's symmetries and its pagoda targets, built once per
+    process (a fresh copy of the tie-breaks each call)."""
+    key = (board, syms, finishes)
     base = _TABLES.get(key)
     if base is None:
         if len(_TABLES) > 64:
             _TABLES.clear()
-        base = _TABLES[key] = build_tables(board, pagodas, goal_symmetries(board, kind, target), None)
+        base = _TABLES[key] = build_tables(board, pagodas, list(syms), None)
     return replace(base, ties=list(base.ties))
 
 
@@ -368,8 +341,11 @@ def _derive(seed: int | None, number: int) -> int:
 
 
 def explain_pagoda(problem: Problem) -> str | None:
-    """A pagoda-function reason the problem is impossible (known pagodas, then linear programming)."""
-    finishes = finishes_for(problem.board, problem.start, problem.goal.kind, problem.goal.target)
+    """A pagoda-function reason the problem is impossible (known pagodas, then linear programming);
+    None for ``min``, which always has an answer."""
+    if not problem.goal.definite:
+        return None
+    finishes = problem.goal.pagoda_targets(problem.board, problem.start)
     return pagoda_proof(problem.board, problem.start, finishes)
 
 

@@ -12,125 +12,35 @@ user; the worker turns them into ``{type: "error", message}`` replies.
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import json
 import time
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
-from .board import Board, board_from_text
+from . import webplay
+from .board import Board, board_from_cells
 from .catalogue import CATALOGUE, ENTRIES, get_board
 from .errors import PegError
-from .game import replay
-from .moves import Jump, count_moves, has_jump, legal_jumps
+from .game import ending
+from .goal import Goal
+from .moves import Jump, count_moves, legal_jumps
 from .notation import format_moves
-from .position import format_position, parse_position
-from .problem import Goal, Problem, Result, parse_goal
+from .position import format_position
+from .problem import Result
 from .render import hole_coordinates, render_svg
+from .request import MAX_CUSTOM_HOLES, board_spec, from_request, move_list, result_json, text_arg
 from .spec import resolve_board
 
-MAX_SPEC_CHARS = 2000
-MAX_MOVES = 400
-MAX_CUSTOM_HOLES = 400
 DEFAULT_SOLVE_SECONDS = 60.0
 SLICE_SECONDS = 0.05
-
-
-class FeatureMissing(PegError):
-    """A feature whose module is not part of this build."""
-
-
-# ---------------------------------------------------------------- helpers
-def _optional(module: str, feature: str):
-    """Import ``pyapp.<module>`` lazily; a clear message when it is absent."""
-    try:
-        return importlib.import_module(f"pyapp.{module}")
-    except ImportError as err:
-        raise FeatureMissing(f"{feature} is not available in this build (pyapp.{module}: {err})") from None
-
-
-def _text(value: Any, what: str, limit: int = MAX_SPEC_CHARS) -> str:
-    if not isinstance(value, str):
-        raise PegError(f"{what} must be text, not {type(value).__name__}")
-    if len(value) > limit:
-        raise PegError(f"{what} is too long ({len(value)} characters, at most {limit})")
-    return value
 
 
 def _names(board: Board, jump: Jump) -> list[str]:
     return [board.name_of[b] for b in jump]
 
 
-def _move_list(moves: Any) -> list[str]:
-    if moves is None:
-        return []
-    if isinstance(moves, str):
-        moves = [m for m in moves.replace(",", " ").split() if m]
-    if not isinstance(moves, list | tuple) or not all(isinstance(m, str) for m in moves):
-        raise PegError("moves must be a list of moves in notation, like ['f4-d4', 'd2-d4']")
-    if len(moves) > MAX_MOVES:
-        raise PegError(f"too many moves ({len(moves)}, at most {MAX_MOVES})")
-    return [_text(m, "a move", 200) for m in moves]
-
-
-def board_spec(board: Board, pos: int) -> str:
-    """The spec string that recreates a custom board with ``pos`` as its start (``square:oo_/...``)."""
-    if board.id in CATALOGUE:
-        return board.id
-    text = format_position(board, pos)
-    # '_' marks "no hole" (board_from_text reads it like a space) and keeps links readable
-    rows = [row.replace(" ", "_") for row in text.split("\n")]
-    return f"{board.lattice.name}:" + "/".join(rows)
-
-
 def _goal_dict(board: Board, goal: Goal) -> dict:
-    if goal.kind == "hole":
-        name = board.name_of[goal.target.bit_length() - 1]
-        return {"kind": "hole", "hole": name, "text": name}
-    if goal.kind == "target":
-        text = format_position(board, goal.target).replace("\n", "/")
-        return {"kind": "target", "hole": None, "text": "target:" + text}
-    return {"kind": goal.kind, "hole": None, "text": goal.kind}
-
-
-class _Setup:
-    """A resolved request: board, start, goal and the moves played so far (validated)."""
-
-    def __init__(self, args: dict) -> None:
-        if not isinstance(args, dict):
-            raise PegError("request arguments must be an object")
-        spec_text = _text(args.get("board") or "english", "board")
-        if ":" in spec_text:
-            # a link may carry a huge custom board: refuse before compiling it
-            holes = sum(ch not in " _/\n" for ch in spec_text.split(":", 1)[1])
-            if holes > MAX_CUSTOM_HOLES:
-                raise PegError(f"custom board has {holes} holes: at most {MAX_CUSTOM_HOLES} are supported")
-        spec = resolve_board(spec_text)
-        board = spec.board
-        start, position = args.get("start"), args.get("position")
-        if start and position:
-            raise PegError("give either a start hole or a position, not both")
-        if position:
-            pos = parse_position(board, _text(position, "position"))
-        elif start:
-            pos = board.start(_text(start, "start hole", 10))
-        else:
-            pos = spec.start
-        goal_text = args.get("goal")
-        goal = parse_goal(board, _text(goal_text, "goal") if goal_text else None, spec.goal)
-        moves = _move_list(args.get("moves"))
-        rep = replay(board, pos, moves)
-        if not rep.valid:
-            raise PegError(f"the moves do not replay: {rep.error}")
-        self.board, self.start, self.goal = board, pos, goal
-        self.default_goal = spec.goal
-        self.spec = board_spec(board, spec.start)
-        self.jumps = rep.jumps
-        self.pos = rep.final
-
-    def problem(self) -> Problem:
-        return Problem(self.board, self.pos, self.goal)
+    return {"kind": goal.kind, "hole": goal.hole_name(board), "text": goal.text(board)}
 
 
 def _single_vacancy(board: Board, pos: int) -> str | None:
@@ -138,39 +48,6 @@ def _single_vacancy(board: Board, pos: int) -> str | None:
     if empty and empty & (empty - 1) == 0:
         return board.name_of[empty.bit_length() - 1]
     return None
-
-
-def _end_message(board: Board, pos: int, goal: Goal) -> tuple[bool, bool, str]:
-    """(game over, goal reached, message)."""
-    pegs = pos.bit_count()
-    if has_jump(board, pos):
-        return False, False, ""
-    if goal.kind in ("hole", "any", "target") and goal.reached(pos):
-        where = board.name_of[pos.bit_length() - 1] if pegs == 1 else ""
-        return True, True, f"Solved! One peg left, on {where}." if where else "Solved! The target position is reached."
-    if goal.kind == "min":
-        return True, pegs == 1, f"Game over: {pegs} peg{'s' if pegs != 1 else ''} left."
-    if pegs == 1:
-        where = board.name_of[pos.bit_length() - 1]
-        want = _goal_dict(board, goal)["text"]
-        return True, False, f"Game over: one peg left on {where}, but the goal was {want}."
-    return True, False, f"Game over: {pegs} pegs left, no jump possible."
-
-
-def _result_dict(board: Board, result: Result) -> dict:
-    return {
-        "status": result.status,
-        "reason": result.reason,
-        "moves": format_moves(board, result.jumps),
-        "jumps": [_names(board, j) for j in result.jumps],
-        "jump_count": len(result.jumps),
-        "move_count": count_moves(result.jumps),
-        "pegs_left": result.pegs_left,
-        "final": format_position(board, result.final),
-        "nodes": result.nodes,
-        "entries": result.entries,
-        "seconds": round(result.seconds, 4),
-    }
 
 
 # ---------------------------------------------------------------- one-shot requests
@@ -184,19 +61,26 @@ def state(args: dict) -> dict:
     """Everything the page shows for a game: SVG, pegs, legal jumps, counters, end message.
 
     ``args``: ``board`` (id or custom spec), ``start`` (vacant hole) or ``position`` (text),
-    ``goal`` (hole, ``any``, ``min``; default the board's), ``moves`` (list in notation).
+    ``goal`` (hole, ``any``, ``min``; default the board's), ``moves`` (list in notation),
+    ``coordinates`` (default true: draw the coordinate labels), ``legal_prefix`` (true: play the
+    moves up to the first one that cannot be played and name it under ``refused``, as links want).
     """
-    s = _Setup(args)
-    board, pos = s.board, s.pos
-    over, won, message = _end_message(board, pos, s.goal)
+    refused = None
+    if args.get("legal_prefix") and args.get("moves"):
+        first = from_request({**args, "moves": []})
+        kept, refused = webplay.legal_prefix(first.board, first.start, move_list(args.get("moves")))
+        args = {**args, "moves": kept}
+    s = from_request(args)
+    board, pos = s.board, s.position
+    over, won, message = ending(board, pos, s.goal)
     coords = hole_coordinates(board)
     goal = _goal_dict(board, s.goal)
     goal_bit = board.bit_of[goal["hole"]] if goal["hole"] else None
     return {
         "board": {"id": board.id, "title": board.title, "lattice": board.lattice.name, "spec": s.spec,
                   "catalogue": board.id in CATALOGUE, "holes": len(board), "default_goal": s.default_goal},
-        "svg": render_svg(board, pos, goal=goal_bit,
-                          last=s.jumps[-1] if s.jumps else None),
+        "svg": render_svg(board, pos, goal=goal_bit, last=s.jumps[-1] if s.jumps else None,
+                          coordinates=args.get("coordinates", True) is not False),
         "cells": [{"name": n, "r": r, "c": c, "x": coords[n][0], "y": coords[n][1]}
                   for (r, c), n in zip(board.cells, board.names)],
         "start_text": format_position(board, s.start),
@@ -213,6 +97,7 @@ def state(args: dict) -> dict:
         "over": over,
         "won": won,
         "message": message,
+        "refused": refused,
     }
 
 
@@ -224,7 +109,7 @@ def custom_board(args: dict) -> dict:
     (triangles in skewed coordinates: row ``r`` has columns ``0..r``), optional ``goal``:
     ``[row, col]`` of the goal hole.
     """
-    lattice = _text(args.get("lattice", "square"), "lattice", 10)
+    lattice = text_arg(args.get("lattice", "square"), "lattice", 10)
     cells = args.get("cells")
     if not isinstance(cells, list) or not cells:
         raise PegError("the editor has no holes: add at least three")
@@ -235,33 +120,14 @@ def custom_board(args: dict) -> dict:
         if not (isinstance(cell, list | tuple) and len(cell) == 3 and all(isinstance(v, int) for v in cell[:2])):
             raise PegError(f"bad editor cell {cell!r}: expected [row, column, peg]")
         grid[(cell[0], cell[1])] = bool(cell[2])
-    top = min(r for r, _ in grid)
-    left = min(c for _, c in grid)
-    height = max(r for r, _ in grid) - top + 1
-    lines = []
-    for r in range(top, top + height):
-        row = sorted((c - left, peg) for (rr, c), peg in grid.items() if rr == r)
-        if lattice == "square":
-            xs = dict(row)
-        else:
-            # skewed (r, c) is drawn at x = (height - 1 - r) + 2c, as board_from_text expects
-            xs = {(height - 1 - (r - top)) + 2 * c: peg for c, peg in row}
-        line = ["_"] * (max(xs, default=-1) + 1)
-        for x, peg in xs.items():
-            line[x] = "o" if peg else "."
-        lines.append("".join(line))
-    board, pos = board_from_text("/".join(lines), lattice)
+    board, pos = board_from_cells(grid, lattice)
     goal_name = None
     goal = args.get("goal")
     if goal is not None:
         if not (isinstance(goal, list | tuple) and len(goal) == 2 and tuple(goal) in grid):
             raise PegError(f"the goal {goal!r} is not one of the editor's holes")
-        # board_from_text shifts cells so the top row and leftmost column are 0
-        rows_used = [r for r, _ in grid]
-        cols = [c for _, c in grid]
-        cell = (goal[0] - min(rows_used), goal[1] - min(cols))
-        bit = {v: k for k, v in board.cell_of.items()}.get(cell)
-        goal_name = board.name_of.get(bit) if bit is not None else None
+        top, left = min(r for r, _ in grid), min(c for _, c in grid)
+        goal_name = board.name_of[(goal[0] - top) * board.stride + goal[1] - left]
     for entry in ENTRIES:
         known = get_board(entry.id)
         if known.lattice is board.lattice and known.cells == board.cells:
@@ -272,57 +138,51 @@ def custom_board(args: dict) -> dict:
 def hint(args: dict) -> dict:
     """The legal jumps from the current position sorted into good (the goal stays reachable),
     bad (proven unreachable, with the reason) and unknown (budget spent)."""
-    s = _Setup(args)
-    analysis = _optional("analysis", "Hints")
-    found = analysis.hint(s.problem(), max_seconds=float(args.get("max_seconds") or 10))
-    reasons = getattr(found, "reasons", {})
+    from .analysis import hint as analyse
+
+    s = from_request(args)
+    found = analyse(s.problem, max_seconds=float(args.get("max_seconds") or 10))
+    board = s.board
     return {
-        "good": [_jump_names(s.board, j) for j in getattr(found, "good", [])],
-        "bad": [{"jump": _jump_names(s.board, j), "reason": str(reasons.get(j, ""))}
-                for j in getattr(found, "bad", [])],
-        "unknown": [_jump_names(s.board, j) for j in getattr(found, "unknown", [])],
-        "legal": len(legal_jumps(s.board, s.pos)),
+        "good": [_names(board, j) for j in found.good],
+        "bad": [{"jump": _names(board, j), "reason": found.reasons.get(j, "")} for j in found.bad],
+        "unknown": [_names(board, j) for j in found.unknown],
+        "legal": len(legal_jumps(board, s.position)),
     }
 
 
 def finishes(args: dict) -> dict:
     """For the current position: holes where one peg can finish (with a solution), where it
     cannot (why), and where the budget ran out."""
-    s = _Setup(args)
-    analysis = _optional("analysis", "Finishes")
-    found = analysis.finishes(s.board, s.pos, max_seconds=float(args.get("max_seconds") or 20))
-    return {
-        "possible": {_hole_name(s.board, k): format_moves(s.board, [_jump_bits(s.board, j) for j in v])
-                     for k, v in getattr(found, "possible", {}).items()},
-        "impossible": {_hole_name(s.board, k): str(v) for k, v in getattr(found, "impossible", {}).items()},
-        "unknown": {_hole_name(s.board, k): str(v) for k, v in getattr(found, "unknown", {}).items()},
+    from .analysis import finishes as analyse
+
+    s = from_request(args)
+    board = s.board
+    found = analyse(board, s.position, max_seconds=float(args.get("max_seconds") or 20))
+    out = {
+        "possible": {board.name_of[k]: format_moves(board, v) for k, v in found.possible.items()},
+        "impossible": {board.name_of[k]: v for k, v in found.impossible.items()},
+        "unknown": {board.name_of[k]: v for k, v in found.unknown.items()},
     }
+    out["groups"] = webplay.finish_groups(board, out["possible"], out["impossible"], out["unknown"])
+    return out
+
+
+def puzzle(args: dict) -> dict:
+    """A random solvable position: ``board``, ``pegs`` and optional ``seed`` (see :mod:`pyapp.puzzle`)."""
+    if not isinstance(args, dict):
+        raise PegError("request arguments must be an object")
+    spec = resolve_board(text_arg(args.get("board") or "english", "board"))
+    return webplay.puzzle_json(spec.board, board_spec(spec.board, spec.start), args)
 
 
 def cnf(args: dict) -> dict:
     """The problem from the current position as DIMACS CNF text (rule-based encoding)."""
-    s = _Setup(args)
-    sat = _optional("sat", "CNF export")
-    text = sat.to_dimacs(s.problem())
+    from .sat import to_dimacs
+
+    s = from_request(args)
     name = f"{s.board.id}-{len(s.jumps)}.cnf" if s.board.id in CATALOGUE else "custom.cnf"
-    return {"dimacs": text, "filename": name}
-
-
-def _hole_name(board: Board, key: Any) -> str:
-    if isinstance(key, int) and key in board.name_of:
-        return board.name_of[key]
-    return str(key)
-
-
-def _jump_bits(board: Board, j: Any) -> Jump:
-    if isinstance(j, str):
-        from .notation import parse_move
-        return parse_move(board, j)[0]
-    return tuple(j)  # type: ignore[return-value]
-
-
-def _jump_names(board: Board, j: Any) -> list[str]:
-    return _names(board, _jump_bits(board, j))
+    return {"dimacs": to_dimacs(s.problem), "filename": name}
 
 
 # ---------------------------------------------------------------- long requests
@@ -359,38 +219,48 @@ class Job:
 
 
 def _solve_job(args: dict) -> Job:
-    from . import solver
+    from .solver import search
 
-    s = _Setup(args)
-    problem = s.problem()
-    options: dict[str, Any] = {"max_seconds": float(args.get("max_seconds") or DEFAULT_SOLVE_SECONDS),
-                               "slice_seconds": SLICE_SECONDS}
-    if args.get("seed") is not None:
-        options["seed"] = int(args["seed"])
-    accepted = inspect.signature(solver.search).parameters
-    options = {k: v for k, v in options.items() if k in accepted}
+    s = from_request(args)
+    seed = args.get("seed")
     t0 = time.perf_counter()
     last = {"nodes": 0, "entries": 0}
 
     def progress(p: Any) -> dict:
-        seconds = getattr(p, "seconds", time.perf_counter() - t0)
-        last["nodes"], last["entries"] = getattr(p, "nodes", 0), getattr(p, "entries", 0)
-        return {"nodes": last["nodes"], "entries": last["entries"], "seconds": round(seconds, 3),
-                "depth": getattr(p, "depth", None),
-                "rate": round(last["nodes"] / seconds) if seconds > 0 else 0}
-
-    def finish(result: Result) -> dict:
-        return _result_dict(s.board, result)
+        last["nodes"], last["entries"] = p.nodes, p.entries
+        return {"nodes": p.nodes, "entries": p.entries, "seconds": round(p.seconds, 3), "depth": p.depth,
+                "rate": round(p.nodes / p.seconds) if p.seconds > 0 else 0}
 
     def cancelled() -> dict:
-        res = Result("unknown", "cancelled", [], s.pos, last["nodes"], last["entries"], time.perf_counter() - t0)
-        return _result_dict(s.board, res)
+        res = Result("unknown", "cancelled", [], s.position, last["nodes"], last["entries"], time.perf_counter() - t0)
+        return result_json(s.board, res)
 
-    return Job(solver.search(problem, **options), finish, progress, cancelled)
+    gen = search(s.problem, seed=None if seed is None else int(seed), slice_seconds=SLICE_SECONDS,
+                 max_seconds=float(args.get("max_seconds") or DEFAULT_SOLVE_SECONDS))
+    return Job(gen, lambda result: result_json(s.board, result), progress, cancelled)
+
+
+def _never_lose_job(args: dict) -> Job:
+    s = from_request(args)
+    seconds = float(args.get("max_seconds") or webplay.NEVER_LOSE_SECONDS)
+    t0 = time.perf_counter()
+    last = {"nodes": 0}
+
+    def progress(p: Any) -> dict:
+        last["nodes"] = p.nodes
+        return {"nodes": p.nodes, "seconds": round(p.seconds, 3)}
+
+    def cancelled() -> dict:
+        return {"status": "unknown", "reason": f"cancelled after {last['nodes']:,} nodes", "line": [], "good": [],
+                "bad": [], "unknown": [], "nodes": last["nodes"], "seconds": round(time.perf_counter() - t0, 3),
+                "budget": seconds}
+
+    return Job(webplay.never_lose_job(s.problem, seconds), lambda value: value, progress, cancelled)
 
 
 def _bench_job(args: dict) -> Job:
-    bench = _optional("bench", "The benchmark")
+    from .bench import iter_suite
+
     quick = bool(args.get("quick", True))
     repeat = int(args.get("repeat", 1))
     only = args.get("only")
@@ -399,8 +269,7 @@ def _bench_job(args: dict) -> Job:
     rows: list[Any] = []
 
     def gen() -> Generator[Any, None, list]:
-        extra = {"only": only} if only else {}
-        for row in bench.iter_suite(quick=quick, repeat=repeat, **extra):
+        for row in iter_suite(quick=quick, repeat=repeat, only=only or None):
             rows.append(row)
             yield row
         return rows
@@ -410,9 +279,10 @@ def _bench_job(args: dict) -> Job:
 
 ONE_SHOT: dict[str, Callable[[dict], Any]] = {
     "boards": boards, "state": state, "render": state, "custom_board": custom_board,
-    "hint": hint, "finishes": finishes, "cnf": cnf,
+    "hint": hint, "finishes": finishes, "cnf": cnf, "puzzle": puzzle,
 }
-STREAMING: dict[str, Callable[[dict], Job]] = {"solve": _solve_job, "bench": _bench_job}
+STREAMING: dict[str, Callable[[dict], Job]] = {"solve": _solve_job, "bench": _bench_job,
+                                               "never_lose": _never_lose_job}
 
 
 def call(fn: str, args_json: str) -> str:
@@ -454,28 +324,23 @@ def is_streaming(fn: str) -> bool:
 
 def apply(args: dict) -> dict:
     """``state`` after one more move (``args['move']`` in notation): a convenience for the page."""
-    moves = _move_list(args.get("moves")) + [_text(args.get("move", ""), "move", 200)]
+    moves = move_list(args.get("moves")) + [text_arg(args.get("move", ""), "move", 200)]
     return state({**args, "moves": moves})
 
 
 def legal(args: dict) -> dict:
     """Just the legal jumps of the current position."""
-    s = _Setup(args)
-    return {"legal": [_names(s.board, j) for j in legal_jumps(s.board, s.pos)]}
+    s = from_request(args)
+    return {"legal": [_names(s.board, j) for j in legal_jumps(s.board, s.position)]}
 
 
 def warm(args: dict | None = None) -> dict:
     """Import the solver and the analyses ahead of time (the page calls this once it is idle),
     so the first Solve does not pay for compiling their modules."""
     started = time.perf_counter()
-    loaded = []
-    for module in ("solver", "analysis"):
-        try:
-            importlib.import_module(f"pyapp.{module}")
-            loaded.append(module)
-        except ImportError:
-            pass
-    return {"modules": loaded, "seconds": round(time.perf_counter() - started, 4)}
+    from . import analysis, solver  # noqa: F401  (imported for their side effect: compiled and cached)
+
+    return {"modules": ["solver", "analysis"], "seconds": round(time.perf_counter() - started, 4)}
 
 
 ONE_SHOT.update({"apply": apply, "legal": legal, "warm": warm})

@@ -1,11 +1,12 @@
 // bench.html: runs the benchmark suite (pyapp.bench.iter_suite) in the app's Pyodide module worker
 // and shows one table row per finished benchmark.
 //
-// Worker protocol (static/worker.mjs): wait for {type: "ready"}; post {id, type: "call", fn: "bench",
-// args: {quick, repeat}}; receive {id, type: "progress", value: row} per row, then
-// {id, type: "result", value: rows} or {id, type: "error", message}.
+// The worker protocol and its client are protocol.mjs's (the same Engine as the app): a "bench"
+// request with {quick, repeat} answers one progress message per row, then the rows.
 // For scripts (scripts/bench_chromium.py): <html data-bench="loading|ready|running|done|failed">, and
 // window.benchResult = {environment, cold_start_s, rows, wrong, error} once done.
+
+import { Engine } from "./protocol.mjs";
 
 const $ = (id) => document.getElementById(id);
 const root = document.documentElement;
@@ -49,50 +50,18 @@ function addRow(row) {
   $("rows").tBodies[0].append(tr);
 }
 
-function startWorker() {
-  const t0 = performance.now();
-  const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
-  const ready = new Promise((resolve, reject) => {
-    worker.addEventListener("message", function onReady(event) {
-      const msg = event.data || {};
-      if (msg.type === "ready") {
-        worker.removeEventListener("message", onReady);
-        resolve({ ...msg.value, cold_start_s: (performance.now() - t0) / 1000 });
-      } else if (msg.type === "failed") reject(new Error(msg.message));
-      else if (msg.type === "loading") status(`Loading the Python engine: ${msg.value.stage}...`);
-    });
-    worker.addEventListener("error", (event) => reject(new Error(event.message || "the worker failed to load")));
-  });
-  return { worker, ready };
-}
-
-function runSuite(worker, args, onRow) {
-  const id = Math.floor(Math.random() * 1e9);
-  return new Promise((resolve, reject) => {
-    worker.addEventListener("message", function onMessage(event) {
-      const msg = event.data || {};
-      if (msg.id !== id) return;
-      if (msg.type === "progress") onRow(msg.value);
-      else if (msg.type === "result" || msg.type === "error") {
-        worker.removeEventListener("message", onMessage);
-        if (msg.type === "result") resolve(msg.value);
-        else reject(new Error(msg.message));
-      }
-    });
-    worker.postMessage({ id, type: "call", fn: "bench", args });
-  });
-}
-
 async function main() {
   setState("loading");
   const quickParam = params.get("quick");
   $("quick").checked = quickParam === "1" || quickParam === "true";
   if (params.get("repeat")) $("repeat").value = params.get("repeat");
   else if ($("quick").checked) $("repeat").value = "1";
-  const { worker, ready } = startWorker();
+  const engine = new Engine();
+  engine.addEventListener("loading", (event) => status(`Loading the Python engine: ${event.detail.stage}...`));
   let info;
   try {
-    info = await ready;
+    info = { ...(await engine.ready), cold_start_s: 0 };
+    info.cold_start_s = engine.readySeconds;
   } catch (err) {
     setState("failed");
     window.benchResult = { error: err.message, rows: [], wrong: [] };
@@ -116,11 +85,11 @@ async function main() {
       cold_start_s: info.cold_start_s, rows: seen, wrong: [], error: null,
     };
     try {
-      const rows = await runSuite(worker, args, (row) => {
+      const rows = await engine.request("bench", args, { onProgress: (row) => {
         seen.push(row);
         addRow(row);
         status(`${seen.length} rows done (last: ${row.name}, ${seconds(row.median_s)})...`);
-      });
+      } }).promise;
       result.rows = Array.isArray(rows) ? rows : seen;
       result.wrong = result.rows.filter((r) => String(r.check).startsWith("WRONG")).map((r) => r.name);
       const total = ((performance.now() - t0) / 1000).toFixed(1);

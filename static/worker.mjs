@@ -1,20 +1,24 @@
-// The engine worker: loads Pyodide from this site (no CDN), unpacks pyapp.zip, then
-// answers requests by id.  Protocol (kept stable: the app and bench.html use it):
-//   in:  {id, type: "call", fn, args}           out: {id, type: "progress", value} (0..n),
-//        {type: "cancel", id}                         then {id, type: "result", value}
-//                                                     or   {id, type: "error", message}
-//   start-up: {type: "loading", value: {stage, loaded, total}} events, then {type: "ready", value}
-//             or {type: "failed", message}.
+// The engine worker: loads Pyodide from this site (no CDN), unpacks pyapp.zip, then answers
+// requests by id.  The messages are defined once, in protocol.mjs (JSDoc types and the helpers
+// used here); the Python side is pyapp/webapi.py.
 // Long requests (solve, bench) run slice by slice (pyapp.webapi.Job.step, ~50 ms each); between
 // slices the worker yields to its event loop, so a cancel is seen within one slice.
 
-const STAGES = ["runtime", "pyapp", "import"];
+import { message } from "./protocol.mjs";
+
 const jobs = new Map(); // id -> {cancelled}
 let webapi = null;
 
-const post = (message) => self.postMessage(message);
-const stage = (name, extra = {}) =>
-  post({ type: "loading", value: { stage: name, loaded: STAGES.indexOf(name), total: STAGES.length, ...extra } });
+const T0 = performance.now();
+const stageTimes = {}; // stage -> ms it took
+let current = null; // [stage, started at]
+const post = (msg) => self.postMessage(msg);
+function stage(name) {
+  const now = performance.now();
+  if (current) stageTimes[current[0]] = Math.round(now - current[1]);
+  current = name ? [name, now] : null;
+  if (name) post(message.loading(name, Math.round(now - T0), { ...stageTimes }));
+}
 const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function pythonMessage(err) {
@@ -58,13 +62,14 @@ async function boot() {
   py.runPython("import sys\nif '/home/pyodide/app' not in sys.path: sys.path.insert(0, '/home/pyodide/app')");
   webapi = py.pyimport("pyapp.webapi");
   const version = py.runPython("import sys; sys.version.split()[0]");
-  post({ type: "ready", value: { python: version, seconds: (performance.now() - t0) / 1000 } });
+  stage(null);
+  post(message.ready({ python: version, seconds: (performance.now() - t0) / 1000, stages: stageTimes }));
 }
 
 const ready = boot().catch((err) => {
-  const message = `The Python engine could not start: ${pythonMessage(err)}`;
-  post({ type: "failed", message });
-  throw new Error(message);
+  const text = `The Python engine could not start: ${pythonMessage(err)}`;
+  post(message.failed(text));
+  throw new Error(text);
 });
 ready.catch(() => {}); // reported above; requests that await `ready` still see the rejection
 
@@ -77,20 +82,20 @@ async function runJob(id, fn, args) {
     for (;;) {
       if (entry.cancelled) {
         const out = JSON.parse(job.cancel());
-        post({ id, type: "result", value: out.result });
+        post(message.result(id, out.result));
         return;
       }
       const out = JSON.parse(job.step());
       if (out.done) {
-        if (out.error !== undefined) post({ id, type: "error", message: out.error });
-        else post({ id, type: "result", value: out.result });
+        if (out.error !== undefined) post(message.error(id, out.error));
+        else post(message.result(id, out.result));
         return;
       }
-      post({ id, type: "progress", value: out.progress });
+      post(message.progress(id, out.progress));
       await turn(); // let a cancel message in
     }
   } catch (err) {
-    post({ id, type: "error", message: pythonMessage(err) });
+    post(message.error(id, pythonMessage(err)));
   } finally {
     jobs.delete(id);
     if (job) job.destroy();
@@ -109,11 +114,11 @@ self.onmessage = async (event) => {
   try {
     await ready;
   } catch (err) {
-    post({ id, type: "error", message: err.message });
+    post(message.error(id, err.message));
     return;
   }
   if (typeof fn !== "string") {
-    post({ id, type: "error", message: "request without a function name" });
+    post(message.error(id, "request without a function name"));
     return;
   }
   const args = msg.args ?? {};
@@ -123,9 +128,9 @@ self.onmessage = async (event) => {
   }
   try {
     const out = JSON.parse(webapi.call(fn, JSON.stringify(args)));
-    if (out.error !== undefined) post({ id, type: "error", message: out.error });
-    else post({ id, type: "result", value: out.ok });
+    if (out.error !== undefined) post(message.error(id, out.error));
+    else post(message.result(id, out.ok));
   } catch (err) {
-    post({ id, type: "error", message: pythonMessage(err) });
+    post(message.error(id, pythonMessage(err)));
   }
 };

@@ -9,8 +9,8 @@ import pytest
 
 from pyapp.board import board_from_text
 from pyapp.catalogue import CATALOGUE, get_board
+from pyapp.goal import Goal
 from pyapp.search import keyset
-from pyapp.search.compiled import goal_symmetries
 from pyapp.search.keyset import KeyCodec, KeySet, KeySetBuilder
 
 
@@ -57,7 +57,7 @@ class TestKeyCodec:
     def test_subgroup_fixing_a_hole(self):
         board = get_board("english")
         target = 1 << board.hole("d3")
-        syms = goal_symmetries(board, "hole", target)
+        syms = list(Goal("hole", target).symmetries(board))
         assert 0 < len(syms) < len(board.symmetries)
         codec = KeyCodec(board, syms)
         pos = board.start("c3")

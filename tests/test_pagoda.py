@@ -14,7 +14,6 @@ from pyapp.catalogue import ENTRIES, get_board
 from pyapp.moves import apply_jump, legal_jumps
 from pyapp.pagoda import (
     find_pagoda,
-    finishes_for,
     library_pagodas,
     make_pagoda,
     pagoda_proof,
@@ -108,10 +107,10 @@ class TestAsProofs:
         result = solve(Problem(board, pos, Goal("hole", 1 << board.hole("d4"))))
         assert result.status == "impossible" and "parity pagoda" in result.reason
 
-    def test_finishes_for_any_goal_follow_position_class(self):
+    def test_pagoda_targets_of_any_goal_follow_position_class(self):
         board = get_board("diamond41")
         start = board.start("d2")
-        finishes = finishes_for(board, start, "any", 0)
+        finishes = Goal("any").pagoda_targets(board, start)
         assert finishes and all(board.position_class(f) == board.position_class(start) for f in finishes)
 
     def test_thresholds_are_goal_values(self):
@@ -122,5 +121,5 @@ class TestAsProofs:
 
     def test_pagoda_proof_none_for_solvable(self):
         problem = default_problem("triangle5")
-        finishes = finishes_for(problem.board, problem.start, "any", 0)
+        finishes = Goal("any").pagoda_targets(problem.board, problem.start)
         assert pagoda_proof(problem.board, problem.start, finishes) is None

@@ -13,9 +13,10 @@ import random
 import pytest
 
 from pyapp.catalogue import ENTRIES, get_board
+from pyapp.goal import fewest_in_class
 from pyapp.moves import apply_jump, legal_jumps
 from pyapp.problem import make_problem
-from pyapp.solver import class_lower_bound, class_proof, solve
+from pyapp.solver import class_proof, solve
 
 
 class TestInvariant:
@@ -58,5 +59,5 @@ class TestPublished:
         assert result.status == "impossible" and result.reason.startswith("position class")
 
     def test_class_lower_bound(self):
-        assert class_lower_bound(get_board("english"), get_board("english").start("d4")) == 1
-        assert class_lower_bound(get_board("triangle4"), get_board("triangle4").start("1")) == 2
+        assert fewest_in_class(get_board("english"), get_board("english").start("d4")) == 1
+        assert fewest_in_class(get_board("triangle4"), get_board("triangle4").start("1")) == 2

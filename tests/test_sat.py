@@ -150,7 +150,7 @@ class TestEncoding:
             t = enc.steps
             assert t == p.start.bit_count() - 1
             assert enc.num_vars == (t + 1) * n + t * nl + t * (nl - 1)
-            goal_units = n if p.goal.kind == "hole" else 0
+            goal_units = n if p.goal.hole_name(p.board) is not None else 0
             assert len(enc.clauses) == n + goal_units + t * (8 * nl + 2 * n + 1 + 3 * nl - 4)
             pw = encode(p, amo="pairwise")
             assert pw.num_vars == (t + 1) * n + t * nl

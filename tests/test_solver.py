@@ -245,12 +245,12 @@ class TestTargetGoal:
 
 class TestEngineParts:
     def test_expand_keys_follow_the_score(self):
-        from pyapp.search.compiled import build_tables, goal_symmetries, score
+        from pyapp.search.compiled import build_tables, score
         from pyapp.search.dfs import make_expand
 
         problem = default_problem("german")
         board = problem.board
-        tables = build_tables(board, [], goal_symmetries(board, "hole", problem.goal.target), 3)
+        tables = build_tables(board, [], list(problem.goal.symmetries(board)), 3)
         pos = problem.start
         for iso, edge in ((1, 0), (3, 2)):
             kids = make_expand(tables, set(), iso, edge)(pos, tables.pack(pos))
@@ -259,10 +259,10 @@ class TestEngineParts:
                 assert key // 64 == score(tables, nxt, iso, edge) and key % 64 == tables.ties[i]
 
     def test_packed_images_match_the_board_symmetries(self):
-        from pyapp.search.compiled import build_tables, goal_symmetries
+        from pyapp.search.compiled import build_tables
 
         board = get_board("diamond41")
-        tables = build_tables(board, [], goal_symmetries(board, "any", 0), None)
+        tables = build_tables(board, [], list(Goal("any").symmetries(board)), None)
         problem = default_problem("diamond41")
         result = solve(problem)
         pos, packed = problem.start, tables.pack_images(problem.start)

@@ -2,8 +2,9 @@
 
 Symmetry is only used where it is valid: a search keyed by canonical positions may merge
 two positions only when some symmetry maps one onto the other *and* leaves the fixed
-part of the question (the goal, or the start) unchanged.  :func:`stabilizer` finds that
-subgroup; :func:`canonicalizer` gives the canonical form under it.
+part of the question (the goal, or the start) unchanged: :meth:`pyapp.goal.Goal.symmetries`
+or :func:`pyapp.goal.stabilizer` give that subgroup; :func:`canonicalizer` gives the
+canonical form under it.
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ from collections.abc import Callable
 from functools import cache
 
 from ..board import Board
+from ..goal import stabilizer
 from ..moves import Jump
-from ..problem import Goal
+
+__all__ = ["Deadline", "OutOfTime", "canonicalizer", "corner_mask", "jump_bits", "jump_table", "orbit_size",
+           "stabilizer"]
 
 
 class OutOfTime(Exception):
@@ -40,18 +44,6 @@ class Deadline:
     def check(self) -> None:
         if self.expired():
             raise OutOfTime
-
-
-def stabilizer(board: Board, fixed: int) -> tuple[int, ...]:
-    """Indices of the board symmetries that map the peg set ``fixed`` onto itself."""
-    return tuple(i for i in range(len(board.symmetries)) if board.transform(fixed, i) == fixed)
-
-
-def goal_group(board: Board, goal: Goal) -> tuple[int, ...]:
-    """The symmetries under which the goal is unchanged (all of them for 'any' and 'min')."""
-    if goal.kind in ("any", "min"):
-        return tuple(range(len(board.symmetries)))
-    return stabilizer(board, goal.target)
 
 
 def canonicalizer(board: Board, group: tuple[int, ...]) -> Callable[[int], int]:
@@ -91,15 +83,3 @@ def corner_mask(board: Board) -> int:
 def jump_bits(jump: Jump) -> int:
     a, b, c = jump
     return (1 << a) | (1 << b) | (1 << c)
-
-
-def class_obstacle(problem) -> str | None:
-    """Why the position class (Conway's rule of three) rules the problem out, or None."""
-    board, goal, start = problem.board, problem.goal, problem.start
-    cls = board.position_class(start)
-    if goal.kind in ("hole", "target"):
-        if cls != board.position_class(goal.target):
-            return "position class: the start and the goal are in different position classes (rule of three)"
-    elif goal.kind == "any" and not any(board.position_class(1 << b) == cls for b in board.bits):
-        return "position class: no single-peg position is in the start's position class (rule of three)"
-    return None

@@ -10,12 +10,13 @@ Python ints keep the totals exact however large they get.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import PegError
 from ..moves import jump_sources
 from ..problem import Problem
-from ._common import Deadline, OutOfTime, canonicalizer, class_obstacle, goal_group
+from ._common import Deadline, OutOfTime, canonicalizer
 
 
 class CountBudgetError(RuntimeError):
@@ -35,30 +36,31 @@ class Count:
 DEFAULT_MAX_POSITIONS = 1_000_000
 
 
-def count(problem: Problem, *, max_seconds: float | None = None, max_positions: int = DEFAULT_MAX_POSITIONS) -> Count:
+def count(problem: Problem, *, max_seconds: float | None = None, max_positions: int = DEFAULT_MAX_POSITIONS,
+          on_progress: Callable[[int, float], object] | None = None) -> Count:
     """Count the jump sequences that solve ``problem`` (goal: a hole, 'any' or a target).
 
     The memo holds at most ``max_positions`` entries (memory stays bounded); past that, or past
-    ``max_seconds``, the answer is ``solutions=None`` with the reason.
+    ``max_seconds``, the answer is ``solutions=None`` with the reason.  ``on_progress`` is
+    called every 1024 new positions with the positions counted so far and the seconds spent.
     """
     board, goal, start = problem.board, problem.goal, problem.start
-    if goal.kind == "min":
+    if not goal.definite:
         raise PegError("counting needs a goal with a definite end (a hole, 'any' or a target), not 'min'")
     deadline = Deadline(max_seconds)
     final = goal.final_pegs or 1
-    obstacle = class_obstacle(problem)
+    obstacle = goal.obstacle(board, start)
     if start.bit_count() < final or obstacle:
         return Count(0, 0, deadline.elapsed(), obstacle or "the start has fewer pegs than the goal")
-    canon = canonicalizer(board, goal_group(board, goal))
+    canon = canonicalizer(board, goal.symmetries(board))
     memo: dict[int, int] = {}
     seen: dict[int, int] = {}
-    target = goal.target
-    any_goal = goal.kind == "any"
+    reached = goal.reached
     ticks = [0]
 
     def ways(pos: int) -> int:
         if pos.bit_count() == final:
-            return 1 if any_goal or pos == target else 0
+            return 1 if reached(pos) else 0
         got = seen.get(pos)  # the exact position again: no canonical form needed
         if got is not None:
             return got
@@ -70,6 +72,8 @@ def count(problem: Problem, *, max_seconds: float | None = None, max_positions: 
         ticks[0] += 1
         if ticks[0] & 1023 == 0:
             deadline.check()
+            if on_progress is not None:
+                on_progress(len(memo), deadline.elapsed())
             if len(memo) > max_positions:
                 raise OutOfTime
             if len(seen) > 2 * max_positions:

@@ -20,13 +20,14 @@ but not proven minimal (with the lower bound proven so far), or ``unknown``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import PegError
 from ..moves import Jump, count_moves, jump_sources
 from ..problem import Problem
 from ..solver import solve
-from ._common import Deadline, canonicalizer, class_obstacle, corner_mask, goal_group, jump_table
+from ._common import Deadline, canonicalizer, corner_mask, jump_table
 
 DEFAULT_MAX_POSITIONS = 600_000
 DEFAULT_UPPER_SECONDS = 10.0
@@ -53,11 +54,7 @@ class Fewest:
 def lower_bound(problem: Problem, pos: int, corners: int) -> int:
     """Admissible bound on the moves still needed from ``pos``: corner pegs that must move."""
     goal = problem.goal
-    occupied = pos & corners
-    if goal.kind == "any":
-        need = max(occupied.bit_count() - 1, 0)
-    else:
-        need = (occupied & ~goal.target).bit_count()
+    need = goal.must_move(pos & corners)
     if need == 0 and not goal.reached(pos):
         return 1
     return need
@@ -85,18 +82,21 @@ def move_successors(board, pos: int, table) -> list[tuple[int, tuple[Jump, ...]]
 
 
 def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
-                 max_positions: int = DEFAULT_MAX_POSITIONS, upper_seconds: float | None = None) -> Fewest:
+                 max_positions: int = DEFAULT_MAX_POSITIONS, upper_seconds: float | None = None,
+                 on_progress: Callable[[int, float], object] | None = None) -> Fewest:
     """A solution of ``problem`` with the fewest moves, proven minimal where the search completes.
 
     ``max_seconds`` bounds the whole analysis (a quarter of it goes to the solver for a first
     solution unless ``upper_seconds`` says otherwise); ``max_positions`` bounds the memory of
     the breadth-first search.  Past either, the answer says what was proven and what was not.
+    ``on_progress`` is called now and then with the positions met so far (the first solver
+    run reports its nodes) and the seconds spent.
     """
     board, goal, start = problem.board, problem.goal, problem.start
-    if goal.kind == "min":
+    if not goal.definite:
         raise PegError("fewest moves needs a goal with a definite end (a hole, 'any' or a target), not 'min'")
     deadline = Deadline(max_seconds)
-    obstacle = class_obstacle(problem)
+    obstacle = goal.obstacle(board, start)
     if obstacle:
         return Fewest("impossible", reason=obstacle, proven=True, seconds=deadline.elapsed())
     if goal.reached(start):
@@ -110,14 +110,15 @@ def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
         budget = upper_seconds
     else:
         budget = DEFAULT_UPPER_SECONDS if left is None else left / 4
-    first = solve(problem, max_seconds=budget)
+    relay = None if on_progress is None else (lambda p: on_progress(p.nodes, deadline.elapsed()))
+    first = solve(problem, max_seconds=budget, on_progress=relay)
     if first.status == "impossible":
         return Fewest("impossible", reason=first.reason, proven=True, seconds=deadline.elapsed())
     if first.status == "solved":
         best = list(first.jumps)
     upper = count_moves(best) if best is not None else None
 
-    canon = canonicalizer(board, goal_group(board, goal))
+    canon = canonicalizer(board, goal.symmetries(board))
     table = jump_table(board)
     # key -> (parent key, actual position, move that led here)
     seen: dict[int, tuple[int | None, int, tuple[Jump, ...]]] = {canon(start): (None, start, ())}
@@ -133,6 +134,8 @@ def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
         nxt: list[int] = []
         for n, key in enumerate(layer):
             if n & 63 == 0:
+                if on_progress is not None and n & 4095 == 0:
+                    on_progress(len(seen), deadline.elapsed())
                 if deadline.expired() or len(seen) > max_positions:
                     reason = "budget spent" if deadline.expired() else f"position cap ({max_positions}) reached"
                     break

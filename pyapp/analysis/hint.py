@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..moves import Jump, apply_jump, legal_jumps
 from ..problem import Problem
 from ..solver import solve
+from ..wording import plural
 from ._common import Deadline, stabilizer
 
 DEFAULT_HINT_SECONDS = 10.0
@@ -41,7 +42,7 @@ def hint(problem: Problem, *, max_seconds: float | None = DEFAULT_HINT_SECONDS) 
     board, start, goal = problem.board, problem.start, problem.goal
     out = Hint()
     jumps = legal_jumps(board, start)
-    if goal.kind == "min" and jumps:
+    if not goal.definite and jumps:
         whole = solve(problem, max_seconds=_share(deadline, len(jumps) + 1))
         if whole.status != "solved":
             out.unknown = list(jumps)
@@ -56,7 +57,7 @@ def hint(problem: Problem, *, max_seconds: float | None = DEFAULT_HINT_SECONDS) 
         result = solve(Problem(board, after, goal), max_seconds=_share(deadline, len(classes) - n))
         for jump, perm in members:
             line = [(perm[a], perm[b], perm[c]) for a, b, c in result.jumps]
-            _file(out, goal.kind, jump, result, line)
+            _file(out, goal.definite, jump, result, line)
     order = {j: i for i, j in enumerate(jumps)}
     for bucket in (out.good, out.bad, out.unknown):
         bucket.sort(key=order.__getitem__)
@@ -64,9 +65,10 @@ def hint(problem: Problem, *, max_seconds: float | None = DEFAULT_HINT_SECONDS) 
     return out
 
 
-def _file(out: Hint, kind: str, jump: Jump, result, line: list[Jump]) -> None:
-    """Put ``jump`` in good, bad or unknown according to the solver's answer after it."""
-    if kind == "min":
+def _file(out: Hint, definite: bool, jump: Jump, result, line: list[Jump]) -> None:
+    """Put ``jump`` in good, bad or unknown according to the solver's answer after it (for a goal
+    without a definite end, good means as few pegs as from the position itself)."""
+    if not definite:
         if result.status != "solved":
             out.unknown.append(jump)
             out.reasons[jump] = result.reason or "budget spent"
@@ -75,7 +77,7 @@ def _file(out: Hint, kind: str, jump: Jump, result, line: list[Jump]) -> None:
             out.lines[jump] = line
         else:
             out.bad.append(jump)
-            out.reasons[jump] = f"leaves at best {result.pegs_left} pegs, not {out.best_pegs}"
+            out.reasons[jump] = f"leaves at best {plural(result.pegs_left, 'peg')}, not {out.best_pegs}"
     elif result.status == "solved":
         out.good.append(jump)
         out.lines[jump] = line
@@ -92,8 +94,8 @@ def _classes(problem: Problem, jumps: list[Jump]) -> list[list[tuple[Jump, dict[
     and the goal: they get the same answer, so only the first of each class is searched.  Each
     member comes with the bit permutation that maps the first one's continuation onto its own."""
     board, start, goal = problem.board, problem.start, problem.goal
-    group = [i for i in stabilizer(board, start) if goal.kind in ("any", "min") or
-             board.transform(goal.target, i) == goal.target]
+    fixing_goal = set(goal.symmetries(board))
+    group = [i for i in stabilizer(board, start) if i in fixing_goal]
     perms = {i: dict(zip(board.bits, board.symmetries[i])) for i in group}
     identity = {b: b for b in board.bits}
     classes: list[list[tuple[Jump, dict[int, int]]]] = []

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import PegError
-from ..notation import format_moves
-from ..position import format_position
-from ..problem import Goal, Problem, Result, make_problem
-from ..spec import resolve_board
+from ..problem import Problem, Result
+from ..request import build, result_json
 
 
 def add_problem_args(p: argparse.ArgumentParser, *, goal: bool = True, target: bool = True) -> None:
@@ -24,41 +21,14 @@ def add_problem_args(p: argparse.ArgumentParser, *, goal: bool = True, target: b
 
 
 def problem_from_args(args: argparse.Namespace) -> Problem:
-    """The problem the arguments describe, defaults from the catalogue."""
-    spec = resolve_board(args.board)
-    goal = getattr(args, "goal", None)
-    target = getattr(args, "target", None)
-    if goal is not None and target is not None:
-        raise PegError("give either --goal or --target, not both")
-    problem = make_problem(spec.board, start=args.start, position=args.position, goal=goal, target=target,
-                           default_goal=spec.goal)
-    if args.start is None and args.position is None:
-        problem = Problem(spec.board, spec.start, problem.goal)
-    return problem
-
-
-def goal_text(problem: Problem, goal: Goal | None = None) -> str:
-    g = goal or problem.goal
-    if g.kind == "hole":
-        return problem.board.name_of[g.target.bit_length() - 1]
-    if g.kind == "target":
-        return "target"
-    return g.kind
+    """The problem the arguments describe, defaults from the catalogue (:func:`pyapp.request.build`)."""
+    return build(args.board, start=args.start, position=args.position, goal=getattr(args, "goal", None),
+                 target=getattr(args, "target", None)).problem
 
 
 def result_dict(problem: Problem, result: Result) -> dict:
-    """The solve contract's keys for a result."""
-    return {
-        "status": result.status,
-        "reason": result.reason,
-        "moves": format_moves(problem.board, result.jumps),
-        "jumps": len(result.jumps),
-        "pegs_left": result.pegs_left,
-        "final": format_position(problem.board, result.final),
-        "nodes": result.nodes,
-        "entries": result.entries,
-        "seconds": round(result.seconds, 6),
-    }
+    """The solve contract's keys for a result (:func:`pyapp.request.result_json`)."""
+    return result_json(problem.board, result)
 
 
 def non_negative(text: str) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import PegError
 from ..sat import AMO_METHODS, DEFAULT_AMO, encode, write_dimacs
-from ._common import add_problem_args, goal_text, problem_from_args
+from ._common import add_problem_args, problem_from_args
 
 
 def register(sub) -> None:
@@ -20,7 +20,7 @@ def run(args) -> dict:
     problem = problem_from_args(args)
     enc = encode(problem, amo=args.amo)
     cnf = write_dimacs(enc)
-    out = {"board": problem.board.id, "goal": goal_text(problem), "jumps": enc.steps, "amo": enc.amo,
+    out = {"board": problem.board.id, "goal": problem.goal.text(problem.board), "jumps": enc.steps, "amo": enc.amo,
            "variables": enc.num_vars, "clauses": len(enc.clauses)}
     if args.output:
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..analysis import hint
 from ..notation import format_jump, format_moves
-from ._common import add_problem_args, add_time_budget, goal_text, problem_from_args
+from ._common import add_problem_args, add_time_budget, problem_from_args
 
 
 def register(sub) -> None:
@@ -24,7 +24,7 @@ def run(args) -> dict:
         "unknown": [format_jump(board, j) for j in h.unknown],
         "lines": {format_jump(board, j): format_moves(board, line) for j, line in h.lines.items()},
         "reasons": {format_jump(board, j): why for j, why in h.reasons.items()},
-        "goal": goal_text(problem),
+        "goal": problem.goal.text(problem.board),
         "seconds": round(h.seconds, 6),
     }
 

@@ -50,7 +50,7 @@ def verify(enc: Encoding, jumps: list[Jump]) -> int:
     r = replay(board, enc.problem.start, [format_jump(board, j) for j in jumps])
     if not r.valid:
         raise ModelError(f"decoded solution does not replay: {r.error}")
-    if goal.kind == "min":
+    if not goal.definite:
         if r.final.bit_count() > enc.pegs_left:
             raise ModelError(f"decoded solution leaves {r.final.bit_count()} pegs, not {enc.pegs_left}")
     elif not goal.reached(r.final):

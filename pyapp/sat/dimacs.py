@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from ..position import format_position
+from ..wording import plural
 from .encode import Encoding
 
 
 def goal_description(enc: Encoding) -> str:
     """The goal in words, for headers and messages."""
     goal = enc.problem.goal
-    if goal.kind == "hole":
-        return f"one peg at {enc.problem.board.name_of[goal.target.bit_length() - 1]}"
-    if goal.kind == "target":
-        return f"the exact target position below ({enc.pegs_left} pegs)"
-    if goal.kind == "any":
-        return "one peg anywhere"
-    return f"{enc.pegs_left} pegs left anywhere (one try of the 'min' goal)"
+    if not goal.definite:
+        return f"{plural(enc.pegs_left, 'peg')} left anywhere (one try of the 'min' goal)"
+    return goal.describe(enc.problem.board)
 
 
 def header_lines(enc: Encoding) -> list[str]:
@@ -26,11 +23,11 @@ def header_lines(enc: Encoding) -> list[str]:
     lines = [
         "Peg Solitaire Lab: rule-based SAT encoding of a peg solitaire problem",
         f"board: {board.id} ({board.title}), {board.lattice.name} lattice, {n} holes, {nl} lines of three holes",
-        f"start: {p.start.bit_count()} pegs",
+        f"start: {plural(p.start.bit_count(), 'peg')}",
         *("  " + row for row in format_position(board, p.start).split("\n")),
         f"goal: {goal_description(enc)}",
     ]
-    if p.goal.kind == "target":
+    if p.goal.exact is not None and p.goal.hole_name(board) is None:  # a target position: draw it
         lines += ["  " + row for row in format_position(board, p.goal.target).split("\n")]
     lines += [
         f"jumps: T = {t} (pegs at the start minus pegs at the end); states after 0..{t} jumps",

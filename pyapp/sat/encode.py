@@ -97,7 +97,7 @@ class Encoding:
 def fixed_steps(problem: Problem, pegs_left: int | None = None) -> tuple[int, int]:
     """``(T, pegs at the end)`` for the problem; ``pegs_left`` is required for a ``min`` goal."""
     goal = problem.goal
-    if goal.kind == "min":
+    if not goal.definite:
         if pegs_left is None:
             raise EncodingError("the SAT encoding needs a fixed number of jumps: goal 'min' has none; "
                                 "give a goal hole, 'any' or a target position")
@@ -137,10 +137,11 @@ def encode(problem: Problem, *, amo: str = DEFAULT_AMO, pegs_left: int | None = 
     # start and goal
     for k, bit in enumerate(holes):
         add([k + 1 if problem.start >> bit & 1 else -(k + 1)])
-    if goal.kind in ("hole", "target"):
+    final = goal.exact
+    if final is not None:
         last = steps * n + 1
         for k, bit in enumerate(holes):
-            add([last + k if goal.target >> bit & 1 else -(last + k)])
+            add([last + k if final >> bit & 1 else -(last + k)])
 
     if amo == "overlap":
         conflicts = sorted({(i, j) for js in through for i, j in combinations(js, 2)})

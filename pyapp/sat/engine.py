@@ -10,17 +10,6 @@ from .encode import DEFAULT_AMO, encode
 from .solvers import default_solver, run_solver
 
 
-def _class_reason(problem: Problem) -> str | None:
-    """Conway's position-class test (instant), so hopeless problems never reach the solver."""
-    board, goal = problem.board, problem.goal
-    cls = board.position_class(problem.start)
-    if goal.kind in ("hole", "target") and board.position_class(goal.target) != cls:
-        return "position class: the start and the goal are in different position classes (rule of three)"
-    if goal.kind == "any" and not any(board.position_class(1 << b) == cls for b in board.bits):
-        return "position class: no single-peg position is in the start's class (rule of three)"
-    return None
-
-
 def solve_sat(problem: Problem, *, solver: str | None = None, amo: str = DEFAULT_AMO,
               max_seconds: float | None = None, precheck: bool = True) -> Result:
     """Answer ``problem`` with a SAT solver (``solved``/``impossible``/``unknown``, as the search).
@@ -35,12 +24,12 @@ def solve_sat(problem: Problem, *, solver: str | None = None, amo: str = DEFAULT
     if goal.final_pegs is not None and start.bit_count() < goal.final_pegs:
         return Result("impossible", "the start has fewer pegs than the goal", final=start,
                       seconds=time.perf_counter() - t0, method="count")
-    if precheck and (reason := _class_reason(problem)):
+    if precheck and (reason := goal.obstacle(problem.board, start)):
         return Result("impossible", reason, final=start, seconds=time.perf_counter() - t0, method="position class")
     method = f"SAT solver {name}"
-    if goal.kind == "min" and start == 0:
+    if not goal.definite and start == 0:
         return Result("solved", None, [], start, seconds=time.perf_counter() - t0, method="start")
-    ends = [None] if goal.kind != "min" else list(range(1, start.bit_count() + 1))
+    ends = [None] if goal.definite else list(range(1, start.bit_count() + 1))
     conflicts = 0
     for end in ends:
         enc = encode(problem, amo=amo, pegs_left=end)
@@ -54,7 +43,7 @@ def solve_sat(problem: Problem, *, solver: str | None = None, amo: str = DEFAULT
         if ans.status == "unknown":
             return Result("unknown", f"budget spent: SAT solver {ans.solver} stopped after {ans.seconds:.1f} s",
                           [], start, conflicts, 0, time.perf_counter() - t0, method)
-        if goal.kind != "min":
+        if goal.definite:
             return Result("impossible", f"SAT solver {ans.solver} proved that no {enc.steps}-jump solution exists "
                           f"({enc.num_vars} variables, {len(enc.clauses)} clauses)",
                           [], start, conflicts, 0, time.perf_counter() - t0, method)

@@ -90,16 +90,9 @@ class Tables:
         return min(self.images(pos))
 
 
-def goal_symmetries(board: Board, kind: str, target: int) -> list[int]:
-    """Indices of the board symmetries that fix the goal (all of them for ``any``/``min``)."""
-    n = len(board.symmetries)
-    if kind in ("any", "min"):
-        return list(range(n))
-    return [i for i in range(n) if board.transform(target, i) == target]
-
-
 def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int], seed: int | None) -> Tables:
-    """Compile the hot-loop tables (see the module docstring)."""
+    """Compile the hot-loop tables (see the module docstring); ``syms``: the symmetries to keep
+    (those that fix the goal, :meth:`pyapp.goal.Goal.symmetries`)."""
     bitset = set(board.bits)
     top = max(board.bits) + 2
     pos_dirs, neg_dirs = [], []

@@ -1,0 +1,152 @@
+// The worker protocol, defined once: the message types (JSDoc below), the helpers the worker
+// (static/worker.mjs) uses to write them, and the one client (`Engine`) used by the app and by
+// bench.html.  The Python side of every request is pyapp/webapi.py (`call` for one-shot
+// requests, `start` + `Job.step`/`Job.cancel` for long ones).
+//
+// Page -> worker
+/** @typedef {{id: number, type: "call", fn: string, args: object}} CallRequest
+ *    A request: `fn` is a pyapp.webapi function ("state", "boards", "custom_board", "hint",
+ *    "finishes", "cnf", "warm", ... one-shot; "solve", "bench" long). */
+/** @typedef {{type: "cancel", id: number}} CancelRequest
+ *    Stop a long request: it answers at once with its "cancelled" result. */
+//
+// Worker -> page, start-up (exactly one "ready" or "failed", after any number of "loading")
+/** @typedef {{stage: Stage, loaded: number, total: number, at: number, stages: Record<string, number>}} LoadingValue
+ *    `stage` has just started; `at` is ms since the worker started; `stages` holds the ms each
+ *    finished stage took. */
+/** @typedef {{type: "loading", value: LoadingValue}} LoadingMessage */
+/** @typedef {{python: string, seconds: number, stages: Record<string, number>}} ReadyValue */
+/** @typedef {{type: "ready", value: ReadyValue}} ReadyMessage */
+/** @typedef {{type: "failed", message: string}} FailedMessage */
+//
+// Worker -> page, per request (any number of "progress", then one "result" or one "error")
+/** @typedef {{nodes: number, entries: number, seconds: number, depth: number|null, rate: number}} SolveProgress
+ *    A solve's progress (~every 50 ms); a bench's progress is one finished row. */
+/** @typedef {{id: number, type: "progress", value: SolveProgress|object}} ProgressMessage */
+/** @typedef {{status: "solved"|"impossible"|"unknown", reason: string, moves: string[], jumps: number,
+ *    jump_list: string[][], move_count: number, pegs_left: number, final: string, nodes: number,
+ *    entries: number, seconds: number}} SolveResult
+ *    pyapp.request's one result format (`jumps` is a count everywhere; `jump_list` the jumps by hole name). */
+/** @typedef {{id: number, type: "result", value: any}} ResultMessage */
+/** @typedef {{id: number, type: "error", message: string}} ErrorMessage
+ *    A message meant for the user (bad input, or an internal error said in words). */
+/** @typedef {LoadingMessage|ReadyMessage|FailedMessage|ProgressMessage|ResultMessage|ErrorMessage} WorkerMessage */
+
+/** The worker's start-up stages, in order. */
+export const STAGES = /** @type {const} */ (["runtime", "pyapp", "import"]);
+/** @typedef {typeof STAGES[number]} Stage */
+
+/** What each stage is, for people. */
+export const STAGE_LABELS = {
+  runtime: "Loading the Python runtime (WebAssembly)…",
+  pyapp: "Loading the peg solitaire engine…",
+  import: "Starting the engine…",
+};
+
+// ---------------------------------------------------------------- the worker's side
+export const message = {
+  /** @returns {LoadingMessage} */
+  loading: (stage, at, stages) => ({ type: "loading", value: { stage, loaded: STAGES.indexOf(stage), total: STAGES.length, at, stages } }),
+  /** @returns {ReadyMessage} */
+  ready: (value) => ({ type: "ready", value }),
+  /** @returns {FailedMessage} */
+  failed: (text) => ({ type: "failed", message: text }),
+  /** @returns {ProgressMessage} */
+  progress: (id, value) => ({ id, type: "progress", value }),
+  /** @returns {ResultMessage} */
+  result: (id, value) => ({ id, type: "result", value }),
+  /** @returns {ErrorMessage} */
+  error: (id, text) => ({ id, type: "error", message: text }),
+};
+
+// ---------------------------------------------------------------- the page's side
+/** The client: one module worker, one ready promise, request ids matched to replies,
+ *  progress callbacks, cancel by id.  Events: "loading" (detail: LoadingValue), "ready"
+ *  (detail: ReadyValue), "failed" (detail: message).  `state`: loading -> idle | failed. */
+export class Engine extends EventTarget {
+  constructor(url = new URL("./worker.mjs", import.meta.url)) {
+    super();
+    this.state = "loading";
+    this.t0 = performance.now();
+    this.pending = new Map(); // id -> {resolve, reject, onProgress}
+    this.nextId = 1;
+    this.ready = new Promise((resolve, reject) => {
+      this._ready = resolve;
+      this._failed = reject;
+    });
+    this.ready.catch(() => {});
+    this.worker = new Worker(url, { type: "module" });
+    this.worker.onmessage = (event) => this._receive(event.data);
+    this.worker.onerror = (event) => {
+      event.preventDefault?.();
+      this._fail(`The engine worker failed to load (${event.message || "script error"}).`);
+    };
+  }
+
+  _fail(text) {
+    this.state = "failed";
+    this._failed(new Error(text));
+    this.dispatchEvent(new CustomEvent("failed", { detail: text }));
+    for (const { reject } of this.pending.values()) reject(new Error(text));
+    this.pending.clear();
+  }
+
+  /** @param {WorkerMessage} msg */
+  _receive(msg) {
+    if (!msg || typeof msg !== "object") return;
+    if (msg.type === "loading") {
+      this.dispatchEvent(new CustomEvent("loading", { detail: msg.value }));
+      return;
+    }
+    if (msg.type === "ready") {
+      this.state = "idle";
+      this.readySeconds = (performance.now() - this.t0) / 1000;
+      this._ready(msg.value);
+      this.dispatchEvent(new CustomEvent("ready", { detail: msg.value }));
+      return;
+    }
+    if (msg.type === "failed") {
+      this._fail(msg.message);
+      return;
+    }
+    const entry = this.pending.get(msg.id);
+    if (!entry) return;
+    if (msg.type === "progress") {
+      entry.onProgress?.(msg.value);
+    } else if (msg.type === "result") {
+      this.pending.delete(msg.id);
+      entry.resolve(msg.value);
+    } else if (msg.type === "error") {
+      this.pending.delete(msg.id);
+      entry.reject(new Error(msg.message));
+    }
+  }
+
+  /** Start a request; returns {id, promise}.  Sent at once: the worker holds it until Python is up. */
+  request(fn, args = {}, { onProgress } = {}) {
+    const id = this.nextId++;
+    const promise = new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onProgress });
+    });
+    /** @type {CallRequest} */
+    const call = { id, type: "call", fn, args };
+    this.worker.postMessage(call);
+    return { id, promise };
+  }
+
+  /** A one-shot request: resolves with the value, rejects with the error message. */
+  call(fn, args = {}) {
+    return this.request(fn, args).promise;
+  }
+
+  cancel(id) {
+    /** @type {CancelRequest} */
+    const msg = { type: "cancel", id };
+    this.worker.postMessage(msg);
+  }
+
+  destroy() {
+    this.worker.terminate();
+    this._fail("The engine was stopped.");
+  }
+}

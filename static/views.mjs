@@ -1,0 +1,132 @@
+// Views: each renders part of the page from the store's state, after every action.  A view
+// only writes the DOM (and the address bar); it never changes the state.  Each keeps the slice
+// objects it rendered last and skips work when they are the same objects.
+
+import { showMoves } from "./playback.mjs";
+import { formatFragment } from "./share.mjs";
+
+/** Did any of `keys` change since `last`?  Records the new slices in `last`. */
+function changed(last, state, keys) {
+  let any = false;
+  for (const k of keys) {
+    if (last[k] !== state[k]) any = true;
+    last[k] = state[k];
+  }
+  return any;
+}
+
+/** The board: the drawing, pegs, last jump, goal, selection, targets, hints. */
+export function boardView(view) {
+  const last = {};
+  return (state) => {
+    if (state.editor.open) {
+      last.editor = state.editor;
+      view.key = null; // the editor replaced the drawing: redraw it when the editor closes
+      return;
+    }
+    const boardChanged = changed(last, state, ["board", "editor"]);
+    const st = state.board;
+    if (!st) return;
+    if (boardChanged) {
+      view.setSvg(st.svg, `${st.board.spec}|${st.board.lattice}|${st.board.holes}`);
+      view.setPegs(st.pegs);
+      view.setLast(st.played.at(-1) || null);
+      view.setGoal(st.goal.hole);
+      if (view.focusName) view.setFocus(view.focusName);
+    }
+    if (boardChanged || changed(last, state, ["selection"])) {
+      const { selected, hints } = state.selection;
+      view.mark("selected", selected ? [selected] : []);
+      view.mark("target", selected ? st.legal.filter((j) => j[0] === selected).map((j) => j[2]) : []);
+      view.mark("hint", hints);
+    }
+  };
+}
+
+/** Counters, moves, pickers, status, progress, analysis, and which buttons can be pressed. */
+export function panelView(ui, buttons) {
+  const last = {};
+  return (state) => {
+    const st = state.board;
+    if (changed(last, state, ["board"]) && st) {
+      ui.pegs.textContent = String(st.peg_count);
+      ui.jumps.textContent = String(st.jump_count);
+      ui.moves.textContent = String(st.move_count);
+      const kind = st.goal.kind;
+      ui.goalText.textContent = kind === "hole" ? st.goal.hole : kind === "any" ? "any" : kind === "min" ? "fewest" : "target";
+      if (st.moves.length) showMoves(ui.movesText, st.moves);
+      else ui.movesText.textContent = "(none yet)";
+      boardSelect(ui.boardSelect, st);
+      goalSelect(ui.goalSelect, st, state.game);
+    }
+    if (changed(last, state, ["status"])) {
+      ui.status.textContent = state.status.text;
+      ui.status.className = `status ${state.status.kind}`.trim();
+    }
+    if (changed(last, state, ["progress"])) {
+      ui.progress.textContent = state.progress.text;
+      if (state.progress.nodes !== null) ui.progress.dataset.nodes = String(state.progress.nodes);
+    }
+    if (changed(last, state, ["analysis"])) ui.analysis.textContent = state.analysis.text;
+    // which controls can be used
+    const { task, game } = state;
+    const ready = !!st && state.engine.status === "idle";
+    const free = ready && !task && !state.editor.open;
+    const playable = !!st && !task && !state.editor.open;
+    buttons.undo.disabled = !playable || game.jumps.length === 0;
+    buttons.redo.disabled = !playable || game.redo.length === 0;
+    buttons.restart.disabled = !playable || game.jumps.length === 0;
+    buttons.solve.disabled = !free || st.over;
+    buttons.cancel.disabled = !task || !task.cancellable;
+    for (const b of [buttons.hint, buttons.finishes, buttons.cnf, buttons.edit, buttons.customUse]) b.disabled = !free;
+    buttons.copyLink.disabled = !st;
+    ui.boardSelect.disabled = ui.goalSelect.disabled = !free;
+    ui.holder.classList.toggle("solving", !!task);
+  };
+}
+
+function boardSelect(sel, st) {
+  let custom = sel.querySelector("option[value='__custom']");
+  if (st.board.catalogue) {
+    custom?.remove();
+    sel.value = st.board.id;
+  } else {
+    if (!custom) {
+      custom = new Option("Custom board", "__custom");
+      sel.append(custom);
+    }
+    custom.textContent = `Custom board (${st.board.holes} holes)`;
+    sel.value = "__custom";
+  }
+}
+
+function goalSelect(sel, st, game) {
+  sel.querySelector("option[value='']").textContent = `Board default (${st.board.default_goal})`;
+  for (const opt of [...sel.options]) if (opt.dataset.goalOption) opt.remove();
+  if (st.goal.kind === "hole") {
+    const opt = new Option(`One peg on ${st.goal.hole}`, st.goal.hole);
+    opt.dataset.goalOption = "1";
+    sel.append(opt);
+  }
+  sel.value = game.goal ? (st.goal.kind === "hole" ? st.goal.hole : st.goal.kind) : "";
+}
+
+/** The address bar: always a link to the shown game.  `written` remembers the last fragment
+ *  written, so the app can tell its own changes from the user's. */
+export function fragmentView(written) {
+  let lastBoard = null;
+  return (state) => {
+    const st = state.board;
+    if (!st || st === lastBoard) return;
+    lastBoard = st;
+    const frag = formatFragment({
+      board: st.board.spec,
+      position: state.game.position ? st.start_text : null,
+      start: state.game.position ? null : state.game.start || (st.board.catalogue ? st.start_hole : null),
+      goal: st.goal.text,
+      moves: st.moves,
+    });
+    written.hash = `#${frag}`;
+    if (location.hash !== written.hash) history.replaceState(null, "", written.hash);
+  };
+}
