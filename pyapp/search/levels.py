@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from ..board import Board
 from ..pagoda import Pagoda, pagodas_for
 from .compiled import Tables, build_tables
-from .keyset import KEY_BYTES, KeyCodec, KeySet, KeySetBuilder
+from .keyset import KeyCodec, KeySet, KeySetBuilder
 
 DEFAULT_MAX_BYTES = 1 << 30
 """Default memory ceiling for the stored levels (a browser tab's safe share)."""
@@ -108,13 +108,13 @@ class _Side:
 def _sym_deltas(t: Tables, codec: KeyCodec) -> list[int]:
     """Each jump's mask in packed dense images (same index as ``t.deltas``)."""
     out = [0] * len(t.deltas)
-    for s, src, _, pat, base in t.pos_dirs:
+    for _s, src, _, pat, base in t.pos_dirs:
         m = src
         while m:
             low = m & -m
             m ^= low
             out[base + low.bit_length()] = codec.packed(low * pat)
-    for s, src, s2, pat, base in t.neg_dirs:
+    for _s, src, s2, pat, base in t.neg_dirs:
         m = src
         while m:
             low = m & -m
@@ -171,7 +171,7 @@ def _expand(side: _Side, st: LevelStats, deadline: float, node_cap: int, max_byt
                 x += tb[v]
         x += cc
         empty = mask ^ pos
-        for s, src, s2, pat, base in pos_dirs:
+        for s, src, s2, _pat, base in pos_dirs:
             m = src & pos & (pos >> s) & (empty >> s2)
             while m:
                 low = m & -m
@@ -181,7 +181,7 @@ def _expand(side: _Side, st: LevelStats, deadline: float, node_cap: int, max_byt
                     continue
                 y = imgs ^ symd[i]
                 add(min([(y >> sh) & lm for sh in shifts]))
-        for s, src, s2, pat, base in neg_dirs:
+        for s, src, s2, _pat, base in neg_dirs:
             m = src & pos & (pos << s) & (empty << s2)
             while m:
                 low = m & -m
@@ -268,10 +268,6 @@ def level_search(board: Board, start: int, goals: list[int] | None, final_pegs: 
         if level is None:
             return LevelResult("unknown", reason=_how_far("budget spent", stats()), stats=st)
         side.levels.append(level)
-        import os
-        if os.environ.get("LEVELS_DEBUG"):
-            import sys
-            print(side.name, side.pegs - 1, len(level), f"{time.perf_counter() - t0:.1f}s", file=sys.stderr)
         side.pegs -= 1
         if not level:
             what = "goal" if side is fwd else "start"
