@@ -15,7 +15,9 @@
  *    `stage` has just started; `at` is ms since the worker started; `stages` holds the ms each
  *    finished stage took. */
 /** @typedef {{type: "loading", value: LoadingValue}} LoadingMessage */
-/** @typedef {{python: string, seconds: number, stages: Record<string, number>}} ReadyValue */
+/** @typedef {{python: string, seconds: number, stages: Record<string, number>,
+ *    files: {wasm_arrived: number|null, stdlib_arrived: number|null, js_arrived: number|null}}} ReadyValue
+ *    `stages`: ms per stage; `files`: when each runtime file's last byte arrived (ms since the worker started). */
 /** @typedef {{type: "ready", value: ReadyValue}} ReadyMessage */
 /** @typedef {{type: "failed", message: string}} FailedMessage */
 //
@@ -33,14 +35,17 @@
 /** @typedef {LoadingMessage|ReadyMessage|FailedMessage|ProgressMessage|ResultMessage|ErrorMessage} WorkerMessage */
 
 /** The worker's start-up stages, in order. */
-export const STAGES = /** @type {const} */ (["runtime", "pyapp", "import"]);
+export const STAGES = /** @type {const} */ (["download", "compile", "runtime", "pyapp", "import", "warm"]);
 /** @typedef {typeof STAGES[number]} Stage */
 
 /** What each stage is, for people. */
 export const STAGE_LABELS = {
-  runtime: "Loading the Python runtime (WebAssembly)…",
+  download: "Loading the Python runtime…",
+  compile: "Compiling the Python runtime (WebAssembly)…",
+  runtime: "Starting Python and its standard library…",
   pyapp: "Loading the peg solitaire engine…",
   import: "Starting the engine…",
+  warm: "Preparing the solver…",
 };
 
 // ---------------------------------------------------------------- the worker's side

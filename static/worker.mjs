@@ -49,21 +49,50 @@ function withWatchdog(loading, seconds = 180) {
   });
 }
 
+/** Resource timing of a runtime file: ms from the worker's start to its last byte. */
+function arrived(file) {
+  const entry = performance.getEntriesByType("resource").filter((e) => e.name.endsWith(file)).pop();
+  return entry ? Math.round(entry.responseEnd) : null;
+}
+
+/** Start-up, in measured stages (protocol.mjs STAGES): download (the runtime's JavaScript),
+ *  compile (the WebAssembly, streamed: its download and compilation overlap), runtime (the
+ *  interpreter and its standard library), pyapp (unpack pyapp.zip), import (pyapp.webapi),
+ *  warm (the solver and the analyses, so the first Solve pays nothing). */
 async function boot() {
   const t0 = performance.now();
-  stage("runtime");
-  const { loadPyodide } = await import("../pyodide/pyodide.mjs");
-  const py = await withWatchdog(loadPyodide({ indexURL: new URL("../pyodide/", import.meta.url).href }));
+  stage("download");
+  const zip = fetch(new URL("../pyapp.zip", import.meta.url)); // in parallel with the runtime
+  zip.catch(() => {});
+  const streaming = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = (source, imports) => {
+    stage("compile");
+    return streaming.call(WebAssembly, source, imports).then((out) => {
+      stage("runtime");
+      return out;
+    });
+  };
+  let py;
+  try {
+    const { loadPyodide } = await import("../pyodide/pyodide.mjs");
+    py = await withWatchdog(loadPyodide({ indexURL: new URL("../pyodide/", import.meta.url).href }));
+  } finally {
+    WebAssembly.instantiateStreaming = streaming;
+  }
   stage("pyapp");
-  const response = await fetch(new URL("../pyapp.zip", import.meta.url));
+  const response = await zip;
   if (!response.ok) throw new Error(`pyapp.zip answered ${response.status}`);
   py.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/home/pyodide/app" });
   stage("import");
   py.runPython("import sys\nif '/home/pyodide/app' not in sys.path: sys.path.insert(0, '/home/pyodide/app')");
   webapi = py.pyimport("pyapp.webapi");
+  stage("warm");
+  webapi.call("warm", "{}");
   const version = py.runPython("import sys; sys.version.split()[0]");
   stage(null);
-  post(message.ready({ python: version, seconds: (performance.now() - t0) / 1000, stages: stageTimes }));
+  const files = { wasm_arrived: arrived("pyodide.asm.wasm"), stdlib_arrived: arrived("python_stdlib.zip"),
+    js_arrived: arrived("pyodide.asm.mjs") };
+  post(message.ready({ python: version, seconds: (performance.now() - t0) / 1000, stages: { ...stageTimes }, files }));
 }
 
 const ready = boot().catch((err) => {
