@@ -4,7 +4,8 @@
 ``pyapp.zip`` (the pure-Python library the worker unpacks into Pyodide), ``boards.json`` (every
 catalogue board's holes, jumps and drawing, from :mod:`pyapp.boarddata`, so the page plays at once
 while Python starts; the default board's drawing is also put into ``index.html`` for the first
-paint), the five Pyodide
+paint), ``snapshot.bin`` (a Pyodide memory snapshot with pyapp imported, see
+:func:`write_snapshot`), the five Pyodide
 runtime files the app needs (from the pinned npm package; ``npm ci`` runs first when
 ``node_modules`` is missing), the web manifest with icons (PNGs drawn here, no image
 library needed), and ``sw.js``: the service worker, given the list of every asset and a
@@ -80,6 +81,27 @@ def write_pyapp_zip(target: Path) -> None:
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             zf.writestr(info, path.read_bytes())
+
+
+def write_snapshot(dist: Path) -> bool:
+    """A Pyodide memory snapshot with pyapp imported and warmed (``snapshot.bin``, gzipped, and
+    ``snapshot.json``: Pyodide version and hashes), made by ``scripts/make_snapshot.mjs`` under
+    Node from the files already in ``dist``.  The worker restores it instead of booting Python and
+    falls back to a normal boot when it is missing or does not match; so a failure here only
+    costs start-up time, and is reported, not fatal."""
+    try:
+        run = subprocess.run(["node", str(ROOT / "scripts" / "make_snapshot.mjs"), str(dist)],
+                             capture_output=True, text=True, timeout=600)
+    except (FileNotFoundError, subprocess.TimeoutExpired) as err:
+        print(f"no Pyodide snapshot (node: {err}); the page boots Python normally", file=sys.stderr)
+        return False
+    if run.returncode != 0:
+        tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
+        print(f"no Pyodide snapshot ({' / '.join(tail)[-300:]}); the page boots Python normally", file=sys.stderr)
+        for name in ("snapshot.bin", "snapshot.json"):
+            (dist / name).unlink(missing_ok=True)
+        return False
+    return True
 
 
 def write_board_data(dist: Path) -> None:
@@ -207,6 +229,7 @@ def build(dist: Path = DIST) -> str:
         shutil.copy2(pkg / name, dist / "pyodide" / name)
     write_pyapp_zip(dist / "pyapp.zip")
     write_board_data(dist)
+    write_snapshot(dist)
     (dist / "manifest.webmanifest").write_text(json.dumps(manifest(), indent=2) + "\n", encoding="utf-8")
     (dist / "icons" / "icon.svg").write_text(icon_svg(), encoding="utf-8")
     for size in (192, 512):

@@ -123,7 +123,7 @@ export async function watchForUpdates(button) {
 }
 
 // ms each stage took on the last start (kept in localStorage); a first start uses these guesses
-const GUESS_MS = { download: 300, compile: 1500, runtime: 1500, pyapp: 100, import: 300, warm: 600 };
+const GUESS_MS = { download: 300, snapshot: 300, compile: 500, runtime: 1500, pyapp: 100, import: 300, warm: 300 };
 
 /** Start the engine worker; the loading box follows its real stages (protocol.mjs STAGES), the
  *  bar's segments sized by how long each stage took last time.  `base`: the part of the bar
@@ -155,6 +155,7 @@ export function startEngine(store, lab, base = 0) {
     lab.python = info.python;
     lab.stages = info.stages;
     lab.files = info.files;
+    lab.snapshot = info.snapshot;
     lab.timings.warm = (info.stages.warm ?? 0) / 1000;
     storage(STARTUP_KEY, JSON.stringify(info.stages));
     store.do("engine/ready", info);
