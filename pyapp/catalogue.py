@@ -22,6 +22,7 @@ test-suite (``tests/test_solver.py`` solves each and replays the solution).  Sou
 from __future__ import annotations
 
 from dataclasses import dataclass
+from difflib import get_close_matches
 from functools import cache
 
 from .board import Board
@@ -91,9 +92,19 @@ def get_board(board_id: str) -> Board:
     """The compiled catalogue board with this id (compiled once, then cached)."""
     entry = CATALOGUE.get(board_id.strip().lower() if isinstance(board_id, str) else board_id)
     if entry is None:
-        raise BoardError(f"unknown board {board_id!r}: expected one of {', '.join(CATALOGUE)}")
+        raise BoardError(f"unknown board {board_id!r}: {did_you_mean(board_id)}expected one of {', '.join(CATALOGUE)}")
     lattice = SQUARE if entry.lattice == "square" else TRIANGLE
     return Board.from_cells(entry.id, entry.title, lattice, _cells(entry))
+
+
+def did_you_mean(board_id: object) -> str:
+    """``"did you mean 'german'? "`` for a near miss of a catalogue id (a typo, a case slip), else ``""``."""
+    if not isinstance(board_id, str):
+        return ""
+    close = get_close_matches(board_id.strip().lower(), list(CATALOGUE), n=1, cutoff=0.6)
+    if not close:
+        return ""
+    return f"did you mean {close[0]!r}? "
 
 
 def get_entry(board_id: str) -> Entry:

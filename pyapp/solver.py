@@ -41,8 +41,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
-from .board import Board
+from .board import BOARD_CACHE_SIZE, Board
 from .moves import Jump
 from .pagoda import Pagoda, find_pagoda_steps, pagoda_proof, pagodas_for, parity_pagodas
 from .problem import Problem, Result
@@ -146,7 +147,7 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
                             f"less than the {thr} the goal needs", method="pagoda")
             pagoda_dead = True
 
-    tables = _tables_for(board, goal.symmetries(board), tuple(finishes), pagodas)
+    tables = _tables_for(board, goal.symmetries(board), tuple(finishes))
     reseed(tables, seed)
     table = BoundedTable(table_cap, tables.images)
     st = Stats(slice_seconds=slice_seconds)
@@ -181,7 +182,7 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
                         f"(pagoda pruning with {len(pagodas)} pagodas)", None, "exhaustive search",
                         st.nodes, len(table))
     # min goal, the class lower bound is out of reach: search everything for the fewest pegs
-    tables = _tables_for(board, goal.symmetries(board), (), [])
+    tables = _tables_for(board, goal.symmetries(board), ())
     reseed(tables, seed)
     table = BoundedTable(table_cap, tables.images)
     gen = dfs(tables, start, table, st, final_pegs=None, target=None, lower_bound=final_pegs + 1)
@@ -299,31 +300,23 @@ def _portfolio(tables: Tables, table: BoundedTable, st: Stats, clock: _Clock, st
     return "budget", [], ""  # pragma: no cover - the last phase always ends the search
 
 
-_TABLES: dict[tuple, Tables] = {}
-_PAGODAS: dict[tuple, list[tuple[Pagoda, int]]] = {}
-
-
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
 def _pagodas_for(board: Board, finishes: tuple[int, ...]) -> list[tuple[Pagoda, int]]:
-    """:func:`pyapp.pagoda.pagodas_for`, remembered per board and finishes."""
-    key = (board, finishes)
-    found = _PAGODAS.get(key)
-    if found is None:
-        if len(_PAGODAS) > 256:
-            _PAGODAS.clear()
-        found = _PAGODAS[key] = pagodas_for(board, list(finishes))
-    return found
+    """:func:`pyapp.pagoda.pagodas_for`, remembered for the last few boards (keyed by the board's
+    canonical spec, so a board rebuilt by every request still hits) and finishes."""
+    return pagodas_for(board, list(finishes))
 
 
-def _tables_for(board: Board, syms: tuple[int, ...], finishes: tuple[int, ...],
-                pagodas: list[tuple[Pagoda, int]]) -> Tables:
-    """The compiled tables for a board, the goal's symmetries and its pagoda targets, built once per
-    process (a fresh copy of the tie-breaks each call)."""
-    key = (board, syms, finishes)
-    base = _TABLES.get(key)
-    if base is None:
-        if len(_TABLES) > 64:
-            _TABLES.clear()
-        base = _TABLES[key] = build_tables(board, pagodas, list(syms), None)
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
+def _base_tables(board: Board, syms: tuple[int, ...], finishes: tuple[int, ...]) -> Tables:
+    pagodas = _pagodas_for(board, finishes) if finishes else []
+    return build_tables(board, pagodas, list(syms), None)
+
+
+def _tables_for(board: Board, syms: tuple[int, ...], finishes: tuple[int, ...]) -> Tables:
+    """The compiled tables for a board, the goal's symmetries and its pagoda targets, kept for the last
+    few (keyed by the board's canonical spec; a fresh copy of the tie-breaks each call)."""
+    base = _base_tables(board, syms, finishes)
     return replace(base, ties=list(base.ties))
 
 

@@ -17,17 +17,20 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
+from . import fields, webplay
 from .board import Board, board_from_cells
 from .catalogue import CATALOGUE, ENTRIES, get_board
 from .errors import PegError
 from .game import ending
 from .goal import Goal
+from .limits import MAX_HOLES, MAX_MOVES_CHARS, MAX_SPEC_CHARS
 from .moves import Jump, count_moves, legal_jumps
 from .notation import format_moves
 from .position import format_position
 from .problem import Result
 from .render import hole_coordinates, render_svg
-from .request import MAX_CUSTOM_HOLES, board_spec, from_request, move_list, result_json, text_arg
+from .request import board_spec, from_request, move_list, result_json, text_arg
+from .spec import resolve_board
 
 DEFAULT_SOLVE_SECONDS = 60.0
 SLICE_SECONDS = 0.05
@@ -59,8 +62,16 @@ def state(args: dict) -> dict:
     """Everything the page shows for a game: SVG, pegs, legal jumps, counters, end message.
 
     ``args``: ``board`` (id or custom spec), ``start`` (vacant hole) or ``position`` (text),
-    ``goal`` (hole, ``any``, ``min``; default the board's), ``moves`` (list in notation).
+    ``goal`` (hole, ``any``, ``min``; default the board's), ``moves`` (list in notation),
+    ``coordinates`` (default true: draw the coordinate labels), ``legal_prefix`` (true: play the
+    moves up to the first one that cannot be played and name it under ``refused``, as links want).
     """
+    args = fields.request(args)
+    refused = None
+    if args.get("legal_prefix") and args.get("moves"):
+        first = from_request({**args, "moves": []})
+        kept, refused = webplay.legal_prefix(first.board, first.start, move_list(args.get("moves")))
+        args = {**args, "moves": kept}
     s = from_request(args)
     board, pos = s.board, s.position
     over, won, message = ending(board, pos, s.goal)
@@ -70,8 +81,8 @@ def state(args: dict) -> dict:
     return {
         "board": {"id": board.id, "title": board.title, "lattice": board.lattice.name, "spec": s.spec,
                   "catalogue": board.id in CATALOGUE, "holes": len(board), "default_goal": s.default_goal},
-        "svg": render_svg(board, pos, goal=goal_bit,
-                          last=s.jumps[-1] if s.jumps else None),
+        "svg": render_svg(board, pos, goal=goal_bit, last=s.jumps[-1] if s.jumps else None,
+                          coordinates=args.get("coordinates", True) is not False),
         "cells": [{"name": n, "r": r, "c": c, "x": coords[n][0], "y": coords[n][1]}
                   for (r, c), n in zip(board.cells, board.names)],
         "start_text": format_position(board, s.start),
@@ -88,6 +99,7 @@ def state(args: dict) -> dict:
         "over": over,
         "won": won,
         "message": message,
+        "refused": refused,
     }
 
 
@@ -99,17 +111,25 @@ def custom_board(args: dict) -> dict:
     (triangles in skewed coordinates: row ``r`` has columns ``0..r``), optional ``goal``:
     ``[row, col]`` of the goal hole.
     """
-    lattice = text_arg(args.get("lattice", "square"), "lattice", 10)
+    args = fields.request(args)
+    lattice = fields.text(args, "lattice", 10, "square")
+    if lattice not in ("square", "triangle"):
+        raise PegError(f"'lattice' must be 'square' or 'triangle', not {lattice!r}")
     cells = args.get("cells")
-    if not isinstance(cells, list) or not cells:
+    if cells is None or cells == []:
         raise PegError("the editor has no holes: add at least three")
-    if len(cells) > MAX_CUSTOM_HOLES:
-        raise PegError(f"too many holes ({len(cells)}, at most {MAX_CUSTOM_HOLES})")
+    if not isinstance(cells, list):
+        raise PegError(f"'cells' must be a list of [row, column, peg], not {fields.kind(cells)}")
+    if len(cells) > MAX_HOLES:
+        raise PegError(f"the edited board has {len(cells)} holes: at most {MAX_HOLES} holes are supported")
     grid: dict[tuple[int, int], bool] = {}
     for cell in cells:
-        if not (isinstance(cell, list | tuple) and len(cell) == 3 and all(isinstance(v, int) for v in cell[:2])):
-            raise PegError(f"bad editor cell {cell!r}: expected [row, column, peg]")
+        if not (isinstance(cell, list) and len(cell) == 3
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in cell[:2])
+                and isinstance(cell[2], bool | int)):
+            raise PegError(f"bad editor cell {str(cell)[:60]}: expected [row, column, peg]")
         grid[(cell[0], cell[1])] = bool(cell[2])
+    # the grid's bounding box (not just its number of holes) is checked by Board.from_cells first
     board, pos = board_from_cells(grid, lattice)
     goal_name = None
     goal = args.get("goal")
@@ -131,7 +151,7 @@ def hint(args: dict) -> dict:
     from .analysis import hint as analyse
 
     s = from_request(args)
-    found = analyse(s.problem, max_seconds=float(args.get("max_seconds") or 10))
+    found = analyse(s.problem, max_seconds=fields.number(args, "max_seconds", 10.0))
     board = s.board
     return {
         "good": [_names(board, j) for j in found.good],
@@ -148,12 +168,21 @@ def finishes(args: dict) -> dict:
 
     s = from_request(args)
     board = s.board
-    found = analyse(board, s.position, max_seconds=float(args.get("max_seconds") or 20))
-    return {
+    found = analyse(board, s.position, max_seconds=fields.number(args, "max_seconds", 20.0))
+    out = {
         "possible": {board.name_of[k]: format_moves(board, v) for k, v in found.possible.items()},
         "impossible": {board.name_of[k]: v for k, v in found.impossible.items()},
         "unknown": {board.name_of[k]: v for k, v in found.unknown.items()},
     }
+    out["groups"] = webplay.finish_groups(board, out["possible"], out["impossible"], out["unknown"])
+    return out
+
+
+def puzzle(args: dict) -> dict:
+    """A random solvable position: ``board``, ``pegs`` and optional ``seed`` (see :mod:`pyapp.puzzle`)."""
+    args = fields.request(args)
+    spec = resolve_board(fields.text(args, "board", MAX_SPEC_CHARS, "english") or "english")
+    return webplay.puzzle_json(spec.board, board_spec(spec.board, spec.start), args)
 
 
 def cnf(args: dict) -> dict:
@@ -202,7 +231,8 @@ def _solve_job(args: dict) -> Job:
     from .solver import search
 
     s = from_request(args)
-    seed = args.get("seed")
+    seed = fields.integer(args, "seed", None)
+    seconds = fields.number(args, "max_seconds", DEFAULT_SOLVE_SECONDS)
     t0 = time.perf_counter()
     last = {"nodes": 0, "entries": 0}
 
@@ -215,19 +245,35 @@ def _solve_job(args: dict) -> Job:
         res = Result("unknown", "cancelled", [], s.position, last["nodes"], last["entries"], time.perf_counter() - t0)
         return result_json(s.board, res)
 
-    gen = search(s.problem, seed=None if seed is None else int(seed), slice_seconds=SLICE_SECONDS,
-                 max_seconds=float(args.get("max_seconds") or DEFAULT_SOLVE_SECONDS))
+    gen = search(s.problem, seed=seed, slice_seconds=SLICE_SECONDS, max_seconds=seconds)
     return Job(gen, lambda result: result_json(s.board, result), progress, cancelled)
+
+
+def _never_lose_job(args: dict) -> Job:
+    s = from_request(args)
+    seconds = fields.number(args, "max_seconds", webplay.NEVER_LOSE_SECONDS)
+    t0 = time.perf_counter()
+    last = {"nodes": 0}
+
+    def progress(p: Any) -> dict:
+        last["nodes"] = p.nodes
+        return {"nodes": p.nodes, "seconds": round(p.seconds, 3)}
+
+    def cancelled() -> dict:
+        return {"status": "unknown", "reason": f"cancelled after {last['nodes']:,} nodes", "line": [], "good": [],
+                "bad": [], "unknown": [], "nodes": last["nodes"], "seconds": round(time.perf_counter() - t0, 3),
+                "budget": seconds}
+
+    return Job(webplay.never_lose_job(s.problem, seconds), lambda value: value, progress, cancelled)
 
 
 def _bench_job(args: dict) -> Job:
     from .bench import iter_suite
 
-    quick = bool(args.get("quick", True))
-    repeat = int(args.get("repeat", 1))
-    only = args.get("only")
-    if only is not None and not (isinstance(only, list) and all(isinstance(n, str) for n in only)):
-        raise PegError("'only' must be a list of benchmark names")
+    args = fields.request(args)
+    quick = fields.flag(args, "quick", True)
+    repeat = fields.integer(args, "repeat", 1, low=1, high=1000) or 1
+    only = fields.text_list(args, "only")
     rows: list[Any] = []
 
     def gen() -> Generator[Any, None, list]:
@@ -241,9 +287,10 @@ def _bench_job(args: dict) -> Job:
 
 ONE_SHOT: dict[str, Callable[[dict], Any]] = {
     "boards": boards, "state": state, "render": state, "custom_board": custom_board,
-    "hint": hint, "finishes": finishes, "cnf": cnf,
+    "hint": hint, "finishes": finishes, "cnf": cnf, "puzzle": puzzle,
 }
-STREAMING: dict[str, Callable[[dict], Job]] = {"solve": _solve_job, "bench": _bench_job}
+STREAMING: dict[str, Callable[[dict], Job]] = {"solve": _solve_job, "bench": _bench_job,
+                                               "never_lose": _never_lose_job}
 
 
 def call(fn: str, args_json: str) -> str:
@@ -285,7 +332,8 @@ def is_streaming(fn: str) -> bool:
 
 def apply(args: dict) -> dict:
     """``state`` after one more move (``args['move']`` in notation): a convenience for the page."""
-    moves = move_list(args.get("moves")) + [text_arg(args.get("move", ""), "move", 200)]
+    args = fields.request(args)
+    moves = move_list(args.get("moves")) + [text_arg(args.get("move", ""), "'move'", MAX_MOVES_CHARS)]
     return state({**args, "moves": moves})
 
 

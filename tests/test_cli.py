@@ -91,3 +91,41 @@ def test_shared_cli_contract():
     proc = subprocess.run([sys.executable, str(CONTRACT)], cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "CLI contract holds" in proc.stdout
+
+
+@pytest.mark.parametrize("typed,meant", [("germn", "german"), ("englsh", "english"), ("Diamond", "diamond41"),
+                                         ("trangle5", "triangle5")])
+def test_misspelt_board_ids_get_a_did_you_mean(capsys, typed, meant):
+    code, out, err = run(capsys, "show", typed)
+    assert code == 2 and f"unknown board '{typed}': did you mean '{meant}'?" in err
+    assert "expected one of english" in err
+
+
+def test_far_off_board_ids_get_no_guess(capsys):
+    code, out, err = run(capsys, "show", "chess")
+    assert code == 2 and "did you mean" not in err
+
+
+def test_counts_are_singular_for_one(capsys):
+    code, out, _ = run(capsys, "solve", "triangle4")
+    assert code == 0 and "1 peg left" in out and "1 pegs" not in out
+    code, out, _ = run(capsys, "replay", "english", "--start", "d4", "f4-d4")
+    assert "1 jump, 1 move, 31 pegs left" in out
+
+
+def test_long_analyses_report_progress_on_stderr(capsys, monkeypatch):
+    from pyapp.commands import _progress
+
+    monkeypatch.setattr(_progress, "FIRST_SECONDS", 0.0)
+    monkeypatch.setattr(_progress, "EVERY_SECONDS", 0.0)
+    code, out, err = run(capsys, "count", "english", "--max-seconds", "1.5", "--json")
+    assert code == 0 and json.loads(out)["status"] == "unknown"  # stdout stays one JSON object
+    lines = err.strip().splitlines()
+    numbers = [int(line.split(": ")[1].split()[0].replace(",", "")) for line in lines]
+    assert len(lines) >= 3 and all(line.startswith("count: ") and " positions, " in line for line in lines)
+    assert numbers == sorted(numbers) and numbers[-1] > numbers[0]  # real, growing counts
+
+
+def test_short_runs_print_no_progress(capsys):
+    code, out, err = run(capsys, "count", "triangle5", "--start", "1", "--goal", "any")
+    assert code == 0 and err == ""

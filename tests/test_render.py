@@ -61,3 +61,59 @@ def test_names_are_escaped_and_custom_boards_render():
     svg = render_svg(board, pos, title='<b>"x"</b>')
     assert "<b>" not in svg and "&lt;b&gt;" in svg
     ET.fromstring(svg)  # well-formed XML
+
+
+class TestCoordinateLabels:
+    """``text.coord``: the notation's letters and numbers, placed along the edges (issue 12, point 1)."""
+
+    @staticmethod
+    def _labels(svg: str) -> list[ET.Element]:
+        root = ET.fromstring(svg)
+        return [t for t in root.iter(f"{SVG}text") if "coord" in (t.get("class") or "").split()]
+
+    def test_square_board_letters_below_and_numbers_left_spell_the_hole_names(self):
+        board = get_board("english")
+        svg = render_svg(board, board.start("d4"))
+        labels = self._labels(svg)
+        files = {t.text: float(t.get("x")) for t in labels if "coord-file" in t.get("class")}
+        ranks = {t.text: float(t.get("y")) for t in labels if "coord-rank" in t.get("class")}
+        assert list(files) == list("abcdefg") and list(ranks) == [str(n) for n in range(1, 8)]
+        coords = hole_coordinates(board)
+        for name, (x, y) in coords.items():
+            # every hole lies in the column of its letter and the row of its number
+            assert files[name[0]] == x and ranks[name[1:]] == y, name
+        lowest = max(y for _, y in coords.values())
+        assert all(float(t.get("y")) > lowest + 20 for t in labels if "coord-file" in t.get("class"))
+        assert all(float(t.get("x")) < 0 for t in labels if "coord-rank" in t.get("class"))
+        # the strip for the labels widens the viewBox to negative x; the holes do not move
+        x0, y0, w, h = map(float, ET.fromstring(svg).get("viewBox").split())
+        assert x0 < 0 and y0 == 0 and x0 + w == max(x for x, _ in coords.values()) + 20
+
+    def test_labels_are_outside_the_hole_groups_and_hidden_from_screen_readers(self):
+        board = get_board("diamond41")
+        root = ET.fromstring(render_svg(board, board.full()))
+        group = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "coords")
+        assert group.get("aria-hidden") == "true"
+        assert all(g.find(f"{SVG}text") is None for g in root.iter(f"{SVG}g") if g.get("data-hole"))
+        texts = [t.text for t in group]
+        assert texts[:9] == list("abcdefghi") and texts[9:] == [str(n) for n in range(1, 10)]
+
+    def test_triangle_holes_carry_their_numbers(self):
+        board = get_board("triangle5")
+        coords = hole_coordinates(board)
+        labels = self._labels(render_svg(board, board.full()))
+        assert [t.text for t in labels] == [str(n) for n in range(1, 16)]
+        for t in labels:
+            assert (float(t.get("x")), float(t.get("y"))) == coords[t.text]
+        x0 = float(ET.fromstring(render_svg(board, board.full())).get("viewBox").split()[0])
+        assert x0 == 0  # no strip on triangles
+
+    def test_coordinates_can_be_turned_off(self):
+        board = get_board("english")
+        svg = render_svg(board, board.full(), coordinates=False)
+        assert self._labels(svg) == [] and ET.fromstring(svg).get("viewBox").startswith("0.0 0 ")
+
+    def test_custom_board_labels_start_at_a_and_1(self):
+        board, pos = board_from_text("  o/ooo/o.o")
+        labels = self._labels(render_svg(board, pos))
+        assert [t.text for t in labels] == ["a", "b", "c", "1", "2", "3"]

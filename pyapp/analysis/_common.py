@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from functools import cache
+from functools import lru_cache
 
-from ..board import Board
+from ..board import BOARD_CACHE_SIZE, Board
 from ..goal import stabilizer
 from ..moves import Jump
 
@@ -61,7 +61,7 @@ def orbit_size(board: Board, group: tuple[int, ...], pos: int) -> int:
     return len({board.transform(pos, i) for i in group}) if len(group) > 1 else 1
 
 
-@cache
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
 def jump_table(board: Board) -> dict[int, tuple[tuple[int, int], ...]]:
     """For each hole bit, the ``(over, to)`` pairs of every jump that starts there."""
     table: dict[int, list[tuple[int, int]]] = {b: [] for b in board.bits}
@@ -71,7 +71,7 @@ def jump_table(board: Board) -> dict[int, tuple[tuple[int, int], ...]]:
     return {k: tuple(v) for k, v in table.items()}
 
 
-@cache
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
 def corner_mask(board: Board) -> int:
     """Holes that are never jumped over (not the middle of any line): a peg there must move to leave."""
     middles = 0

@@ -10,6 +10,7 @@ Python ints keep the totals exact however large they get.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import PegError
@@ -35,11 +36,13 @@ class Count:
 DEFAULT_MAX_POSITIONS = 1_000_000
 
 
-def count(problem: Problem, *, max_seconds: float | None = None, max_positions: int = DEFAULT_MAX_POSITIONS) -> Count:
+def count(problem: Problem, *, max_seconds: float | None = None, max_positions: int = DEFAULT_MAX_POSITIONS,
+          on_progress: Callable[[int, float], object] | None = None) -> Count:
     """Count the jump sequences that solve ``problem`` (goal: a hole, 'any' or a target).
 
     The memo holds at most ``max_positions`` entries (memory stays bounded); past that, or past
-    ``max_seconds``, the answer is ``solutions=None`` with the reason.
+    ``max_seconds``, the answer is ``solutions=None`` with the reason.  ``on_progress`` is
+    called every 1024 new positions with the positions counted so far and the seconds spent.
     """
     board, goal, start = problem.board, problem.goal, problem.start
     if not goal.definite:
@@ -69,6 +72,8 @@ def count(problem: Problem, *, max_seconds: float | None = None, max_positions: 
         ticks[0] += 1
         if ticks[0] & 1023 == 0:
             deadline.check()
+            if on_progress is not None:
+                on_progress(len(memo), deadline.elapsed())
             if len(memo) > max_positions:
                 raise OutOfTime
             if len(seen) > 2 * max_positions:

@@ -20,6 +20,7 @@ but not proven minimal (with the lower bound proven so far), or ``unknown``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import PegError
@@ -81,12 +82,15 @@ def move_successors(board, pos: int, table) -> list[tuple[int, tuple[Jump, ...]]
 
 
 def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
-                 max_positions: int = DEFAULT_MAX_POSITIONS, upper_seconds: float | None = None) -> Fewest:
+                 max_positions: int = DEFAULT_MAX_POSITIONS, upper_seconds: float | None = None,
+                 on_progress: Callable[[int, float], object] | None = None) -> Fewest:
     """A solution of ``problem`` with the fewest moves, proven minimal where the search completes.
 
     ``max_seconds`` bounds the whole analysis (a quarter of it goes to the solver for a first
     solution unless ``upper_seconds`` says otherwise); ``max_positions`` bounds the memory of
     the breadth-first search.  Past either, the answer says what was proven and what was not.
+    ``on_progress`` is called now and then with the positions met so far (the first solver
+    run reports its nodes) and the seconds spent.
     """
     board, goal, start = problem.board, problem.goal, problem.start
     if not goal.definite:
@@ -106,7 +110,8 @@ def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
         budget = upper_seconds
     else:
         budget = DEFAULT_UPPER_SECONDS if left is None else left / 4
-    first = solve(problem, max_seconds=budget)
+    relay = None if on_progress is None else (lambda p: on_progress(p.nodes, deadline.elapsed()))
+    first = solve(problem, max_seconds=budget, on_progress=relay)
     if first.status == "impossible":
         return Fewest("impossible", reason=first.reason, proven=True, seconds=deadline.elapsed())
     if first.status == "solved":
@@ -129,6 +134,8 @@ def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
         nxt: list[int] = []
         for n, key in enumerate(layer):
             if n & 63 == 0:
+                if on_progress is not None and n & 4095 == 0:
+                    on_progress(len(seen), deadline.elapsed())
                 if deadline.expired() or len(seen) > max_positions:
                     reason = "budget spent" if deadline.expired() else f"position cap ({max_positions}) reached"
                     break

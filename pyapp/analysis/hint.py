@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..moves import Jump, apply_jump, legal_jumps
 from ..problem import Problem
 from ..solver import solve
+from ..wording import plural
 from ._common import Deadline, stabilizer
 
 DEFAULT_HINT_SECONDS = 10.0
@@ -76,7 +77,7 @@ def _file(out: Hint, definite: bool, jump: Jump, result, line: list[Jump]) -> No
             out.lines[jump] = line
         else:
             out.bad.append(jump)
-            out.reasons[jump] = f"leaves at best {result.pegs_left} pegs, not {out.best_pegs}"
+            out.reasons[jump] = f"leaves at best {plural(result.pegs_left, 'peg')}, not {out.best_pegs}"
     elif result.status == "solved":
         out.good.append(jump)
         out.lines[jump] = line

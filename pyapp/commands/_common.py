@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import LimitError
+from ..limits import check_seconds
 from ..problem import Problem, Result
 from ..request import build, result_json
 
@@ -58,10 +60,13 @@ def add_time_budget(p: argparse.ArgumentParser, default: float) -> None:
 
 
 def positive_float(text: str) -> float:
+    """A time budget in seconds: finite, above 0 and within :data:`pyapp.limits.MAX_SECONDS` (``inf``,
+    ``nan`` and ``1e400`` are refused: a budget that never ends is no budget)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
-    return value
+    try:
+        return check_seconds(value, "the budget")
+    except LimitError as err:
+        raise argparse.ArgumentTypeError(f"{err} (from {text!r})") from None

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from ..analysis import count
+from ..wording import plural
 from ._common import add_problem_args, add_time_budget, problem_from_args
+from ._progress import StderrProgress
 
 
 def register(sub) -> None:
@@ -15,7 +17,7 @@ def register(sub) -> None:
 
 def run(args) -> dict:
     problem = problem_from_args(args)
-    c = count(problem, max_seconds=args.max_seconds)
+    c = count(problem, max_seconds=args.max_seconds, on_progress=StderrProgress("count"))
     return {
         "solutions": c.solutions,
         "status": "counted" if c.solutions is not None else "unknown",
@@ -31,4 +33,4 @@ def text(r: dict) -> str:
         return f"unknown: {r['reason']}"
     why = f" ({r['reason']})" if r["reason"] else ""
     return (f"{r['solutions']} jump sequences solve it (goal {r['goal']}){why}\n"
-            f"{r['positions']} positions in {r['seconds']:.3f} s")
+            f"{plural(r['positions'], 'position')} in {r['seconds']:.3f} s")

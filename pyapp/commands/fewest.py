@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from ..analysis import fewest_moves
 from ..notation import format_moves
+from ..wording import plural
 from ._common import add_problem_args, add_time_budget, problem_from_args
+from ._progress import StderrProgress
 
 
 def register(sub) -> None:
@@ -16,7 +18,7 @@ def register(sub) -> None:
 
 def run(args) -> dict:
     problem = problem_from_args(args)
-    f = fewest_moves(problem, max_seconds=args.max_seconds)
+    f = fewest_moves(problem, max_seconds=args.max_seconds, on_progress=StderrProgress("fewest"))
     return {
         "status": f.status,
         "moves": f.moves,
@@ -33,6 +35,6 @@ def run(args) -> dict:
 def text(r: dict) -> str:
     if r["status"] != "solved":
         return f"{r['status']}: {r['reason']}"
-    head = (f"{r['moves']} moves ({r['jumps']} jumps), "
+    head = (f"{plural(r['moves'], 'move')} ({plural(r['jumps'], 'jump')}), "
             + ("proven minimal" if r["proven"] else f"not proven minimal: {r['reason']}"))
     return f"{head}\n{' '.join(r['solution'])}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..game import replay
 from ..position import format_position
+from ..wording import plural
 from ._common import add_problem_args, problem_from_args
 
 
@@ -23,4 +24,5 @@ def run(args) -> dict:
 
 def text(r: dict) -> str:
     head = "valid" if r["valid"] else f"invalid: {r['error']}"
-    return f"{head}\n{r['jumps']} jumps, {r['moves']} moves, {r['pegs_left']} pegs left\n{r['final']}"
+    counts = f"{plural(r['jumps'], 'jump')}, {plural(r['moves'], 'move')}, {plural(r['pegs_left'], 'peg')} left"
+    return f"{head}\n{counts}\n{r['final']}"

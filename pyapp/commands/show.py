@@ -6,6 +6,7 @@ from ..moves import legal_jumps
 from ..notation import format_jump
 from ..position import format_position
 from ..render import render_svg
+from ..wording import plural
 from ._common import add_problem_args, problem_from_args
 
 
@@ -13,6 +14,8 @@ def register(sub) -> None:
     p = sub.add_parser("show", help="draw a board and position")
     add_problem_args(p, goal=False, target=False)
     p.add_argument("--svg", action="store_true", help="output SVG instead of text")
+    p.add_argument("--no-coordinates", action="store_true",
+                   help="SVG without the coordinate labels (column letters, row numbers, triangle hole numbers)")
     p.set_defaults(run=run, text=text)
 
 
@@ -23,11 +26,11 @@ def run(args) -> dict:
            "position": format_position(board, pos),
            "legal": [format_jump(board, j) for j in legal_jumps(board, pos)]}
     if args.svg:
-        out["svg"] = render_svg(board, pos)
+        out["svg"] = render_svg(board, pos, coordinates=not args.no_coordinates)
     return out
 
 
 def text(result: dict) -> str:
     if "svg" in result:
         return result["svg"]
-    return f"{result['position']}\n{result['pegs']} pegs; legal jumps: {' '.join(result['legal']) or 'none'}"
+    return f"{result['position']}\n{plural(result['pegs'], 'peg')}; legal jumps: {' '.join(result['legal']) or 'none'}"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from ..errors import PegError
 from ..solver import solve
+from ..wording import plural
 from ._common import add_problem_args, non_negative, positive_float, problem_from_args, result_dict
+from ._progress import StderrProgress
 
 
 def register(sub) -> None:
@@ -28,13 +30,14 @@ def run(args) -> dict:
         from ..sat import solve_sat
 
         return result_dict(problem, solve_sat(problem, max_seconds=args.max_seconds))
-    result = solve(problem, seed=args.seed, max_nodes=args.max_nodes, max_seconds=args.max_seconds)
+    result = solve(problem, seed=args.seed, max_nodes=args.max_nodes, max_seconds=args.max_seconds,
+                   on_progress=StderrProgress("solve", "node").nodes)
     return result_dict(problem, result)
 
 
 def text(r: dict) -> str:
     head = f"{r['status']}" + (f": {r['reason']}" if r["reason"] else "")
-    stats = (f"{r['jumps']} jumps, {len(r['moves'])} moves, {r['pegs_left']} pegs left; "
-             f"{r['nodes']} nodes in {r['seconds']:.3f} s")
+    stats = (f"{plural(r['jumps'], 'jump')}, {plural(len(r['moves']), 'move')}, {plural(r['pegs_left'], 'peg')} left; "
+             f"{plural(r['nodes'], 'node')} in {r['seconds']:.3f} s")
     body = " ".join(r["moves"])
     return "\n".join(x for x in (head, stats, body, r["final"]) if x)

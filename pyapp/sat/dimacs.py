@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..position import format_position
+from ..wording import plural
 from .encode import Encoding
 
 
@@ -10,7 +11,7 @@ def goal_description(enc: Encoding) -> str:
     """The goal in words, for headers and messages."""
     goal = enc.problem.goal
     if not goal.definite:
-        return f"{enc.pegs_left} pegs left anywhere (one try of the 'min' goal)"
+        return f"{plural(enc.pegs_left, 'peg')} left anywhere (one try of the 'min' goal)"
     return goal.describe(enc.problem.board)
 
 
@@ -22,7 +23,7 @@ def header_lines(enc: Encoding) -> list[str]:
     lines = [
         "Peg Solitaire Lab: rule-based SAT encoding of a peg solitaire problem",
         f"board: {board.id} ({board.title}), {board.lattice.name} lattice, {n} holes, {nl} lines of three holes",
-        f"start: {p.start.bit_count()} pegs",
+        f"start: {plural(p.start.bit_count(), 'peg')}",
         *("  " + row for row in format_position(board, p.start).split("\n")),
         f"goal: {goal_description(enc)}",
     ]

@@ -1,0 +1,120 @@
+"""Never lose: is the goal still reachable from this position, and which legal jumps lose it?
+
+G. Bell's "Never Lose" player flags every move that leads to a dead end.  This analysis
+answers both questions the page asks in that mode, in one cancellable step generator
+(the web worker runs it slice by slice, so a new move or Cancel stops it within a slice):
+
+1. the position itself: ``winnable`` (with a continuation that reaches the goal), ``lost``
+   (with the solver's proof: position class, a pagoda function, exhaustive search) or
+   ``unknown`` (the share of the budget ran out: how many nodes were searched is said);
+2. then, unless the position is lost, each legal jump, grouped by the symmetries that fix
+   the position and the goal exactly as :func:`pyapp.analysis.hint` does: ``good``,
+   ``bad`` (with why) or ``unknown``.
+
+It uses the Hint budget (``DEFAULT_HINT_SECONDS``) and Hint's filing rules (the ``min`` goal
+included), only driving the solver's step generator instead of blocking on it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator
+from dataclasses import dataclass, field
+
+from ..moves import Jump, apply_jump, legal_jumps
+from ..problem import Problem, Result
+from ..solver import Progress, search
+from .hint import DEFAULT_HINT_SECONDS, Hint, _classes, _file
+
+SLICE_SECONDS = 0.05
+
+
+@dataclass
+class NeverLose:
+    """The answer: the position's status and every legal jump filed as good, bad or unknown."""
+
+    status: str
+    """``winnable``, ``lost``, ``unknown``, or ``over`` (no jump left: the game has ended)."""
+    reason: str | None = None
+    """Why the position is lost, or why it is unknown."""
+    line: list[Jump] = field(default_factory=list)
+    """When winnable: jumps from the position that reach the goal."""
+    jumps: Hint = field(default_factory=Hint)
+    """The legal jumps filed by :func:`pyapp.analysis.hint.hint`'s rules (empty when lost)."""
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HINT_SECONDS,
+                     slice_seconds: float = SLICE_SECONDS) -> Generator[Progress, None, NeverLose]:
+    """Yield the solver's progress (nodes summed over its runs) every slice; return :class:`NeverLose`."""
+    t0 = time.perf_counter()
+    limit = None if max_seconds is None else t0 + max_seconds
+    board, start, goal = problem.board, problem.start, problem.goal
+    nodes = 0
+
+    def share(parts: int) -> float | None:
+        if limit is None:
+            return None
+        return max((limit - time.perf_counter()) / max(parts, 1), 0.005)
+
+    def run(pos: int, seconds: float | None) -> Generator[Progress, None, Result]:
+        nonlocal nodes
+        gen = search(Problem(board, pos, goal), max_seconds=seconds, slice_seconds=slice_seconds)
+        base = nodes
+        try:
+            while True:
+                p = next(gen)
+                nodes = base + p.nodes
+                yield Progress(nodes, p.entries, time.perf_counter() - t0, p.depth)
+        except StopIteration as stop:
+            result: Result = stop.value
+            nodes = base + result.nodes
+            return result
+
+    jumps = legal_jumps(board, start)
+    classes = _classes(problem, jumps) if jumps else []
+    whole = yield from run(start, share(len(classes) + 1))
+    out = NeverLose("unknown", f"budget spent after {whole.nodes:,} nodes")
+    if not jumps:
+        out.status = "over"
+        out.reason = None if whole.status == "solved" else "no jump is possible"
+    elif whole.status == "impossible":
+        out.status, out.reason = "lost", whole.reason
+    elif whole.status == "solved":
+        out.status, out.reason, out.line = "winnable", None, list(whole.jumps)
+        if not goal.definite:
+            out.jumps.best_pegs = whole.pegs_left
+    if out.status in ("winnable", "unknown") and jumps:
+        if not goal.definite and out.jumps.best_pegs is None:
+            # without the fewest pegs reachable from here no jump can be judged: say so, as Hint does
+            out.jumps.unknown = list(jumps)
+            out.jumps.reasons = {j: "the fewest pegs reachable from here is not known (budget spent)" for j in jumps}
+        else:
+            for n, members in enumerate(classes):
+                result = yield from run(apply_jump(start, members[0][0]), share(len(classes) - n))
+                for jump, perm in members:
+                    line = [(perm[a], perm[b], perm[c]) for a, b, c in result.jumps]
+                    _file(out.jumps, goal.definite, jump, result, line)
+            order = {j: i for i, j in enumerate(jumps)}
+            for bucket in (out.jumps.good, out.jumps.bad, out.jumps.unknown):
+                bucket.sort(key=order.__getitem__)
+        if out.status == "unknown" and len(out.jumps.bad) == len(jumps):
+            out.status, out.reason = "lost", "every legal jump leads to a lost position"
+        elif out.status == "unknown" and out.jumps.good:
+            # a jump after which the goal is reachable proves the position winnable
+            first = out.jumps.good[0]
+            out.status, out.reason, out.line = "winnable", None, [first, *out.jumps.lines[first]]
+    out.nodes = nodes
+    out.seconds = out.jumps.seconds = time.perf_counter() - t0
+    return out
+
+
+def never_lose(problem: Problem, *, max_seconds: float | None = DEFAULT_HINT_SECONDS) -> NeverLose:
+    """Run :func:`never_lose_steps` to the end (the command line and the tests)."""
+    gen = never_lose_steps(problem, max_seconds=max_seconds)
+    while True:
+        try:
+            next(gen)
+        except StopIteration as stop:
+            return stop.value

@@ -1,0 +1,145 @@
+"""Never-lose checks (issue 12, point 4), the finishes reasons grouped (point 3) and the
+worker's puzzle request (point 5), through pyapp.webapi as the page calls them."""
+
+from __future__ import annotations
+
+import json
+
+from pyapp import webapi
+from pyapp.analysis.neverlose import never_lose, never_lose_steps
+from pyapp.catalogue import get_board
+from pyapp.game import replay
+from pyapp.moves import apply_jump, legal_jumps
+from pyapp.problem import Goal, Problem, default_problem
+from pyapp.solver import solve
+
+# The 15-hole triangle after 4-1 6-4 12-5: three of its nine jumps lose (checked below by
+# solving after each jump), the others keep one peg reachable.
+TRI = {"board": "triangle5", "start": "1", "moves": ["4-1", "6-4", "12-5"]}
+
+
+def _run_job(fn: str, args: dict) -> dict:
+    job = webapi.start(fn, json.dumps(args))
+    steps = 0
+    while True:
+        out = json.loads(job.step())
+        if out["done"]:
+            assert "error" not in out, out
+            return {**out["result"], "_steps": steps}
+        steps += 1
+
+
+def _position(args: dict) -> tuple[Problem, int]:
+    p = default_problem(args["board"])
+    board = p.board
+    start = board.start(args["start"])
+    return p, replay(board, start, args["moves"]).final
+
+
+def test_bad_jumps_are_exactly_those_after_which_the_goal_is_unreachable():
+    p, pos = _position(TRI)
+    r = never_lose(Problem(p.board, pos, p.goal))
+    assert r.status == "winnable" and r.jumps.bad and r.jumps.good and not r.jumps.unknown
+    for jump in legal_jumps(p.board, pos):
+        after = solve(Problem(p.board, apply_jump(pos, jump), p.goal), max_seconds=20)
+        assert (jump in r.jumps.bad) == (after.status == "impossible"), jump
+        assert (jump in r.jumps.good) == (after.status == "solved"), jump
+    # the continuation reaches the goal from the position
+    end = pos
+    for jump in r.line:
+        assert jump in legal_jumps(p.board, end)
+        end = apply_jump(end, jump)
+    assert p.goal.reached(end)
+
+
+def test_a_lost_position_says_why():
+    board = get_board("english")
+    # the centre vacant, the last peg wanted on c4: a different position class
+    r = never_lose(Problem(board, board.start("d4"), Goal("hole", 1 << board.hole("c4"))))
+    assert r.status == "lost" and "position class" in r.reason and r.jumps.good == []
+
+
+def test_the_budget_running_out_is_unknown_with_how_far_it_got():
+    p = default_problem("german")
+    r = never_lose(Problem(p.board, p.start, p.goal), max_seconds=0.02)
+    assert r.status in ("unknown", "winnable")
+    if r.status == "unknown":
+        assert "budget spent after" in r.reason and "nodes" in r.reason
+    assert r.nodes > 0
+    assert all(r.jumps.reasons[j] for j in r.jumps.unknown)
+
+
+def test_steps_yield_growing_node_counts():
+    p = default_problem("english")
+    gen = never_lose_steps(Problem(p.board, p.start, p.goal), max_seconds=3, slice_seconds=0.001)
+    nodes = []
+    try:
+        while True:
+            nodes.append(next(gen).nodes)
+    except StopIteration as stop:
+        result = stop.value
+    assert nodes == sorted(nodes) and result.nodes >= nodes[-1]
+
+
+def test_worker_never_lose_job_json_and_cancel():
+    out = _run_job("never_lose", TRI)
+    assert out["status"] == "winnable" and out["budget"] == 10.0
+    assert {tuple(b["jump"]) for b in out["bad"]} == {("4", "5", "6"), ("9", "5", "2"), ("13", "9", "6")}
+    assert all(b["reason"].startswith(("exhaustive search", "pagoda", "position class")) for b in out["bad"])
+    assert replay(get_board("triangle5"), _position(TRI)[1], out["line"]).valid
+    job = webapi.start("never_lose", json.dumps({"board": "german"}))
+    json.loads(job.step())
+    cancelled = json.loads(job.cancel())
+    assert cancelled["done"] and cancelled["result"]["status"] == "unknown"
+    assert cancelled["result"]["reason"].startswith("cancelled after")
+
+
+def test_finishes_reasons_are_grouped_one_line_per_reason():
+    out = json.loads(webapi.call("finishes", json.dumps({"board": "english"})))["ok"]
+    groups = out["groups"]
+    assert groups[0] == {"verdict": "yes", "reason": groups[0]["reason"], "holes": ["d1", "a4", "d4", "g4", "d7"]}
+    rule_of_three = [g for g in groups if "position class" in g["reason"]]
+    assert len(rule_of_three) == 1 and len(rule_of_three[0]["holes"]) == 28
+    listed = [h for g in groups for h in g["holes"]]
+    assert sorted(listed) == sorted(get_board("english").names)  # every hole exactly once
+
+
+def test_worker_puzzle_request():
+    out = json.loads(webapi.call("puzzle", json.dumps({"board": "english", "pegs": 9, "seed": "41"})))["ok"]
+    assert out["seed"] == 41 and out["pegs"] == 9 and out["board"] == "english"
+    state = webapi.state({"board": "english", "position": out["position"], "goal": out["goal"],
+                          "moves": out["solution"]})
+    assert state["won"] and state["peg_count"] == 1
+    again = json.loads(webapi.call("puzzle", json.dumps({"board": "english", "pegs": 9, "seed": 41})))["ok"]
+    assert again == out
+    bad = json.loads(webapi.call("puzzle", json.dumps({"board": "english", "pegs": "many"})))
+    assert "number of pegs" in bad["error"]
+
+
+def test_state_can_leave_out_the_coordinates():
+    with_coords = webapi.state({"board": "english"})["svg"]
+    without = webapi.state({"board": "english", "coordinates": False})["svg"]
+    assert 'class="coord' in with_coords and 'class="coord' not in without
+
+
+def test_fewest_pegs_goal_files_jumps_by_the_pegs_they_can_still_reach():
+    board = get_board("triangle4")
+    # the 10-hole triangle from a corner vacancy: no single survivor, so 'min' is the honest goal
+    pos = board.start("1")
+    r = never_lose(Problem(board, pos, Goal("min")), max_seconds=10)
+    assert r.status == "winnable" and r.jumps.best_pegs is not None
+    for jump in r.jumps.bad:
+        assert "leaves at best" in r.jumps.reasons[jump]
+    for jump in r.jumps.good:
+        after = solve(Problem(board, apply_jump(pos, jump), Goal("min")), max_seconds=10)
+        assert after.pegs_left == r.jumps.best_pegs
+
+
+def test_a_link_with_an_illegal_move_keeps_the_legal_prefix_and_names_the_refused_move():
+    args = {"board": "english", "moves": ["f4-d4", "e2-e4", "f4-d4", "c3-e3"], "legal_prefix": True}
+    state = webapi.state(args)
+    assert state["moves"] == ["f4-d4", "e2-e4"] and state["jump_count"] == 2
+    assert state["refused"] == {"index": 3, "move": "f4-d4", "reason": "jump f4-d4 is illegal: no peg on f4"}
+    assert webapi.state({**args, "moves": ["f4-d4"]})["refused"] is None
+    strict = json.loads(webapi.call("state", json.dumps({**args, "legal_prefix": False})))
+    assert "do not replay" in strict["error"] or "illegal" in strict["error"]
