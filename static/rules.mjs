@@ -3,11 +3,13 @@
 // itself (pyapp/boarddata.py); nothing about the geometry is written here.  A state computed
 // here has the shape and values of pyapp.webapi.state (tests/browser/test_rules.py plays random
 // games on every board and compares).  Anything this module cannot read exactly (custom boards,
-// positions given as text, target goals, unusual spellings, moves that do not replay) answers
-// null, and the page asks the engine, whose messages stay the only ones.
+// positions given as text, target goals, unusual spellings, moves that do not replay, so also a
+// `legal_prefix` request that would refuse a move) answers null, and the page asks the engine,
+// whose messages stay the only ones.
+
+import { MAX_MOVES, MAX_MOVES_CHARS } from "./limits.mjs";
 
 const FORMAT = 1;
-const MAX_MOVES = 400;
 
 /** Consecutive jumps by one peg form one move: [[a,b,c],[c,d,e]] -> ["a-c-e"]. */
 export function groupMoves(jumps) {
@@ -139,6 +141,7 @@ export class BoardRules {
       over,
       won,
       message,
+      refused: null,
       local: true,
     };
   }
@@ -162,12 +165,13 @@ export class Catalogue {
   state(args) {
     const rules = typeof args.board === "string" ? this.byId.get(args.board || "english") : args.board == null ? this.byId.get("english") : null;
     if (!rules || args.position || (args.start != null && typeof args.start !== "string")) return null;
+    if (args.coordinates === false) return null; // boards.json holds the drawing with coordinates
     const goal = args.goal == null || args.goal === "" ? rules.goal(null) : typeof args.goal === "string" ? rules.goal(args.goal) : null;
     const pegs = rules.start(args.start || null);
     if (!goal || !pegs) return null;
     let moves = args.moves ?? [];
     if (typeof moves === "string") moves = moves.replace(/,/g, " ").split(/\s+/).filter(Boolean);
-    if (!Array.isArray(moves) || moves.length > MAX_MOVES) return null;
+    if (!Array.isArray(moves) || moves.length > MAX_MOVES || moves.join(",").length > MAX_MOVES_CHARS) return null;
     const start = pegs.slice();
     const jumps = rules.replay(pegs, moves);
     return jumps ? rules.state(start, goal, jumps) : null;
