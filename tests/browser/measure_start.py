@@ -39,7 +39,8 @@ def one_load(page, *, reload: bool, url: str) -> dict:
     page.get_by_role("button", name="Solve").click()
     page.wait_for_function("window.pegLab.solves.length > 0", timeout=SOLVE_TIMEOUT_MS)
     lab = page.evaluate("({timings: window.pegLab.timings, stages: window.pegLab.stages || {},"
-                        " files: window.pegLab.files || {}, solve: window.pegLab.solves[0], offline: window.pegLab.offline})")
+                        " files: window.pegLab.files || {}, solve: window.pegLab.solves[0],"
+                        " offline: window.pegLab.offline})")
     t = lab["timings"]
     return {"first_playable_ms": round(t["firstPlayable"]), "engine_ready_ms": round(t["engineReady"]),
             "solved_ms": round(lab["solve"]["at"]), "solve_status": lab["solve"]["status"],

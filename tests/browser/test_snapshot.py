@@ -39,7 +39,8 @@ def test_a_bad_snapshot_falls_back_to_a_normal_boot(chromium, server, dist_dir, 
     context = chromium.new_context(service_workers="block")
     try:
         page = context.new_page()
-        page.route("**/snapshot.json", lambda route: route.fulfill(body=json.dumps(meta), content_type="application/json"))
+        page.route("**/snapshot.json",
+                   lambda route: route.fulfill(body=json.dumps(meta), content_type="application/json"))
         page.route("**/snapshot.bin", lambda route: route.fulfill(body=junk, content_type="application/octet-stream"))
         page.goto(server.url + "#board=english&start=d4&goal=d4")
         page.wait_for_function("window.pegLab.timings.engineReady", timeout=LOAD_TIMEOUT_MS)
