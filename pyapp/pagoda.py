@@ -20,13 +20,13 @@ This module provides
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import TypeVar
 
-from .board import Board
+from .board import BOARD_CACHE_SIZE, Board
 
 _T = TypeVar("_T")
 
@@ -53,7 +53,7 @@ class Pagoda:
         return dict(self.weights)
 
 
-def violations(board: Board, weights: dict[int, int | float]) -> list[tuple[int, int, int]]:
+def violations(board: Board, weights: Mapping[int, float]) -> list[tuple[int, int, int]]:
     """Jumps ``(a, b, c)`` breaking ``P(c) <= P(a) + P(b)`` (empty for a true pagoda)."""
     bad = []
     get = weights.get
@@ -76,7 +76,7 @@ def make_pagoda(board: Board, name: str, weights: dict[int, int]) -> Pagoda:
     return Pagoda(name, tuple(sorted((b, int(w)) for b, w in weights.items() if w and b in board.name_of)))
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
 def parity_pagodas(board: Board) -> tuple[Pagoda, ...]:
     """The parity pagodas: weight 1 on holes whose (row, column) parities are fixed.
 
@@ -97,7 +97,7 @@ def parity_pagodas(board: Board) -> tuple[Pagoda, ...]:
 # ---------------------------------------------------------------------------------------------
 # A small exact simplex (Bland's rule, fractions) for learning pagodas.
 # ---------------------------------------------------------------------------------------------
-def _simplex_max(c: list[int], rows: list[list[int]], rhs: list[int], limit: int = 5000) -> list[Fraction] | None:
+def _simplex_max(c: list[int], rows: list[list[int]], rhs: list[int], limit: int = 5000) -> list[float] | None:
     """Maximise ``c.x`` subject to ``rows x <= rhs`` (all rhs >= 0) and ``x >= 0`` (see :func:`_simplex_steps`)."""
     return _drive(_simplex_steps(c, rows, rhs, limit))
 
@@ -227,11 +227,11 @@ def find_pagoda_steps(board: Board, pos: int, finishes: list[int], *,
         rows.append(row)
         rhs.append(0)
     obj = [1 if pos >> b & 1 else 0 for b in bits] + [-1]
-    x = yield from _simplex_steps(obj, rows, rhs)
-    if x is None:
+    sol = yield from _simplex_steps(obj, rows, rhs)
+    if sol is None:
         return None
-    u = x[:n]
-    optimum = sum(u[i] for i, b in enumerate(bits) if pos >> b & 1) - x[n]
+    u = sol[:n]
+    optimum = sum(u[i] for i, b in enumerate(bits) if pos >> b & 1) - sol[n]
     if (k - pos.bit_count()) * bound + optimum <= 1e-7:
         return None
     weights = [Fraction(bound - v).limit_denominator(64) for v in u]
@@ -240,8 +240,8 @@ def find_pagoda_steps(board: Board, pos: int, finishes: list[int], *,
         scale = scale * w.denominator // _gcd(scale, w.denominator)
     ints = {b: int(w * scale) for b, w in zip(bits, weights)}
     g = 0
-    for w in ints.values():
-        g = _gcd(g, abs(w))
+    for iw in ints.values():
+        g = _gcd(g, abs(iw))
     if g > 1:
         ints = {b: w // g for b, w in ints.items()}
     ints = {b: w for b, w in ints.items() if w}
@@ -262,7 +262,7 @@ def _gcd(a: int, b: int) -> int:
 # ---------------------------------------------------------------------------------------------
 # The pagodas the solver uses.
 # ---------------------------------------------------------------------------------------------
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
 def library_pagodas(board: Board) -> tuple[Pagoda, ...]:
     """Pagodas learned for this board (catalogue boards only), each checked again here."""
     from .pagoda_library import LIBRARY
