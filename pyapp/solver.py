@@ -108,9 +108,10 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     ``budget`` (or the older ``max_nodes``/``max_seconds``/``slice_seconds``): the limits; the
     answer is ``unknown`` when they are spent or the budget is cancelled.  ``table_cap``: the
     most positions the transposition table holds (see :mod:`pyapp.search.table`), lowered to
-    fit the budget's memory ceiling (None: half of that ceiling's worth).  ``restarts`` (node limits of the short depth-first runs,
-    each with new tie-breaks: the first :data:`EARLY_RESTARTS` before any beam, the rest after
-    the second) and ``beam_widths`` tune the portfolio (:func:`pyapp.search.phases.portfolio`).
+    fit the budget's memory ceiling (None: half of that ceiling's worth).  ``restarts`` (node
+    limits of the short depth-first runs, each with new tie-breaks: the first
+    :data:`EARLY_RESTARTS` before any beam, the rest after the second) and ``beam_widths``
+    tune the portfolio (:func:`pyapp.search.phases.portfolio`).
 
     The ``min`` goal first looks for a position with as few pegs as the position class
     allows (usually one), with the whole portfolio: success proves the minimum at once.
