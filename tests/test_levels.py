@@ -187,3 +187,19 @@ def test_memory_ceiling_is_respected():
     board = get_board("english")
     res = _drive(level_search(board, board.start("d4"), [1 << board.hole("d4")], 1, [0], max_bytes=1 << 20))
     assert res.status == "unknown" and "MB" in res.reason
+
+
+def test_solver_fewest_pegs_and_one_peg_agree_with_enumeration():
+    """Through the whole portfolio (fast phases, then the complete phase with the level search)."""
+    from pyapp.solver import solve
+
+    board = get_board("german")
+    checked = 0
+    for start in _random_positions(board, 4, 10, 12, seed=77):
+        fewest = min(p.bit_count() for p in reachable(board, start))
+        res = solve(Problem(board, start, Goal("min")), max_seconds=60)
+        assert res.status == "solved" and res.pegs_left == fewest, res.method
+        one = solve(Problem(board, start, Goal("any")), max_seconds=60)
+        assert one.status == ("solved" if fewest == 1 else "impossible"), one.reason
+        checked += fewest > 1
+    assert checked

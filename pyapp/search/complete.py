@@ -26,7 +26,7 @@ from .compiled import reseed
 from .decide import Decision, decide
 from .dfs import dfs
 from .levels import DEFAULT_MAX_BYTES, LevelResult, level_search
-from .phases import Outcome, Run, _dfs_outcome
+from .phases import FewestPegs, Outcome, Run, _dfs_outcome
 
 
 def _level_bytes(run: Run) -> int:
@@ -96,14 +96,6 @@ class CompleteFewest:
     name: str = "fewest pegs (depth-first and level search)"
 
     def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
-        def fewest() -> Generator[None, None, Outcome]:
-            found, path = yield from dfs(run.tables, run.start, run.table, run.st, final_pegs=None, target=None,
-                                         lower_bound=self.lower_bound, stop_at=run.node_cap)
-            if len(path) < len(run.st.best_path):
-                path = run.st.best_path
-            how = "the next peg count up from the class bound" if found else "exhaustive: minimum proven"
-            return Outcome("found", path, f"depth-first search ({how})")
-
         best = run.st.best_path if len(run.st.best_path) > 1 else None
         levels = decide(self.problem, upper=best, max_bytes=_level_bytes(run),
                         slice_seconds=run.budget.slice_seconds)
@@ -113,7 +105,7 @@ class CompleteFewest:
                 return Outcome("found", res.path, f"level search ({res.reason})")
             return None
 
-        return (yield from _alternate(run, fewest(), levels, settle))
+        return (yield from _alternate(run, FewestPegs(self.lower_bound).run(run, number), levels, settle))
 
 
 def _wrap_dfs(gen: Generator) -> Generator[None, None, Outcome]:
