@@ -174,7 +174,9 @@ class TestBenchRows:
         wrong = ExactCount("counted", 40_861_647_040_079_967, None, 9_568_755, 17, 8, 1.0)
         assert "published" in count_row.check(0, wrong).wrong
         jumps = parse_moves(ENGLISH, BERGHOLT)
-        assert fewest_row.check(0, ExactFewest("solved", 18, jumps, None, 18)).wrong is None
+        assert fewest_row.check(0, ExactFewest("solved", 18, jumps, None, 18, winnable=1_679_072)).wrong is None
+        too_few = ExactFewest("solved", 18, jumps, None, 18, winnable=7)
+        assert "published 1,679,072" in fewest_row.check(0, too_few).wrong
         assert fewest_row.check(0, ExactFewest("solved", 19, jumps, None, 19)).wrong
 
     def test_recount_at_another_level_agrees(self):
