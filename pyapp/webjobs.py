@@ -195,6 +195,7 @@ def table_job(args: dict) -> Job:
     from .limits import MAX_SPEC_CHARS
     from .spec import resolve_board
 
+    args = fields.request(args)
     board = resolve_board(fields.text(args, "board", MAX_SPEC_CHARS, "english") or "english").board
     per = fields.number(args, "problem_seconds", DEFAULT_PROBLEM_SECONDS)
     total = args.get("max_seconds")
