@@ -5,6 +5,7 @@
 // slices the worker yields to its event loop, so a cancel is seen within one slice.
 
 import { message } from "./protocol.mjs";
+import { missingRuntimeFile } from "./runtime_files.mjs";
 
 const jobs = new Map(); // id -> {cancelled}
 let webapi = null;
@@ -53,7 +54,14 @@ async function boot() {
   const t0 = performance.now();
   stage("runtime");
   const { loadPyodide } = await import("../pyodide/pyodide.mjs");
-  const py = await withWatchdog(loadPyodide({ indexURL: new URL("../pyodide/", import.meta.url).href }));
+  const indexURL = new URL("../pyodide/", import.meta.url).href;
+  // read the lock file here: left to Pyodide, a missing one rejects promises nobody handles
+  const lock = await fetch(new URL("pyodide-lock.json", indexURL));
+  if (!lock.ok) throw new Error(`the file pyodide/pyodide-lock.json is missing from the site (HTTP ${lock.status})`);
+  const lockFileContents = await lock.json().catch(() => {
+    throw new Error("the file pyodide/pyodide-lock.json is damaged (not valid JSON): deploy the whole dist/ folder again");
+  });
+  const py = await withWatchdog(loadPyodide({ indexURL, lockFileContents, packageBaseUrl: indexURL }));
   stage("pyapp");
   const response = await fetch(new URL("../pyapp.zip", import.meta.url));
   if (!response.ok) throw new Error(`pyapp.zip answered ${response.status}`);
@@ -66,11 +74,19 @@ async function boot() {
   post(message.ready({ python: version, seconds: (performance.now() - t0) / 1000, stages: stageTimes }));
 }
 
-const ready = boot().catch((err) => {
-  const text = `The Python engine could not start: ${pythonMessage(err)}`;
+// A runtime file that is missing or damaged makes Pyodide reject promises nobody awaits: those are
+// part of the start-up failure reported below, not separate uncaught errors.
+const quietRejections = (event) => event.preventDefault();
+self.addEventListener("unhandledrejection", quietRejections);
+const ready = boot().catch(async (err) => {
+  const missing = await missingRuntimeFile(new URL("../", import.meta.url)).catch(() => null);
+  const text = `The Python engine could not start: ${missing || pythonMessage(err)}`;
   post(message.failed(text));
   throw new Error(text);
 });
+// after a good start, a rejection nobody handles is a bug again and is reported as usual; after a
+// failed start the runtime may still reject its leftover promises, which add nothing to the message
+ready.then(() => self.removeEventListener("unhandledrejection", quietRejections), () => {});
 ready.catch(() => {}); // reported above; requests that await `ready` still see the rejection
 
 async function runJob(id, fn, args) {
