@@ -299,7 +299,7 @@ def call(fn: str, args_json: str) -> str:
         args = json.loads(args_json) if args_json else {}
         if fn not in ONE_SHOT:
             raise PegError(f"unknown request {fn!r}: expected one of {', '.join([*ONE_SHOT, *STREAMING])}")
-        return json.dumps({"ok": ONE_SHOT[fn](args)}, default=str)
+        return json.dumps({"ok": ONE_SHOT[fn](fields.request(args))}, default=str)
     except PegError as err:
         return json.dumps({"error": str(err)})
     except (ValueError, TypeError, KeyError) as err:
@@ -315,7 +315,7 @@ def start(fn: str, args_json: str) -> Job:
         args = json.loads(args_json) if args_json else {}
         if fn not in STREAMING:
             raise PegError(f"unknown long request {fn!r}: expected one of {', '.join(STREAMING)}")
-        return STREAMING[fn](args)
+        return STREAMING[fn](fields.request(args))
     except (ValueError, TypeError) as err:
         message = str(err) if isinstance(err, PegError) else f"bad request {fn!r}: {err}"
 
