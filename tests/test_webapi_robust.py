@@ -92,3 +92,29 @@ def test_good_requests_still_work():
         if out["done"]:
             break
     assert out["result"]["status"] == "solved"
+
+
+@pytest.mark.parametrize("fn", ["solve", "hint", "finishes", "count", "fewest", "never_lose"])
+def test_every_long_request_pauses_often_and_cancels_at_once(fn):
+    """Set-up included: no step runs much over the slice (the worker sees a cancel between steps),
+    and a cancel answers at once.  On a 20 x 20 board (400 holes, the limit) the set-up is heaviest."""
+    import time
+
+    rows = ["o" * 20] * 20
+    rows[8] = "o" * 9 + "." + "o" * 10  # i9: a vacancy whose class allows one peg (no instant proof)
+    args = {"board": "square:" + "/".join(rows), "goal": "any", "max_seconds": 30}
+    webapi.call("state", json.dumps(args))  # as the page does: the board is shown (compiled) first
+    started = time.perf_counter()
+    job = webapi.start(fn, json.dumps(args))
+    longest = time.perf_counter() - started
+    for _ in range(8):
+        t0 = time.perf_counter()
+        out = json.loads(job.step())
+        longest = max(longest, time.perf_counter() - t0)
+        assert not out["done"], f"{fn} ended early: {out}"
+    t0 = time.perf_counter()
+    out = json.loads(job.cancel())
+    cancel_s = time.perf_counter() - t0
+    assert out["done"] and "error" not in out, out
+    # generous for a busy CI machine: the slice is 0.05 s; before, set-up alone took 0.3-1.5 s here
+    assert longest < 0.25 and cancel_s < 0.25, (fn, longest, cancel_s)
