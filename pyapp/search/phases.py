@@ -236,6 +236,9 @@ def run_phases(run: Run, phases: list[Phase]) -> Generator[Progress, None, Outco
                     return Outcome("budget")
                 if run.budget.report_due():
                     yield run.budget.progress(run.st.nodes, len(run.table), run.st.depth)
+                    if run.over():  # cancelled while paused: stop now, not after one more slice
+                        gen.close()
+                        return Outcome("budget")
         except StopIteration as stop:
             if stop.value is not None:
                 return stop.value
