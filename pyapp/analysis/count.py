@@ -54,8 +54,8 @@ def count(problem: Problem, *, max_seconds: float | None = None, max_positions: 
 
 def count_steps(problem: Problem, *, budget: Budget,
                 max_positions: int = DEFAULT_MAX_POSITIONS) -> Generator[Progress, None, Count]:
-    """:func:`count` as a step generator (see :mod:`pyapp.budget`): a depth-first walk with its own
-    stack instead of recursion, so it can pause (and be cancelled) every 16 positions."""
+    """:func:`count` as a step generator (see :mod:`pyapp.budget`): a depth-first walk with an
+    explicit stack (no recursion), checking the budget every 16 new positions."""
     board, goal, start = problem.board, problem.goal, problem.start
     if not goal.definite:
         raise PegError("counting needs a goal with a definite end (a hole, 'any' or a target), not 'min'")
@@ -69,6 +69,19 @@ def count_steps(problem: Problem, *, budget: Budget,
     seen: dict[int, int] = {}
     reached = goal.reached
 
+    def lookup(pos: int) -> tuple[int | None, int]:
+        """``(count, canonical key)``: the count when already known (the key is then unused)."""
+        if pos.bit_count() == final:
+            return (1 if reached(pos) else 0), 0
+        got = seen.get(pos)  # the exact position again: no canonical form needed
+        if got is not None:
+            return got, 0
+        key = canon(pos)
+        got = memo.get(key)
+        if got is not None:
+            seen[pos] = got
+        return got, key
+
     def children(pos: int) -> list[int]:
         out = []
         for s, m in jump_sources(board, pos):
@@ -79,50 +92,42 @@ def count_steps(problem: Problem, *, budget: Budget,
                 m ^= low
         return out
 
-    if start.bit_count() == final:
-        return Count(1 if reached(start) else 0, 0, budget.elapsed())
-    seen_get, memo_get = seen.get, memo.get
-    # each frame: [position, its canonical key, its children, next child, total so far]
-    stack: list[list] = [[start, canon(start), children(start), 0, 0]]
-    expanded = 1
+    known, key = lookup(start)
+    if known is not None:
+        return Count(known, 0, budget.elapsed())
+    # frames: [position, canonical key, children, next child, total so far]
+    stack: list[list] = [[start, key, children(start), 0, 0]]
+    ticks = 1
+    total = 0
     while stack:
         frame = stack[-1]
-        kids, i = frame[2], frame[3]
-        if i < len(kids):
-            frame[3] = i + 1
-            child = kids[i]
-            if child.bit_count() == final:
-                if reached(child):
-                    frame[4] += 1
-                continue
-            got = seen_get(child)  # the exact position again: no canonical form needed
-            if got is not None:
-                frame[4] += got
-                continue
-            key = canon(child)
-            got = memo_get(key)
-            if got is not None:
-                seen[child] = got
-                frame[4] += got
-                continue
-            expanded += 1
-            if expanded & 15 == 0:  # a position costs up to 1.5 ms on a 400-hole board in Pyodide
-                budget.spend(16)
-                if budget.report_due():
-                    yield budget.progress(entries=len(memo), depth=len(stack))
-                if budget.over() or len(memo) > max_positions:
-                    why = "position cap reached" if len(memo) > max_positions else budget.why()
-                    return Count(None, len(memo), budget.elapsed(), f"{why} after {len(memo)} positions")
-                if len(seen) > 2 * max_positions:
-                    seen.clear()  # only a shortcut: the canonical memo keeps every answer
-            stack.append([child, key, children(child), 0, 0])
+        i = frame[3]
+        if i == len(frame[2]):
+            stack.pop()
+            total = frame[4]
+            memo[frame[1]] = seen[frame[0]] = total
+            if stack:
+                stack[-1][4] += total
             continue
-        stack.pop()
-        total = frame[4]
-        memo[frame[1]] = seen[frame[0]] = total
-        if stack:
-            stack[-1][4] += total
-    return Count(frame[4], len(memo), budget.elapsed())
+        frame[3] = i + 1
+        child = frame[2][i]
+        got, key = lookup(child)
+        if got is not None:
+            frame[4] += got
+            continue
+        ticks += 1
+        if ticks & 15 == 0:  # a new position costs up to 1.5 ms on a 400-hole board in Pyodide
+            budget.spend(16)
+            if budget.report_due():
+                yield budget.progress(entries=len(memo), depth=len(stack), note="counting")
+            # checked after the pause too: a cancel sent while paused stops the count at once
+            if budget.over() or len(memo) > max_positions:
+                why = "position cap reached" if len(memo) > max_positions else budget.why()
+                return Count(None, len(memo), budget.elapsed(), f"{why} after {len(memo)} positions")
+            if len(seen) > 2 * max_positions:
+                seen.clear()  # only a shortcut: the canonical memo keeps every answer
+        stack.append([child, key, children(child), 0, 0])
+    return Count(total, len(memo), budget.elapsed())
 
 
 def count_solutions(problem: Problem, *, max_seconds: float | None = None,
