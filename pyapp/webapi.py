@@ -41,7 +41,7 @@ from .catalogue import CATALOGUE, ENTRIES, get_board
 from .errors import PegError
 from .game import ending
 from .goal import Goal
-from .limits import MAX_HOLES, MAX_MOVES_CHARS, MAX_SPEC_CHARS
+from .limits import MAX_CNF_JUMP_VARIABLES, MAX_HOLES, MAX_MOVES_CHARS, MAX_SPEC_CHARS
 from .moves import Jump, count_moves, legal_jumps
 from .notation import format_moves
 from .position import format_position
@@ -182,8 +182,16 @@ def puzzle(args: dict) -> dict:
 def cnf(args: dict) -> dict:
     """The problem from the current position as DIMACS CNF text (rule-based encoding)."""
     from .sat import to_dimacs
+    from .sat.encode import fixed_steps
 
     s = from_request(args)
+    # its size is known before it is built: refuse one too large for a page (and uncancellable)
+    steps, _ = fixed_steps(s.problem)
+    size = steps * 2 * len(s.board.lines)
+    if size > MAX_CNF_JUMP_VARIABLES:
+        raise PegError(f"this CNF would have about {size:,} jump variables ({steps} jumps x "
+                       f"{2 * len(s.board.lines)} possible jumps), too large to download from the page (at most "
+                       f"{MAX_CNF_JUMP_VARIABLES:,}): write it with 'python -m pyapp cnf BOARD -o FILE'")
     name = f"{s.board.id}-{len(s.jumps)}.cnf" if s.board.id in CATALOGUE else "custom.cnf"
     return {"dimacs": to_dimacs(s.problem), "filename": name}
 

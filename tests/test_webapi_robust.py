@@ -119,3 +119,16 @@ def test_every_long_request_pauses_often_and_cancels_at_once(fn):
     # processor time, not wall time (a busy machine stretches the latter): the slice is 0.05 s;
     # before, the set-up alone took 0.3-1.5 s here
     assert longest < 0.25 and cancel_s < 0.25, (fn, longest, cancel_s)
+
+
+def test_a_cnf_too_large_for_the_page_is_refused_before_it_is_built():
+    # the fuzzer's slowest case: a 400-hole board's CNF took 5 s of processor time and 87 MB, uncancellable
+    import time
+
+    rows = ["o" * 20] * 20
+    rows[8] = "o" * 9 + "." + "o" * 10
+    t0 = time.process_time()
+    out = one_shot("cnf", json.dumps({"board": "square:" + "/".join(rows), "goal": "any"}))
+    assert "too large to download" in out["error"] and "pyapp cnf" in out["error"]
+    assert time.process_time() - t0 < 1.0
+    assert "p cnf" in one_shot("cnf", json.dumps({"board": "english"}))["ok"]["dimacs"]
