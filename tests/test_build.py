@@ -161,3 +161,14 @@ def test_the_workers_runtime_file_list_matches_the_build():
     listed = text.split("RUNTIME_FILES = [")[1].split("]")[0]
     names = [part.strip().strip('"') for part in listed.replace("\n", " ").split(",") if part.strip()]
     assert names == [f"pyodide/{n}" for n in build.PYODIDE_FILES] + ["pyapp.zip"]
+
+
+def test_site_has_the_board_data_and_the_first_board_drawn_into_the_page(site):
+    """boards.json is pyapp.boarddata's, and index.html's first paint is the English board
+    (the skeleton is replaced), so a game can be played before Python starts."""
+    from pyapp.boarddata import catalogue_data
+
+    assert json.loads((site / "boards.json").read_text()) == catalogue_data()
+    html = (site / "index.html").read_text()
+    assert "skeleton" not in html and html.count("data-hole=") == 33 and "@BOARD@" not in html
+    assert 'rel="preload" href="boards.json"' in html
