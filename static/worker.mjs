@@ -129,18 +129,18 @@ async function boot() {
     return out;
   };
   const indexURL = new URL("../pyodide/", import.meta.url).href;
-  // the lock file is read here: left to Pyodide, a missing or damaged one rejects promises nobody handles
-  const lockResponse = await lock;
-  if (!lockResponse.ok) {
-    throw new Error(`the file pyodide/pyodide-lock.json is missing from the site (HTTP ${lockResponse.status})`);
-  }
-  const lockFileContents = await lockResponse.json().catch(() => {
-    throw new Error("the file pyodide/pyodide-lock.json is damaged (not valid JSON): deploy the whole dist/ folder again");
-  });
-  const options = { indexURL, lockFileContents, packageBaseUrl: indexURL };
   let py = null;
   let snapshot = "not tried";
   try {
+    // the lock file is read here: left to Pyodide, a missing or damaged one rejects promises nobody handles
+    const lockResponse = await lock;
+    if (!lockResponse.ok) {
+      throw new Error(`the file pyodide/pyodide-lock.json is missing from the site (HTTP ${lockResponse.status})`);
+    }
+    const lockFileContents = await lockResponse.json().catch(() => {
+      throw new Error("the file pyodide/pyodide-lock.json is damaged (not valid JSON): deploy the whole dist/ folder again");
+    });
+    const options = { indexURL, lockFileContents, packageBaseUrl: indexURL };
     const { loadPyodide, version } = await import("../pyodide/pyodide.mjs");
     stage("snapshot");
     const snap = await snapshotBytes(version, early).catch((err) => ({ skipped: String(err.message || err) }));
