@@ -17,8 +17,9 @@ node budget covers both.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
+from typing import Any
 
 from ..goal import Goal
 from ..problem import Problem
@@ -34,7 +35,8 @@ def _level_bytes(run: Run) -> int:
     return (ceiling if ceiling is not None else DEFAULT_MAX_BYTES) // 2
 
 
-def _alternate(run: Run, deep: Generator, levels: Generator, settle) -> Generator[None, None, Outcome | None]:
+def _alternate(run: Run, deep: Generator[Any, None, Any], levels: Generator[Any, None, Any] | None,
+               settle: Callable[[Any], Outcome | None]) -> Generator[None, None, Outcome | None]:
     """Alternate ``deep`` (a depth-first search) and ``levels`` slice by slice; ``settle(value)``
     turns the level search's answer into an Outcome, or None to let the depth-first search go on."""
     st = run.st
@@ -108,6 +110,6 @@ class CompleteFewest:
         return (yield from _alternate(run, FewestPegs(self.lower_bound).run(run, number), levels, settle))
 
 
-def _wrap_dfs(gen: Generator) -> Generator[None, None, Outcome]:
+def _wrap_dfs(gen: Generator[Any, None, Any]) -> Generator[None, None, Outcome]:
     value = yield from gen
     return _dfs_outcome(value)
