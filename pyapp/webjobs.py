@@ -228,8 +228,31 @@ def fewest_job(args: dict) -> Job:
     return Job(fewest_steps(s.problem, budget=budget), finish, _progress, budget)
 
 
+def table_job(args: dict) -> Job:
+    """The whole single-vacancy table of ``board`` (:mod:`pyapp.analysis.table`): ``problem_seconds``
+    each (default 10), ``max_seconds`` for the whole table (default none); cancel keeps the cells done."""
+    from .analysis.table import DEFAULT_PROBLEM_SECONDS, table_steps
+    from .limits import MAX_SPEC_CHARS
+    from .spec import resolve_board
+
+    args = fields.request(args)
+    board = resolve_board(fields.text(args, "board", MAX_SPEC_CHARS, "english") or "english").board
+    per = fields.number(args, "problem_seconds", DEFAULT_PROBLEM_SECONDS)
+    total = args.get("max_seconds")
+    budget = Budget(None if total is None else fields.number(args, "max_seconds", 0.0), None,
+                    slice_seconds=SLICE_SECONDS)
+
+    def finish(table: Any) -> dict:
+        return {"board": board.id, "counts": table.counts(), "cancelled": table.cancelled,
+                "seconds": round(table.seconds, 3),
+                "cells": [{"start": c.start, "finish": c.finish, "status": c.status, "reason": c.reason,
+                           "moves": c.moves, "method": c.method} for c in table.cells]}
+
+    return Job(table_steps(board, budget=budget, problem_seconds=per), finish, _progress, budget)
+
+
 STREAMING: dict[str, Callable[[dict], Job]] = {"solve": solve_job, "bench": bench_job, "hint": hint_job,
                                                "finishes": finishes_job, "never_lose": never_lose_job,
-                                               "count": count_job, "fewest": fewest_job}
+                                               "count": count_job, "fewest": fewest_job, "table": table_job}
 
 

@@ -30,6 +30,13 @@ from .levels import DEFAULT_MAX_BYTES, LevelResult, level_search
 from .phases import FewestPegs, Outcome, Run, _dfs_outcome
 
 
+def how_far(stats) -> str:
+    """What an unknown answer says of the level search (``LevelStats`` of levels or decide)."""
+    return (f"level search: {stats.forward_levels} forward and {stats.backward_levels} backward levels "
+            f"completed, {stats.stored:,} positions stored ({stats.bytes // 2**20} MB), "
+            f"fewest pegs reached {stats.fewest_pegs}")
+
+
 def _level_bytes(run: Run) -> int:
     ceiling = run.budget.max_bytes
     return (ceiling if ceiling is not None else DEFAULT_MAX_BYTES) // 2
@@ -55,6 +62,7 @@ def _alternate(run: Run, deep: Generator[Any, None, Any], levels: Generator[Any,
             stats = next(levels)
             st.nodes += stats.nodes - level_nodes
             level_nodes = stats.nodes
+            st.how_far = how_far(stats)
         except StopIteration as stop:
             answer = settle(stop.value)
             if answer is not None:
