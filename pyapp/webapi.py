@@ -7,8 +7,8 @@ side (message envelopes, ids, cancel, JSDoc types) is ``static/protocol.mjs``.
   ``apply``, ``legal``, ``custom_board``, ``cnf``, ``warm``; ``hint`` and ``finishes`` too,
   run to the end).  Answer: ``{"ok": value}`` or ``{"error": message}``.
 * ``start(fn, args_json) -> Job`` and ``is_streaming(fn)``: long requests
-  (:data:`pyapp.webjobs.STREAMING`: ``solve``, ``hint``, ``finishes``, ``never_lose``, ``count``, ``fewest``, ``table``, ``bench``;
-  built in :mod:`pyapp.webjobs`).  The worker calls ``job.step()`` (about
+  (:data:`pyapp.webjobs.STREAMING`: ``solve``, ``hint``, ``finishes``, ``never_lose``, ``count``,
+  ``fewest``, ``table``, ``bench``; built in :mod:`pyapp.webjobs`).  The worker calls ``job.step()`` (about
   ``slice_seconds`` of work each, then its event loop gets a turn, so a cancel message is
   seen at once) until it answers ``{"done": true, "result": value}`` or ``{"done": true,
   "error": message}``; before that each step answers ``{"done": false, "progress": p}`` with
