@@ -42,9 +42,10 @@ class Server:
     """A static server for ``dist`` on 127.0.0.1 (free port), in a thread; stoppable.
     ``hits`` lists the paths it served."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, plain: bool = True) -> None:
         self.httpd = build.make_server(directory, 0, verbose=False)
-        self.httpd.RequestHandlerClass = functools.partial(CountingHandler, directory=str(directory))
+        if plain:  # else build.py serve's own handler, security headers included
+            self.httpd.RequestHandlerClass = functools.partial(CountingHandler, directory=str(directory))
         self.httpd.hits = []  # type: ignore[attr-defined]
         self.hits: list[str] = self.httpd.hits  # type: ignore[attr-defined]
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"

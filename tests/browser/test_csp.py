@@ -4,10 +4,8 @@ and offline, with no CSP violation and no console error; and the policy really i
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from browser_support import go, wait_ready, wait_state
+from browser_support import Server, go, wait_ready, wait_state
 
 pytestmark = pytest.mark.browser
 
@@ -18,23 +16,12 @@ document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(
 """
 
 
-class HeaderServer:
-    """``build.py serve``'s own handler (security headers included) for a built site, in a thread."""
-
-    def __init__(self, directory) -> None:
-        import build
-
-        self.httpd = build.make_server(directory, 0, verbose=False)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-        self.running = True
-
-    def stop(self) -> None:
-        if self.running:
-            self.httpd.shutdown()
-            self.httpd.server_close()
-            self.running = False
+def _collect_problems(page) -> list[str]:
+    """Console errors and uncaught page errors, as they happen."""
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
+    return problems
 
 
 def _solve(page, fragment: str) -> dict:
@@ -46,15 +33,13 @@ def _solve(page, fragment: str) -> dict:
 
 
 def test_the_whole_app_works_under_the_csp_online_and_offline(chromium, dist_dir, tmp_path):
-    server = HeaderServer(dist_dir)
+    server = Server(dist_dir, plain=False)
     context = chromium.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=False)
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     context.add_init_script(COLLECT)
-    problems: list[str] = []
     try:
         page = context.new_page()
-        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-        page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
+        problems = _collect_problems(page)
         page.goto(server.url)
         wait_ready(page)
         assert page.evaluate("window.pegLab.offline") == "installed"
@@ -113,14 +98,12 @@ def test_the_whole_app_works_under_the_csp_online_and_offline(chromium, dist_dir
 
 
 def test_the_benchmark_page_loads_under_the_csp(chromium, dist_dir):
-    server = HeaderServer(dist_dir)
+    server = Server(dist_dir, plain=False)
     context = chromium.new_context(service_workers="block", bypass_csp=False)
     context.add_init_script(COLLECT)
-    problems: list[str] = []
     try:
         page = context.new_page()
-        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-        page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
+        problems = _collect_problems(page)
         page.goto(server.url + "bench.html?run=0")
         page.wait_for_function("() => document.getElementById('status').textContent.includes('ready in')",
                                timeout=120_000)
