@@ -89,7 +89,7 @@ def random_case(board_id: str, goal: str, case_cls: Any, outcome_cls: Any, repla
     starts = random_starts(board_id)
 
     def work(i: int, budget: Budget):
-        return [solve(Problem(board, s, Goal(goal)), max_seconds=PROBLEM_SECONDS) for s in starts]
+        return [solve(Problem(board, s, Goal.parse(board, goal)), max_seconds=PROBLEM_SECONDS) for s in starts]
 
     def check(i: int, results) -> Any:
         tally = {"solved": 0, "impossible": 0, "unknown": 0}
