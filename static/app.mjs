@@ -5,6 +5,7 @@
 
 import { BoardView } from "./board.mjs";
 import { Editor } from "./editor.mjs";
+import { createExact } from "./exact.mjs";
 import { createGameController, defineGame, gameArgs, groupMoves } from "./game.mjs";
 import { attachInput } from "./input.mjs";
 import { Playback, definePlayback } from "./playback.mjs";
@@ -69,6 +70,7 @@ ctx.playback = lab.playback = new Playback(store, {
   announce: (text) => status(text),
 });
 const tasks = createTasks(ctx);
+const exact = createExact(ctx, { count: $("count-all"), fewest: $("fewest-moves") });
 const written = { hash: null };
 store.subscribe(boardView(view));
 store.subscribe(panelView(ui, buttons));
@@ -184,6 +186,8 @@ buttons.cancel.addEventListener("click", tasks.cancel);
 buttons.hint.addEventListener("click", tasks.hint);
 buttons.finishes.addEventListener("click", tasks.finishes);
 buttons.cnf.addEventListener("click", tasks.cnf);
+$("count-all").addEventListener("click", exact.count);
+$("fewest-moves").addEventListener("click", exact.fewest);
 buttons.edit.addEventListener("click", queued(openEditor));
 $("editor-done").addEventListener("click", queued(() => closeEditor(true)));
 $("editor-cancel").addEventListener("click", queued(() => closeEditor(false)));
