@@ -53,6 +53,7 @@ from functools import lru_cache
 
 from .board import BOARD_CACHE_SIZE, Board
 from .budget import Budget, Progress, budget_of, drive
+from .goal import Goal
 from .moves import Jump
 from .pagoda import Pagoda, pagoda_proof, pagodas_for, parity_pagodas
 from .problem import Problem, Result, Status
@@ -143,6 +144,10 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     # ``min`` looks first for the fewest pegs its position class allows (``pegs_at_best``)
     final_pegs = goal.pegs_at_best(board, start)
     finishes = goal.pagoda_targets(board, start)
+    # the set-up pauses between its stages too (tens of ms each on a 400-hole board in CPython,
+    # about 2.5 times that in Pyodide), so a cancel is seen during set-up as during the search
+    if (yield from _pause(budget)):
+        return done("unknown", "cancelled", method="budget")
     pagoda_dead = False  # for ``min``: a pagoda rules out the class lower bound
     if finishes:
         # the parity pagodas first: they need no library loading, so these proofs are immediate
@@ -154,6 +159,8 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
                                 f"less than the {thr} the goal needs", method="pagoda")
                 pagoda_dead = True
     pagodas = _pagodas_for(board, tuple(finishes)) if finishes else []
+    if (yield from _pause(budget)):
+        return done("unknown", "cancelled", method="budget")
     for p, thr in pagodas:
         v = p.value(start)
         if v < thr:
@@ -169,6 +176,8 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
         table_cap = budget.cap(table_cap, TABLE_ENTRY_BYTES)
     tables = _tables_for(board, goal.symmetries(board), tuple(finishes))
     reseed(tables, seed)
+    if (yield from _pause(budget)):
+        return done("unknown", "cancelled", method="budget")
     left = budget.remaining_nodes()
     run = Run(tables, BoundedTable(table_cap, tables.images), Stats(slice_seconds=budget.slice_seconds), budget,
               start, final_pegs, goal.exact, finishes, seed, NO_LIMIT if left is None else left)
@@ -185,7 +194,7 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
         phases = portfolio(DEFAULT_RESTARTS if restarts is None else restarts,
                            DEFAULT_BEAM_WIDTHS if beam_widths is None else beam_widths,
                            bool(finishes) and len(board.bits) <= LP_MAX_HOLES,
-                           Complete(goal) if definite and len(board.bits) <= MAX_HOLES else None)
+                           _complete(board, goal, bool(finishes)))
         outcome = yield from run_phases(run, phases)
         entries = len(run.table)
         if outcome.status == "budget":
@@ -213,6 +222,24 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     if outcome.status == "budget":
         return spent()
     return done("solved", None, outcome.path, outcome.method, st.nodes, len(run.table))
+
+
+def _pause(budget: Budget) -> Generator[Progress, None, bool]:
+    """A pause between two stages of the set-up: a progress report when one is due (so the caller
+    may cancel); True when the budget has been cancelled."""
+    if budget.report_due():
+        yield budget.progress(note="preparing the search")
+    return budget.cancelled
+
+
+def _complete(board: Board, goal: Goal, finishes: bool) -> Complete | None:
+    """The complete phase: depth-first and level search (boards of up to 64 holes).  For ``min``
+    the first stage asks for one peg (the class bound, when it is one peg) like the ``any`` goal."""
+    if len(board.bits) > MAX_HOLES:
+        return None
+    if goal.definite:
+        return Complete(goal)
+    return Complete(Goal("any")) if finishes else None
 
 
 @lru_cache(maxsize=BOARD_CACHE_SIZE)
