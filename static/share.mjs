@@ -1,20 +1,22 @@
 // Share links: the URL fragment holds the game in readable form,
 //   #board=english&start=d4&goal=d4&moves=f4-d4,d2-d4
 // (board: catalogue id or custom spec like square:ooo/o.o/ooo; start: the single vacant hole, or
-// pos: the position, rows joined by "/" without alignment spaces; goal: hole, any or min; moves: standard notation).
+// pos: the position, rows joined by "/" without alignment spaces; goal: hole, any or min; moves: standard notation;
+// puzzle + seed: a puzzle's peg count and seed, which the engine turns back into the same position).
 // Parsing only checks the shape; the engine validates every value and nothing read here is ever
 // inserted as HTML.
 
-const KEYS = new Set(["board", "start", "pos", "goal", "moves"]);
+const KEYS = new Set(["board", "start", "pos", "goal", "moves", "puzzle", "seed"]);
 export const MAX_FRAGMENT = 4000;
 
 const readable = (value) =>
   encodeURIComponent(value).replace(/%2F/gi, "/").replace(/%2C/gi, ",").replace(/%3A/gi, ":");
 
-/** The fragment (without '#') for a game: {board, start?, position?, goal?, moves[]}. */
-export function formatFragment({ board, start, position, goal, moves }) {
+/** The fragment (without '#') for a game: {board, start?, position?, puzzle?: {pegs, seed}, goal?, moves[]}. */
+export function formatFragment({ board, start, position, puzzle, goal, moves }) {
   const parts = [`board=${readable(board)}`];
-  if (position) parts.push(`pos=${readable(position.replace(/\n/g, "/").replace(/ /g, ""))}`);
+  if (puzzle) parts.push(`puzzle=${puzzle.pegs}`, `seed=${puzzle.seed}`);
+  else if (position) parts.push(`pos=${readable(position.replace(/\n/g, "/").replace(/ /g, ""))}`);
   else if (start) parts.push(`start=${readable(start)}`);
   if (goal) parts.push(`goal=${readable(goal)}`);
   if (moves && moves.length) parts.push(`moves=${moves.map(readable).join(",")}`);
@@ -41,7 +43,7 @@ export function parseFragment(hash) {
       return { ok: false, error: `the link's "${key.slice(0, 20)}" value is not valid URL encoding` };
     }
     if (!KEYS.has(key)) {
-      return { ok: false, error: `the link has an unknown field "${key.slice(0, 20)}" (expected board, start, pos, goal, moves)` };
+      return { ok: false, error: `the link has an unknown field "${key.slice(0, 20)}" (expected board, start, pos, goal, moves, puzzle, seed)` };
     }
     if (key in seen) return { ok: false, error: `the link names "${key}" twice` };
     // eslint-disable-next-line no-control-regex
@@ -50,12 +52,20 @@ export function parseFragment(hash) {
   }
   if (!seen.board) return { ok: false, error: "the link does not name a board (board=...)" };
   if (seen.start && seen.pos) return { ok: false, error: "the link gives both a start hole and a position" };
+  if ((seen.puzzle || seen.seed) && (seen.start || seen.pos)) {
+    return { ok: false, error: "the link gives a puzzle and also a start or a position" };
+  }
+  for (const key of ["puzzle", "seed"]) {
+    if (key in seen && !/^\d{1,6}$/.test(seen[key])) return { ok: false, error: `the link's ${key} "${seen[key].slice(0, 20)}" is not a whole number` };
+  }
+  if (("puzzle" in seen) !== ("seed" in seen)) return { ok: false, error: "a puzzle link needs both puzzle=PEGS and seed=N" };
   const game = {
     board: seen.board,
     start: seen.start || null,
     position: seen.pos || null,
     goal: seen.goal || null,
     moves: (seen.moves || "").split(/[\s,]+/).filter(Boolean),
+    puzzle: seen.puzzle ? { pegs: Number(seen.puzzle), seed: Number(seen.seed) } : null,
   };
   return { ok: true, game };
 }
