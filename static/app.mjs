@@ -65,7 +65,7 @@ const moveList = createMoveList(ctx, $("move-list"));
 const finishes = createFinishes(ctx);
 const neverLose = createNeverLose(ctx);
 ctx.puzzles = createPuzzles(ctx, { level: $("puzzle-level") });
-ctx.onActivate = (name) => (mapShown(s) ? store.queue(() => finishes.pick(name)) : null);
+ctx.onActivate = (name) => (mapShown(s) ? finishes.pick(name) : null); // already inside the queue
 const written = { hash: null };
 store.subscribe(boardView(view));
 store.subscribe(panelView(ui, buttons));

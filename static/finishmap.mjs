@@ -1,7 +1,7 @@
 // "Where can one peg finish?" drawn on the board: every hole gets the class `finish-yes`,
 // `finish-no` or `finish-unknown`; the reasons are listed once each with their holes (the engine
 // groups them: the rule of three rules out 28 holes of the English board in one line); a
-// possible finish, clicked on the board or in the list, plays its solution.  The search shows
+// possible finish, clicked on the board or in the list, becomes the goal and its solution plays.  The search shows
 // progress and can be cancelled like Solve.  Marks belong to the position they were computed
 // for: once the position changes they are no longer drawn (and Hint rings are cleared by the
 // game's own board/set action).
@@ -108,7 +108,7 @@ export function createFinishes(ctx) {
       store.do("task/end");
       store.do("progress/set", `Finishes answered in ${wall.toFixed(2)} s.`);
       store.do("finishes/show", key, f);
-      const ok = Object.keys(f.possible);
+      const ok = (f.groups || []).find((g) => g.verdict === "yes")?.holes || Object.keys(f.possible);
       const unknown = Object.keys(f.unknown || {}).length;
       const text = ok.length ? `One peg can finish on ${ok.join(", ")} (green). Pick one to play its solution.`
         : "One peg cannot finish anywhere from here.";
@@ -131,6 +131,11 @@ export function createFinishes(ctx) {
       return true;
     }
     const base = s.game.jumps.map((j) => j.slice());
+    // the picked hole becomes the goal, so the game ends "solved" there
+    if (s.board.goal.hole !== name) {
+      store.do("game/setGoal", name);
+      await ctx.game.sync();
+    }
     const after = await ctx.engine.call("state", gameArgs(s.game, [...s.board.moves, ...moves]));
     const jumps = after.played.slice(base.length);
     ctx.playback.load(base, jumps, moves.join(" "));

@@ -48,8 +48,8 @@ export function createPuzzles(ctx, ui) {
     const pegs = pegsFor(ui.level.value, s.board.board.holes);
     try {
       const p = await fetchPuzzle(board, pegs);
+      store.do("puzzle/set", p); // first: the address written for the new game holds the seed
       await ctx.game.loadGame({ board: p.board, position: p.position, goal: p.goal });
-      store.do("puzzle/set", p);
       announce(p);
     } catch (err) {
       status(`No puzzle: ${err.message}`, "error");
