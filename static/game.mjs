@@ -127,7 +127,8 @@ export function createGameController(ctx) {
       const refused = state.refused;
       if (refused) {
         const kept = refused.index - 1;
-        status(`Opened the shared game up to move ${kept}: move ${refused.index} (“${refused.move}”) was refused: ${refused.reason}.`, "error", true);
+        const upTo = kept ? `up to move ${kept}` : "without its moves";
+        status(`Opened the shared game ${upTo}: move ${refused.index} (“${refused.move}”) was refused: ${refused.reason}.`, "error", true);
       } else if (s.board?.over) status(s.board.message, s.board.won ? "won" : "");
       else if (puzzle) ctx.puzzles.announce(s.puzzle);
       else if (fromElsewhere) status("Opened the shared game.");

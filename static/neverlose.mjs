@@ -102,7 +102,7 @@ export function createNeverLose(ctx) {
       r = { status: "unknown", reason: err.message, good: [], bad: [], unknown: [], line: [], budget: NEVER_LOSE_SECONDS };
     }
     if (running?.id === id) running = null;
-    if (positionKey(s) !== key || !s.neverlose.on) return; // the position moved on: a newer check follows
+    if (positionKey(s) !== key || !s.neverlose.on || s.task) return; // a newer check follows
     store.do("neverlose/result", key, r);
     lastDone = { key, jumps, result: r };
     if (r.status === "lost" && !flagged) {
@@ -114,6 +114,12 @@ export function createNeverLose(ctx) {
 
   store.subscribe((state) => {
     const key = positionKey(state);
+    if (state.task) {
+      // a Solve or an analysis gets the engine to itself; the check runs again once it is over
+      if (running) ctx.engine.cancel(running.id);
+      seenKey = null;
+      return;
+    }
     if (!state.neverlose.on || key === seenKey) return;
     seenKey = key;
     setTimeout(check, 0); // after this action: subscribers never change the state themselves
