@@ -2,6 +2,10 @@
 
 import sys
 
-from .cli import main
+try:
+    from .cli import main
+except KeyboardInterrupt:  # Ctrl+C while the modules load: the same one line as later
+    sys.stderr.write("error: interrupted\n")
+    sys.exit(130)
 
 sys.exit(main())

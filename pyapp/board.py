@@ -9,6 +9,11 @@ The board's symmetry group (the lattice maps that send its hole set onto itself,
 translation) is compiled into per-byte lookup tables, so the image of a position under
 a symmetry costs one table lookup per byte of the layout.
 
+Two boards with the same id, lattice and holes are equal and hash alike (:attr:`Board.key`,
+the board's canonical spec), so per-board caches hit for a board rebuilt from the same text
+by every request; :meth:`Board.from_cells` also keeps the last few compiled boards
+(:data:`COMPILED_BOARDS`), so a page that sends its custom board with every move compiles it once.
+
 >>> from pyapp.catalogue import get_board
 >>> b = get_board("english")
 >>> len(b), len(b.symmetries), b.name_of[b.bit_of["d4"]]
@@ -17,12 +22,19 @@ a symmetry costs one table lookup per byte of the layout.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from .errors import BoardError, HoleError
+from .errors import BoardError, BoardLimitError, HoleError
 from .lattice import LATTICES, SQUARE, Cell, Lattice
+from .limits import MAX_HOLE_CHARS, check_cells, grid_rows
 
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+COMPILED_BOARDS = 8
+"""How many recently compiled boards :meth:`Board.from_cells` keeps (least recently used dropped)."""
+BOARD_CACHE_SIZE = 16
+"""Boards whose derived data (pagodas, jump tables, search tables) each per-board cache keeps."""
+_COMPILED: OrderedDict[tuple, Board] = OrderedDict()
 
 
 @dataclass(frozen=True)
@@ -63,18 +75,45 @@ class Board:
     """Each symmetry as a permutation: ``perm[i]`` is the image bit of hole ``bits[i]``."""
     _tables: tuple[tuple[tuple[int, ...], ...], ...] = field(repr=False)
     class_masks: tuple[tuple[int, int, int], ...] = field(repr=False)
+    key: tuple = field(repr=False)
+    """The canonical spec ``(id, lattice name, cells)``: equal for boards built from the same holes."""
+    _hash: int = field(repr=False)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Board) and self._hash == other._hash and self.key == other.key)
+
+    def __hash__(self) -> int:
+        return self._hash
 
     # ------------------------------------------------------------------ building
     @classmethod
     def from_cells(cls, board_id: str, title: str, lattice: Lattice, cells: list[Cell]) -> Board:
-        """Compile a board from its hole cells (any order; non-negative coordinates)."""
+        """Compile a board from its hole cells (any order; non-negative coordinates).
+
+        The size limits of :mod:`pyapp.limits` are checked first; a board compiled recently
+        with the same id, title, lattice and cells is returned again instead of being rebuilt.
+        """
         if not cells:
             raise BoardError(f"board {board_id!r} has no holes")
+        check_cells(cells, f"board {board_id!r}")
         if len(set(cells)) != len(cells):
             raise BoardError(f"board {board_id!r} lists a hole twice")
         if min(r for r, _ in cells) < 0 or min(c for _, c in cells) < 0:
             raise BoardError(f"board {board_id!r} has a negative coordinate")
         cells = sorted(cells)
+        key = (board_id, lattice.name, tuple(cells))
+        known = _COMPILED.get((key, title))
+        if known is not None:
+            _COMPILED.move_to_end((key, title))
+            return known
+        board = cls._compile(board_id, title, lattice, cells, key)
+        _COMPILED[(key, title)] = board
+        while len(_COMPILED) > COMPILED_BOARDS:
+            _COMPILED.popitem(last=False)
+        return board
+
+    @classmethod
+    def _compile(cls, board_id: str, title: str, lattice: Lattice, cells: list[Cell], key: tuple) -> Board:
         width = max(c for _, c in cells) + 1
         stride = width
         bits = tuple(r * stride + c for r, c in cells)
@@ -122,6 +161,8 @@ class Board:
             symmetries=symmetries,
             _tables=tables,
             class_masks=tuple(class_masks),
+            key=key,
+            _hash=hash(key),
         )
 
     # ------------------------------------------------------------------ basics
@@ -144,6 +185,8 @@ class Board:
         key = name.strip().lower() if isinstance(name, str) else str(name)
         bit = self.bit_of.get(key)
         if bit is None:
+            if len(key) > MAX_HOLE_CHARS:
+                name = key[:MAX_HOLE_CHARS] + "..."
             sample = ", ".join(self.names[:3])
             raise HoleError(f"no hole {name!r} on board {self.id!r} (holes are named like {sample}, ...)")
         return bit
@@ -247,14 +290,15 @@ def _byte_tables(bits: tuple[int, ...], perm: tuple[int, ...]) -> tuple[tuple[in
     top = max(bits)
     tables = []
     for byte in range((top >> 3) + 1):
-        moves = [(b - 8 * byte, 1 << img) for b, img in zip(bits, perm) if b >> 3 == byte]
-        table = []
-        for value in range(256):
-            out = 0
-            for off, img in moves:
-                if value >> off & 1:
-                    out |= img
-            table.append(out)
+        image = [0] * 8
+        for b, img in zip(bits, perm):
+            if b >> 3 == byte:
+                image[b & 7] = 1 << img
+        # each value's image is the image of the value without its lowest bit, plus that bit's image
+        table = [0] * 256
+        for value in range(1, 256):
+            low = value & -value
+            table[value] = table[value ^ low] | image[low.bit_length() - 1]
         tables.append(tuple(table))
     return tuple(tables)
 
@@ -276,11 +320,7 @@ def board_from_text(text: str, lattice: str = "square", board_id: str = "custom"
     lat = LATTICES.get(lattice)
     if lat is None:
         raise BoardError(f"unknown lattice {lattice!r}: expected 'square' or 'triangle'")
-    rows = text.replace("/", "\n").split("\n")
-    while rows and not rows[0].strip():
-        rows.pop(0)
-    while rows and not rows[-1].strip():
-        rows.pop()
+    rows = grid_rows(text, "custom board", error=BoardLimitError)
     if not rows:
         raise BoardError("custom board text is empty: expected rows of 'o' (peg), '.' (empty) and ' ' (no hole)")
     raw: list[tuple[int, int, bool]] = []

@@ -28,3 +28,11 @@ class PositionError(PegError):
 
 class IllegalMoveError(PegError):
     """A well-formed jump that the rules forbid in the current position."""
+
+
+class LimitError(PegError):
+    """Input over one of the size limits of :mod:`pyapp.limits` (refused before anything is built)."""
+
+
+class BoardLimitError(LimitError, BoardError):
+    """A board whose holes or bounding box are over the limits."""

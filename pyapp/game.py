@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from .board import Board
 from .errors import PegError
 from .goal import Goal
+from .limits import check_moves
 from .moves import Jump, apply_jump, count_moves, has_jump
 from .notation import format_jump, parse_move
 
@@ -42,7 +43,7 @@ def replay(board: Board, start: int, moves: Sequence[str]) -> Replay:
     """Play ``moves`` (notation strings) from ``start``; stop at the first bad one."""
     pos = start
     done: list[Jump] = []
-    for i, text in enumerate(moves, 1):
+    for i, text in enumerate(check_moves(moves), 1):
         try:
             jumps = parse_move(board, text)
         except PegError as err:

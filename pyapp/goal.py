@@ -36,6 +36,7 @@ from typing import ClassVar, Literal
 
 from .board import Board
 from .errors import PegError
+from .limits import MAX_GOAL_CHARS, check_text
 from .position import format_position, parse_position
 
 GoalKind = Literal["hole", "any", "target", "min"]
@@ -170,7 +171,8 @@ class _Target(_Exact):
     label = "target"
 
     def text(self, goal: Goal, board: Board) -> str:
-        return "target:" + format_position(board, goal.target).replace("\n", "/")
+        # without alignment spaces (parse_position gives a row's symbols to its holes in order): short links
+        return "target:" + "/".join(row.replace(" ", "") for row in format_position(board, goal.target).split("\n"))
 
     def describe(self, goal: Goal, board: Board) -> str:
         return f"the target position ({goal.target.bit_count()} pegs)"
@@ -227,7 +229,7 @@ class Goal:
     @staticmethod
     def parse(board: Board, text: str | None, default: str = "any") -> Goal:
         """Read a goal: a hole name, a kind's name (``any``, ``min``), or ``target:`` and position text."""
-        value = (text if text is not None else default).strip()
+        value = check_text(text if text is not None else default, "goal", MAX_GOAL_CHARS).strip()
         head, sep, rest = value.partition(":")
         if sep and head.lower() == "target":
             return Goal("target", parse_position(board, rest))

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from .board import Board
 from .errors import HoleError, NotationError
+from .limits import MAX_MOVES_CHARS, check_moves, check_text
 from .moves import Jump, group_moves
 
 _SEPARATORS = re.compile(r"\s*[-\u2013:]\s*")
@@ -46,6 +47,7 @@ def parse_move(board: Board, text: str) -> list[Jump]:
     """Read a move (``'f4-d4'`` or ``'e7-c7-c5'``) into its jumps."""
     if not isinstance(text, str) or not text.strip():
         raise NotationError(f"empty move {text!r}: expected holes joined by '-', like {_example(board)}")
+    check_text(text, "a move", MAX_MOVES_CHARS)
     parts = _SEPARATORS.split(text.strip())
     if len(parts) < 2:
         raise NotationError(
@@ -70,9 +72,9 @@ def parse_move(board: Board, text: str) -> list[Jump]:
 def parse_moves(board: Board, texts: Sequence[str] | str) -> list[Jump]:
     """Read several moves (a list, or one string separated by spaces or commas)."""
     if isinstance(texts, str):
-        texts = [t for t in re.split(r"[\s,;]+", texts) if t]
+        texts = [t for t in re.split(r"[\s,;]+", check_text(texts, "moves", MAX_MOVES_CHARS)) if t]
     jumps: list[Jump] = []
-    for t in texts:
+    for t in check_moves(texts):
         jumps.extend(parse_move(board, t))
     return jumps
 

@@ -26,7 +26,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TypeVar
 
-from .board import Board
+from .board import BOARD_CACHE_SIZE, Board
 
 _T = TypeVar("_T")
 
@@ -76,7 +76,7 @@ def make_pagoda(board: Board, name: str, weights: dict[int, int]) -> Pagoda:
     return Pagoda(name, tuple(sorted((b, int(w)) for b, w in weights.items() if w and b in board.name_of)))
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
 def parity_pagodas(board: Board) -> tuple[Pagoda, ...]:
     """The parity pagodas: weight 1 on holes whose (row, column) parities are fixed.
 
@@ -262,7 +262,7 @@ def _gcd(a: int, b: int) -> int:
 # ---------------------------------------------------------------------------------------------
 # The pagodas the solver uses.
 # ---------------------------------------------------------------------------------------------
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
 def library_pagodas(board: Board) -> tuple[Pagoda, ...]:
     """Pagodas learned for this board (catalogue boards only), each checked again here."""
     from .pagoda_library import LIBRARY

@@ -26,9 +26,9 @@ def _run(problem: Problem, pagodas: list[tuple[Pagoda, int]], seed: int, nodes: 
     board, goal = problem.board, problem.goal
     t = build_tables(board, pagodas, list(goal.symmetries(board)), seed)
     table = BoundedTable(1_000_000, t.images)
-    st = Stats(pause_at=nodes, dead_sample=[])
+    st = Stats(dead_sample=[])
     gen = dfs(t, problem.start, table, st, final_pegs=goal.final_pegs,
-              target=goal.exact)
+              target=goal.exact, stop_at=nodes)
     found = False
     try:
         while st.nodes < nodes:

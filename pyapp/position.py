@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from .board import Board
 from .errors import PositionError
+from .limits import grid_rows
 
 PEG_CHARS = frozenset("oOxX*1")
 EMPTY_CHARS = frozenset("._-0")
@@ -53,11 +54,7 @@ def parse_position(board: Board, text: str) -> int:
     """Read position text for ``board``; raise :class:`PositionError` quoting what is wrong."""
     if not isinstance(text, str):
         raise PositionError(f"position must be text, not {type(text).__name__}")
-    rows = text.replace("\r", "").replace("/", "\n").replace("|", "\n").split("\n")
-    while rows and not rows[0].strip():
-        rows.pop(0)
-    while rows and not rows[-1].strip():
-        rows.pop()
+    rows = grid_rows(text.replace("\r", ""), "position", "\n/|")
     by_row: dict[int, list[int]] = {}
     for (r, _), bit in zip(board.cells, board.bits):
         by_row.setdefault(r, []).append(bit)

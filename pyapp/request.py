@@ -24,23 +24,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import fields
 from .board import Board
 from .catalogue import CATALOGUE
 from .errors import PegError
 from .game import replay
 from .goal import Goal
+from .limits import (
+    MAX_GOAL_CHARS,
+    MAX_HOLE_CHARS,
+    MAX_MOVES_CHARS,
+    MAX_SPEC_CHARS,
+    MAX_TEXT_CHARS,
+    check_moves,
+    check_text,
+)
 from .moves import Jump, count_moves
 from .notation import format_moves
 from .position import format_position
 from .problem import Problem, Result, make_problem
 from .spec import resolve_board
-
-MAX_SPEC_CHARS = 2000
-"""Longest board spec, position or goal text a request may carry."""
-MAX_MOVES = 400
-"""Most moves a request may carry."""
-MAX_CUSTOM_HOLES = 400
-"""Most holes of a custom board (checked before the board is compiled)."""
 
 
 @dataclass(frozen=True)
@@ -78,12 +81,7 @@ def board_spec(board: Board, pos: int) -> str:
 def build(board: str, *, start: str | None = None, position: str | None = None, goal: str | None = None,
           target: str | None = None, moves: Sequence[str] = ()) -> Setup:
     """The setup the strings describe; defaults (start, goal) from the catalogue or the custom grid."""
-    if ":" in board:
-        # a link may carry a huge custom board: refuse before compiling it
-        holes = sum(ch not in " _/\n" for ch in board.split(":", 1)[1])
-        if holes > MAX_CUSTOM_HOLES:
-            raise PegError(f"custom board has {holes} holes: at most {MAX_CUSTOM_HOLES} are supported")
-    spec = resolve_board(board)
+    spec = resolve_board(board)  # sizes checked on the raw text first (pyapp.limits)
     problem = make_problem(spec.board, start=start, position=position, goal=goal, target=target,
                            default_position=spec.start, default_goal=spec.goal)
     rep = replay(spec.board, problem.start, list(moves))
@@ -94,12 +92,8 @@ def build(board: str, *, start: str | None = None, position: str | None = None, 
 
 
 def text_arg(value: Any, what: str, limit: int = MAX_SPEC_CHARS) -> str:
-    """``value`` checked to be text of at most ``limit`` characters."""
-    if not isinstance(value, str):
-        raise PegError(f"{what} must be text, not {type(value).__name__}")
-    if len(value) > limit:
-        raise PegError(f"{what} is too long ({len(value)} characters, at most {limit})")
-    return value
+    """``value`` checked to be text of at most ``limit`` characters (``what`` names the field)."""
+    return check_text(value, what, limit)
 
 
 def move_list(moves: Any) -> list[str]:
@@ -107,27 +101,21 @@ def move_list(moves: Any) -> list[str]:
     if moves is None:
         return []
     if isinstance(moves, str):
-        moves = [m for m in moves.replace(",", " ").split() if m]
+        moves = [m for m in check_text(moves, "'moves'", MAX_MOVES_CHARS).replace(",", " ").split() if m]
     if not isinstance(moves, list | tuple) or not all(isinstance(m, str) for m in moves):
-        raise PegError("moves must be a list of moves in notation, like ['f4-d4', 'd2-d4']")
-    if len(moves) > MAX_MOVES:
-        raise PegError(f"too many moves ({len(moves)}, at most {MAX_MOVES})")
-    return [text_arg(m, "a move", 200) for m in moves]
+        raise PegError("'moves' must be a list of moves in notation, like ['f4-d4', 'd2-d4']")
+    return check_moves(moves, "'moves'")
 
 
 def from_request(args: Any) -> Setup:
     """The setup of a web request: ``board`` (default ``english``), ``start`` or ``position``,
-    ``goal`` (default the board's), ``moves``; every value type- and size-checked first."""
-    if not isinstance(args, dict):
-        raise PegError("request arguments must be an object")
-
-    def opt(key: str, what: str, limit: int = MAX_SPEC_CHARS) -> str | None:
-        value = args.get(key)
-        return text_arg(value, what, limit) if value else None
-
-    board = text_arg(args.get("board") or "english", "board")
-    return build(board, start=opt("start", "start hole", 10), position=opt("position", "position"),
-                 goal=opt("goal", "goal"), moves=move_list(args.get("moves")))
+    ``goal`` (default the board's), ``moves``; every value type- and size-checked first
+    (:mod:`pyapp.fields`, :mod:`pyapp.limits`), each message naming its field."""
+    args = fields.request(args)
+    return build(fields.text(args, "board", MAX_SPEC_CHARS, "english") or "english",
+                 start=fields.text(args, "start", MAX_HOLE_CHARS),
+                 position=fields.text(args, "position", MAX_TEXT_CHARS),
+                 goal=fields.text(args, "goal", MAX_GOAL_CHARS), moves=move_list(args.get("moves")))
 
 
 def result_json(board: Board, result: Result) -> dict:

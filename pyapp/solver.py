@@ -1,12 +1,13 @@
 """The search engine: one portfolio with pluggable goals and pruning.
 
-``search(problem)`` is a generator: it works in slices of about ``slice_seconds``, yields a
-:class:`Progress` after each, and finally returns the :class:`~pyapp.problem.Result` (as
-``StopIteration.value``).  A caller that stops iterating (``close()``) cancels the search,
-so a web worker can report progress and stop it without killing Pyodide.
-:func:`solve` drives the generator to the end, with optional callbacks.
+``search(problem, budget=...)`` is a step generator (see :mod:`pyapp.budget`): it yields a
+:class:`~pyapp.budget.Progress` about every slice of the budget and returns the
+:class:`~pyapp.problem.Result` (as ``StopIteration.value``).  Cancelling the budget makes it
+answer ``unknown`` (``cancelled``) at its next pause; closing the generator abandons it, so
+a web worker can report progress and stop it without killing Pyodide.  :func:`solve` drives
+the generator to the end, with optional callbacks.
 
-The portfolio, cheapest first:
+The portfolio, cheapest first (its phases are objects of :mod:`pyapp.search.phases`):
 
 1. **Proofs at once.** Conway's position class (rule of three) and pagoda functions
    (:mod:`pyapp.pagoda`): if the start is in another class than every finish, or worth
@@ -18,19 +19,20 @@ The portfolio, cheapest first:
    This solves the English central game in a few hundred nodes.
 3. **Beam search** (:mod:`pyapp.search.beam`) of growing widths, each level-by-level beam
    finished by small exhaustive searches over its last ~11 jumps: finds solutions on big
-   boards where one bad early move would trap the depth-first search.  Order: 4 short
-   runs, beams of 128 and 256, 8 more short runs, then a **linear program** looks for a
-   pagoda function proving the goal out of reach (:func:`pyapp.pagoda.find_pagoda_steps`),
-   then wider beams alternate with longer depth-first runs.
+   boards where one bad early move would trap the depth-first search.  Order: the 12
+   short runs, beams of 128 and 256, then a **linear program** looks for a pagoda function
+   proving the goal out of reach (:func:`pyapp.pagoda.find_pagoda_steps`), then wider
+   beams (256, 1024, 4096) alternate with longer depth-first runs (4000, 16000, 64000 nodes).
 4. **Depth-first search to the end**: complete, so running out of positions proves
    ``impossible`` (the reason gives its size).
 
 A ``seed`` changes only the order of equally scored jumps, so each seed gives its own
 solution while the search stays as well guided as without it (no seed: a fixed default).
 
-Memory: the transposition table holds at most ``table_cap`` positions (each dead
+Memory: the transposition table holds at most ``table_cap`` positions (fewer when the
+budget's memory ceiling says so, at about :data:`TABLE_ENTRY_BYTES` each) (each dead
 position is stored with its images under the symmetries that fix the goal, so a lookup
-is one probe).  At the cap nothing more is stored and the search goes on: answers stay
+is one probe); at the cap nothing more is stored and the search goes on: answers stay
 correct (an ``impossible`` from exhaustion is still a proof), only re-exploration gets
 slower.  The beam keeps ``width`` positions per level.  ``Result.method`` names the part
 of the portfolio that answered.
@@ -40,32 +42,35 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from functools import lru_cache
 
-from .board import Board
+from .board import BOARD_CACHE_SIZE, Board
+from .budget import Budget, Progress, budget_of, drive
 from .moves import Jump
-from .pagoda import Pagoda, find_pagoda_steps, pagoda_proof, pagodas_for, parity_pagodas
+from .pagoda import Pagoda, pagoda_proof, pagodas_for, parity_pagodas
 from .problem import Problem, Result
-from .search.beam import beam
 from .search.compiled import Tables, build_tables, reseed
-from .search.dfs import Stats, dfs
+from .search.dfs import NO_LIMIT, Stats
+from .search.phases import (
+    DEFAULT_BEAM_WIDTHS,
+    DEFAULT_RESTARTS,
+    EARLY_RESTARTS,
+    LP_MAX_HOLES,
+    FewestPegs,
+    Run,
+    portfolio,
+    run_phases,
+)
 from .search.table import BoundedTable
 
-EARLY_RESTARTS = 12
-"""Short depth-first runs before the first (narrow) beam; the other restarts follow it."""
+__all__ = ["DEFAULT_TABLE_CAP", "EARLY_RESTARTS", "Progress", "class_proof", "explain_pagoda", "jumps_of",
+           "search", "solve"]
 
 DEFAULT_TABLE_CAP = 2_000_000
 """Default entry cap of the transposition table (about 130 MB of CPython ints at most)."""
-
-
-@dataclass(frozen=True)
-class Progress:
-    """A progress report: work done so far."""
-
-    nodes: int
-    entries: int
-    seconds: float
-    depth: int
+TABLE_ENTRY_BYTES = 65
+"""About what one transposition-table entry costs on CPython (an int in a set)."""
 
 
 def class_proof(problem: Problem) -> str | None:
@@ -87,24 +92,25 @@ def jumps_of(path: list[int]) -> list[Jump]:
     return out
 
 
-def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None = None,
-           max_seconds: float | None = None, table_cap: int = DEFAULT_TABLE_CAP,
+def search(problem: Problem, *, seed: int | None = None, budget: Budget | None = None,
+           max_nodes: int | None = None, max_seconds: float | None = None, table_cap: int = DEFAULT_TABLE_CAP,
            slice_seconds: float = 0.05, beam_widths: tuple[int, ...] | None = None,
            restarts: tuple[int, ...] | None = None) -> Generator[Progress, None, Result]:
-    """Search for a solution; yield progress about every ``slice_seconds``; return a Result.
+    """Search for a solution; yield progress as the budget asks; return a Result.
 
-    ``max_nodes``/``max_seconds``: budgets (answer ``unknown`` when spent).  ``table_cap``:
-    the most positions the transposition table holds (see :mod:`pyapp.search.table`).
-    ``restarts`` (node limits of short depth-first runs, each with new tie-breaks: the
-    first few before any beam, the rest after the second) and ``beam_widths`` (from the
-    third beam on, each followed by a depth-first run of 4000, 16000, ... nodes) tune the
-    portfolio.
+    ``budget`` (or the older ``max_nodes``/``max_seconds``/``slice_seconds``): the limits; the
+    answer is ``unknown`` when they are spent or the budget is cancelled.  ``table_cap``: the
+    most positions the transposition table holds (see :mod:`pyapp.search.table`), lowered to
+    fit the budget's memory ceiling.  ``restarts`` (node limits of the short depth-first runs,
+    each with new tie-breaks: the first :data:`EARLY_RESTARTS` before any beam, the rest after
+    the second) and ``beam_widths`` tune the portfolio (:func:`pyapp.search.phases.portfolio`).
 
     The ``min`` goal first looks for a position with as few pegs as the position class
     allows (usually one), with the whole portfolio: success proves the minimum at once.
     Only if that is impossible does an exhaustive search for the minimum follow.
     """
     t0 = time.perf_counter()
+    budget = budget_of(budget, max_seconds, max_nodes, slice_seconds)
     board, goal, start = problem.board, problem.goal, problem.start
     definite = goal.definite
 
@@ -114,6 +120,8 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
         return Result(status, reason, jumps_of(path), path[-1], nodes, entries, time.perf_counter() - t0,
                       method=method)
 
+    if budget.cancelled:
+        return done("unknown", "cancelled", method="budget")
     final_pegs = goal.final_pegs
     if final_pegs is not None and start.bit_count() < final_pegs:
         return done("impossible", "the start has fewer pegs than the goal", method="count")
@@ -146,198 +154,68 @@ def search(problem: Problem, *, seed: int | None = None, max_nodes: int | None =
                             f"less than the {thr} the goal needs", method="pagoda")
             pagoda_dead = True
 
-    tables = _tables_for(board, goal.symmetries(board), tuple(finishes), pagodas)
+    table_cap = budget.cap(table_cap, TABLE_ENTRY_BYTES) if table_cap >= 0 else table_cap
+    tables = _tables_for(board, goal.symmetries(board), tuple(finishes))
     reseed(tables, seed)
-    table = BoundedTable(table_cap, tables.images)
-    st = Stats(slice_seconds=slice_seconds)
-    target = goal.exact
-    deadline = t0 + max_seconds if max_seconds is not None else None
-    node_cap = max_nodes if max_nodes is not None else 1 << 62
-    if restarts is None:
-        restarts = (300,) * 12
-    if beam_widths is None:
-        beam_widths = (128, 256, 256, 1024, 4096)
-    clock = _Clock(t0, slice_seconds, node_cap, deadline)
+    left = budget.remaining_nodes()
+    run = Run(tables, BoundedTable(table_cap, tables.images), Stats(slice_seconds=budget.slice_seconds), budget,
+              start, final_pegs, goal.exact, finishes, seed, NO_LIMIT if left is None else left)
+    st = run.st
 
     def spent() -> Result:
+        why = budget.why()
         if not definite:
-            return done("unknown", "budget spent: fewest pegs found so far, minimality not proven",
-                        st.best_path, "budget", st.nodes, len(table))
-        return done("unknown", "budget spent", None, "budget", st.nodes, len(table))
+            return done("unknown", f"{why}: fewest pegs found so far, minimality not proven",
+                        st.best_path, "budget", st.nodes, len(run.table))
+        return done("unknown", why, None, "budget", st.nodes, len(run.table))
 
     if not pagoda_dead:
-        outcome, path, method = yield from _portfolio(tables, table, st, clock, start, final_pegs, target,
-                                                      restarts, beam_widths, seed, finishes)
-        if outcome == "budget":
+        phases = portfolio(DEFAULT_RESTARTS if restarts is None else restarts,
+                           DEFAULT_BEAM_WIDTHS if beam_widths is None else beam_widths,
+                           bool(finishes) and len(board.bits) <= LP_MAX_HOLES)
+        outcome = yield from run_phases(run, phases)
+        entries = len(run.table)
+        if outcome.kind == "budget":
             return spent()
-        if outcome == "pagoda" and definite:
-            return done("impossible", method, None, "pagoda (linear programming)", st.nodes, len(table))
-        if outcome == "found":
+        if outcome.kind == "pagoda" and definite:
+            return done("impossible", outcome.method, None, "pagoda (linear programming)", st.nodes, entries)
+        if outcome.kind == "found":
+            method = outcome.method
             if not definite:
                 method += f" (reached the class lower bound, {final_pegs} peg{'s' if final_pegs > 1 else ''})"
-            return done("solved", None, path, method, st.nodes, len(table))
+            return done("solved", None, outcome.path, method, st.nodes, entries)
         if definite:
-            return done("impossible", f"exhaustive search: {st.nodes} nodes, {len(table)} table entries "
+            return done("impossible", f"exhaustive search: {st.nodes} nodes, {entries} table entries "
                         f"(pagoda pruning with {len(pagodas)} pagodas)", None, "exhaustive search",
-                        st.nodes, len(table))
+                        st.nodes, entries)
     # min goal, the class lower bound is out of reach: search everything for the fewest pegs
-    tables = _tables_for(board, goal.symmetries(board), (), [])
+    tables = _tables_for(board, goal.symmetries(board), ())
     reseed(tables, seed)
-    table = BoundedTable(table_cap, tables.images)
-    gen = dfs(tables, start, table, st, final_pegs=None, target=None, lower_bound=final_pegs + 1)
-    st.pause_at = node_cap
-    try:
-        while True:
-            next(gen)
-            if clock.over(st):
-                gen.close()
-                return spent()
-            prog = clock.report(st, len(table))
-            if prog is not None:
-                yield prog
-    except StopIteration as stop:
-        found, path = stop.value
-    if len(path) < len(st.best_path):
-        path = st.best_path
-    how = "the next peg count up from the class bound" if found else "exhaustive: minimum proven"
-    return done("solved", None, path, f"depth-first search ({how})", st.nodes, len(table))
+    run = replace(run, tables=tables, table=BoundedTable(table_cap, tables.images))
+    outcome = yield from run_phases(run, [FewestPegs(final_pegs + 1)])
+    if outcome.kind == "budget":
+        return spent()
+    return done("solved", None, outcome.path, outcome.method, st.nodes, len(run.table))
 
 
-class _Clock:
-    """Budgets and progress reports shared by the phases of one search."""
-
-    def __init__(self, t0: float, slice_seconds: float, node_cap: int, deadline: float | None) -> None:
-        self.t0 = t0
-        self.slice = slice_seconds
-        self.node_cap = node_cap
-        self.deadline = deadline
-        self.last = t0
-
-    def over(self, st: Stats) -> bool:
-        return st.nodes >= self.node_cap or (self.deadline is not None and time.perf_counter() >= self.deadline)
-
-    def report(self, st: Stats, entries: int) -> Progress | None:
-        now = time.perf_counter()
-        if now - self.last >= self.slice * 0.9:
-            self.last = now
-            return Progress(st.nodes, entries, now - self.t0, st.depth)
-        return None
-
-
-def _portfolio(tables: Tables, table: BoundedTable, st: Stats, clock: _Clock, start: int, final_pegs: int,
-               target: int | None, restarts: tuple[int, ...], beam_widths: tuple[int, ...],
-               seed: int | None, finishes: list[int]) -> Generator[Progress, None, tuple[str, list[int], str]]:
-    """Short depth-first runs, then beams alternating with longer runs, then the complete search.
-
-    After the first beam fails, the linear program of :func:`pyapp.pagoda.find_pagoda_steps`
-    looks for a pagoda function ruling the goal out (boards of up to 64 holes): a hard
-    problem is often impossible, and exhaustion would take far longer.
-
-    Returns ``("found", path, method)``, ``("exhausted", [], "")`` (a proof that no position
-    with ``final_pegs`` pegs, equal to ``target`` unless None, is reachable),
-    ``("pagoda", [], reason)`` or ``("budget", [], "")``.
-    """
-    node_cap = clock.node_cap
-    deep = dfs(tables, start, table, st, final_pegs=final_pegs, target=target)
-    phases: list[tuple[str, int]] = [("restart", n) for n in restarts[:EARLY_RESTARTS]]
-    for i, w in enumerate(beam_widths):
-        phases.append(("beam", w))
-        if i == 1:
-            phases += [("restart", n) for n in restarts[EARLY_RESTARTS:]]
-            if finishes and len(tables.board.bits) <= 64:
-                phases.append(("lp", 0))
-        if i > 1:
-            phases.append(("restart", 4000 * 4 ** (i - 2)))
-    phases.append(("dfs", 0))
-    for number, (name, arg) in enumerate(phases):
-        if name == "lp":
-            gen = find_pagoda_steps(tables.board, start, finishes)
-            st.pause_at = node_cap
-        elif name == "restart":
-            if number:
-                reseed(tables, _derive(seed, number))
-            gen = dfs(tables, start, table, st, final_pegs=final_pegs, target=target)
-            st.pause_at = min(node_cap, st.nodes + arg)
-        elif name == "dfs":
-            reseed(tables, seed)
-            gen = deep
-            st.pause_at = node_cap
-        else:
-            reseed(tables, _derive(seed, number))
-            st.pause_at = node_cap
-            gen = beam(tables, start, table, st, arg, final_pegs=final_pegs, target=target)
-        try:
-            while True:
-                next(gen)
-                if clock.over(st):
-                    gen.close()
-                    deep.close()
-                    return "budget", [], ""
-                if name == "restart" and st.nodes >= st.pause_at:
-                    gen.close()
-                    break
-                prog = clock.report(st, len(table))
-                if prog is not None:
-                    yield prog
-        except StopIteration as stop:
-            value = stop.value
-            if name == "lp":
-                if value is not None:
-                    deep.close()
-                    return "pagoda", [], _lp_reason(tables.board, start, finishes, value)
-                continue
-            if name == "beam":
-                if value is not None:
-                    deep.close()
-                    return "found", value, "beam search"
-                continue
-            found, path = value
-            deep.close()
-            if found:
-                return "found", path, "depth-first search"
-            return "exhausted", [], ""  # a depth-first run that ends by itself has seen everything
-    return "budget", [], ""  # pragma: no cover - the last phase always ends the search
-
-
-_TABLES: dict[tuple, Tables] = {}
-_PAGODAS: dict[tuple, list[tuple[Pagoda, int]]] = {}
-
-
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
 def _pagodas_for(board: Board, finishes: tuple[int, ...]) -> list[tuple[Pagoda, int]]:
-    """:func:`pyapp.pagoda.pagodas_for`, remembered per board and finishes."""
-    key = (board, finishes)
-    found = _PAGODAS.get(key)
-    if found is None:
-        if len(_PAGODAS) > 256:
-            _PAGODAS.clear()
-        found = _PAGODAS[key] = pagodas_for(board, list(finishes))
-    return found
+    """:func:`pyapp.pagoda.pagodas_for`, remembered for the last few boards (keyed by the board's
+    canonical spec, so a board rebuilt by every request still hits) and finishes."""
+    return pagodas_for(board, list(finishes))
 
 
-def _tables_for(board: Board, syms: tuple[int, ...], finishes: tuple[int, ...],
-                pagodas: list[tuple[Pagoda, int]]) -> Tables:
-    """The compiled tables for a board, the goal's symmetries and its pagoda targets, built once per
-    process (a fresh copy of the tie-breaks each call)."""
-    key = (board, syms, finishes)
-    base = _TABLES.get(key)
-    if base is None:
-        if len(_TABLES) > 64:
-            _TABLES.clear()
-        base = _TABLES[key] = build_tables(board, pagodas, list(syms), None)
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
+def _base_tables(board: Board, syms: tuple[int, ...], finishes: tuple[int, ...]) -> Tables:
+    pagodas = _pagodas_for(board, finishes) if finishes else []
+    return build_tables(board, pagodas, list(syms), None)
+
+
+def _tables_for(board: Board, syms: tuple[int, ...], finishes: tuple[int, ...]) -> Tables:
+    """The compiled tables for a board, the goal's symmetries and its pagoda targets, kept for the last
+    few (keyed by the board's canonical spec; a fresh copy of the tie-breaks each call)."""
+    base = _base_tables(board, syms, finishes)
     return replace(base, ties=list(base.ties))
-
-
-def _lp_reason(board: Board, start: int, finishes: list[int], weights: dict[int, int]) -> str:
-    v = sum(x for b, x in weights.items() if start >> b & 1)
-    t = min(sum(x for b, x in weights.items() if f >> b & 1) for f in finishes)
-    shown = " ".join(f"{board.name_of[b]}:{x}" for b, x in sorted(weights.items()))
-    return (f"pagoda function: a pagoda found by linear programming is worth {v} at the start, "
-            f"less than the {t} the goal needs (weights {shown})")
-
-
-def _derive(seed: int | None, number: int) -> int:
-    """The tie-break seed of restart ``number``: a fixed function of the user's seed."""
-    return (0 if seed is None else seed + 1) * 1_000_003 + number
 
 
 def explain_pagoda(problem: Problem) -> str | None:
@@ -351,16 +229,8 @@ def explain_pagoda(problem: Problem) -> str | None:
 
 def solve(problem: Problem, *, on_progress: Callable[[Progress], object] | None = None,
           should_stop: Callable[[], bool] | None = None, **options) -> Result:
-    """Run :func:`search` to the end; ``should_stop`` returning True cancels (answer ``unknown``)."""
-    gen = search(problem, **options)
-    try:
-        while True:
-            prog = next(gen)
-            if on_progress is not None:
-                on_progress(prog)
-            if should_stop is not None and should_stop():
-                gen.close()
-                return Result("unknown", "cancelled", [], problem.start, prog.nodes, prog.entries, prog.seconds,
-                              method="cancelled")
-    except StopIteration as stop:
-        return stop.value
+    """Run :func:`search` to the end; ``should_stop`` returning True cancels (answer ``unknown``,
+    ``cancelled``, after the nodes searched so far)."""
+    budget = budget_of(options.pop("budget", None), options.pop("max_seconds", None),
+                       options.pop("max_nodes", None), options.pop("slice_seconds", 0.05))
+    return drive(search(problem, budget=budget, **options), on_progress, should_stop, budget)

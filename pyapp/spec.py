@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from .board import Board, board_from_text
 from .catalogue import get_board, get_entry
+from .errors import BoardLimitError
+from .limits import MAX_SPEC_CHARS, check_text
 
 
 @dataclass(frozen=True)
@@ -24,7 +26,7 @@ class BoardSpec:
 
 def resolve_board(spec: str) -> BoardSpec:
     """Resolve a catalogue id or a ``square:``/``triangle:`` custom grid."""
-    text = spec.strip()
+    text = check_text(spec, "board", MAX_SPEC_CHARS, BoardLimitError).strip()
     for lattice in ("square", "triangle"):
         if text.lower().startswith(lattice + ":"):
             board, pos = board_from_text(text[len(lattice) + 1:], lattice)

@@ -1,38 +1,54 @@
 """The Python side of the web worker protocol: JSON in, JSON out.
 
-The worker (``static/worker.mjs``) calls :func:`call` for one-shot requests and
-:func:`start` for long ones (``solve``, ``bench``), which return a :class:`Job` that the
-worker drives slice by slice, giving the browser's event loop a turn between slices so
-that a cancel message is seen at once.  Every value crossing to JavaScript is plain JSON
-(a ``str``): positions travel as position text, holes by name, never as big ints.
+This docstring is the one description of the protocol on the Python side; the JavaScript
+side (message envelopes, ids, cancel, JSDoc types) is ``static/protocol.mjs``.
 
-Errors on bad input are :class:`~pyapp.errors.PegError` with a message meant for the
-user; the worker turns them into ``{type: "error", message}`` replies.
+* ``call(fn, args_json) -> str``: one-shot requests (:data:`ONE_SHOT`: ``boards``, ``state``, ``puzzle``,
+  ``apply``, ``legal``, ``custom_board``, ``cnf``, ``warm``; ``hint`` and ``finishes`` too,
+  run to the end).  Answer: ``{"ok": value}`` or ``{"error": message}``.
+* ``start(fn, args_json) -> Job`` and ``is_streaming(fn)``: long requests
+  (:data:`pyapp.webjobs.STREAMING`: ``solve``, ``hint``, ``finishes``, ``never_lose``, ``bench``;
+  built in :mod:`pyapp.webjobs`).  The worker calls ``job.step()`` (about
+  ``slice_seconds`` of work each, then its event loop gets a turn, so a cancel message is
+  seen at once) until it answers ``{"done": true, "result": value}`` or ``{"done": true,
+  "error": message}``; before that each step answers ``{"done": false, "progress": p}`` with
+  ``p = {nodes, entries, seconds, depth, rate, note}`` (bench: one finished row).
+  ``job.cancel()`` cancels the request's :class:`~pyapp.budget.Budget`: the call answers
+  with what it has (``solve``: status ``unknown``, reason ``cancelled``; ``hint``/``finishes``:
+  ``cancelled: true`` and the undecided jumps or holes as unknown), as ``{"done": true,
+  "result": ...}``.
+
+Request arguments (every value type- and size-checked by :func:`pyapp.request.from_request`):
+``board`` (catalogue id or custom spec), ``start`` (vacant hole) or ``position`` (text),
+``goal`` (hole, ``any``, ``min``, ``target:ROWS``), ``moves`` (list in notation); long
+requests also ``max_seconds`` and ``max_nodes``, ``solve`` a ``seed``.  Results of ``solve``
+are :func:`pyapp.request.result_json` (``jumps`` the count, ``jump_list`` the jumps as
+``[from, over, to]`` names).  Every value crossing to JavaScript is plain JSON (a ``str``):
+positions travel as position text, holes by name, never as big ints.  Errors on bad input
+are :class:`~pyapp.errors.PegError` messages meant for the user.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator
 from typing import Any
 
-from . import webplay
+from . import fields, webplay
 from .board import Board, board_from_cells
 from .catalogue import CATALOGUE, ENTRIES, get_board
 from .errors import PegError
 from .game import ending
 from .goal import Goal
+from .limits import MAX_HOLES, MAX_MOVES_CHARS, MAX_SPEC_CHARS
 from .moves import Jump, count_moves, legal_jumps
 from .notation import format_moves
 from .position import format_position
-from .problem import Result
 from .render import hole_coordinates, render_svg
-from .request import MAX_CUSTOM_HOLES, board_spec, from_request, move_list, result_json, text_arg
+from .request import board_spec, from_request, move_list, text_arg
 from .spec import resolve_board
-
-DEFAULT_SOLVE_SECONDS = 60.0
-SLICE_SECONDS = 0.05
+from .webjobs import STREAMING, Job, finishes_job, hint_job
 
 
 def _names(board: Board, jump: Jump) -> list[str]:
@@ -65,6 +81,7 @@ def state(args: dict) -> dict:
     ``coordinates`` (default true: draw the coordinate labels), ``legal_prefix`` (true: play the
     moves up to the first one that cannot be played and name it under ``refused``, as links want).
     """
+    args = fields.request(args)
     refused = None
     if args.get("legal_prefix") and args.get("moves"):
         first = from_request({**args, "moves": []})
@@ -109,17 +126,25 @@ def custom_board(args: dict) -> dict:
     (triangles in skewed coordinates: row ``r`` has columns ``0..r``), optional ``goal``:
     ``[row, col]`` of the goal hole.
     """
-    lattice = text_arg(args.get("lattice", "square"), "lattice", 10)
+    args = fields.request(args)
+    lattice = fields.text(args, "lattice", 10, "square")
+    if lattice not in ("square", "triangle"):
+        raise PegError(f"'lattice' must be 'square' or 'triangle', not {lattice!r}")
     cells = args.get("cells")
-    if not isinstance(cells, list) or not cells:
+    if cells is None or cells == []:
         raise PegError("the editor has no holes: add at least three")
-    if len(cells) > MAX_CUSTOM_HOLES:
-        raise PegError(f"too many holes ({len(cells)}, at most {MAX_CUSTOM_HOLES})")
+    if not isinstance(cells, list):
+        raise PegError(f"'cells' must be a list of [row, column, peg], not {fields.kind(cells)}")
+    if len(cells) > MAX_HOLES:
+        raise PegError(f"the edited board has {len(cells)} holes: at most {MAX_HOLES} holes are supported")
     grid: dict[tuple[int, int], bool] = {}
     for cell in cells:
-        if not (isinstance(cell, list | tuple) and len(cell) == 3 and all(isinstance(v, int) for v in cell[:2])):
-            raise PegError(f"bad editor cell {cell!r}: expected [row, column, peg]")
+        if not (isinstance(cell, list) and len(cell) == 3
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in cell[:2])
+                and isinstance(cell[2], bool | int)):
+            raise PegError(f"bad editor cell {str(cell)[:60]}: expected [row, column, peg]")
         grid[(cell[0], cell[1])] = bool(cell[2])
+    # the grid's bounding box (not just its number of holes) is checked by Board.from_cells first
     board, pos = board_from_cells(grid, lattice)
     goal_name = None
     goal = args.get("goal")
@@ -135,44 +160,22 @@ def custom_board(args: dict) -> dict:
     return {"board": board_spec(board, pos), "goal": goal_name}
 
 
-def hint(args: dict) -> dict:
+def hint(args: dict) -> Any:
     """The legal jumps from the current position sorted into good (the goal stays reachable),
-    bad (proven unreachable, with the reason) and unknown (budget spent)."""
-    from .analysis import hint as analyse
-
-    s = from_request(args)
-    found = analyse(s.problem, max_seconds=float(args.get("max_seconds") or 10))
-    board = s.board
-    return {
-        "good": [_names(board, j) for j in found.good],
-        "bad": [{"jump": _names(board, j), "reason": found.reasons.get(j, "")} for j in found.bad],
-        "unknown": [_names(board, j) for j in found.unknown],
-        "legal": len(legal_jumps(board, s.position)),
-    }
+    bad (proven unreachable, with the reason) and unknown (budget spent or cancelled)."""
+    return hint_job(args).run()
 
 
-def finishes(args: dict) -> dict:
+def finishes(args: dict) -> Any:
     """For the current position: holes where one peg can finish (with a solution), where it
     cannot (why), and where the budget ran out."""
-    from .analysis import finishes as analyse
-
-    s = from_request(args)
-    board = s.board
-    found = analyse(board, s.position, max_seconds=float(args.get("max_seconds") or 20))
-    out = {
-        "possible": {board.name_of[k]: format_moves(board, v) for k, v in found.possible.items()},
-        "impossible": {board.name_of[k]: v for k, v in found.impossible.items()},
-        "unknown": {board.name_of[k]: v for k, v in found.unknown.items()},
-    }
-    out["groups"] = webplay.finish_groups(board, out["possible"], out["impossible"], out["unknown"])
-    return out
+    return finishes_job(args).run()
 
 
 def puzzle(args: dict) -> dict:
     """A random solvable position: ``board``, ``pegs`` and optional ``seed`` (see :mod:`pyapp.puzzle`)."""
-    if not isinstance(args, dict):
-        raise PegError("request arguments must be an object")
-    spec = resolve_board(text_arg(args.get("board") or "english", "board"))
+    args = fields.request(args)
+    spec = resolve_board(fields.text(args, "board", MAX_SPEC_CHARS, "english") or "english")
     return webplay.puzzle_json(spec.board, board_spec(spec.board, spec.start), args)
 
 
@@ -185,106 +188,10 @@ def cnf(args: dict) -> dict:
     return {"dimacs": to_dimacs(s.problem), "filename": name}
 
 
-# ---------------------------------------------------------------- long requests
-class Job:
-    """A long request driven slice by slice: :meth:`step` returns JSON of
-    ``{"done": false, "progress": {...}}`` or ``{"done": true, "result": ...}``."""
-
-    def __init__(self, gen: Iterator, finish: Callable[[Any], Any], progress: Callable[[Any], Any],
-                 cancelled: Callable[[], Any]) -> None:
-        self._gen, self._finish, self._progress, self._cancelled = gen, finish, progress, cancelled
-        self.done = False
-
-    def step(self) -> str:
-        try:
-            item = next(self._gen)
-        except StopIteration as stop:
-            self.done = True
-            return json.dumps({"done": True, "result": self._finish(stop.value)}, default=str)
-        except PegError as err:
-            self.done = True
-            return json.dumps({"done": True, "error": str(err)})
-        except Exception as err:  # a bug, not bad input: still a message, never a dead worker
-            self.done = True
-            return json.dumps({"done": True, "error": f"internal error ({type(err).__name__}): {err}"})
-        return json.dumps({"done": False, "progress": self._progress(item)}, default=str)
-
-    def cancel(self) -> str:
-        """Stop the work (closes the generator) and return the 'cancelled' answer as JSON."""
-        close = getattr(self._gen, "close", None)
-        if close is not None:
-            close()
-        self.done = True
-        return json.dumps({"done": True, "result": self._cancelled()}, default=str)
-
-
-def _solve_job(args: dict) -> Job:
-    from .solver import search
-
-    s = from_request(args)
-    seed = args.get("seed")
-    t0 = time.perf_counter()
-    last = {"nodes": 0, "entries": 0}
-
-    def progress(p: Any) -> dict:
-        last["nodes"], last["entries"] = p.nodes, p.entries
-        return {"nodes": p.nodes, "entries": p.entries, "seconds": round(p.seconds, 3), "depth": p.depth,
-                "rate": round(p.nodes / p.seconds) if p.seconds > 0 else 0}
-
-    def cancelled() -> dict:
-        res = Result("unknown", "cancelled", [], s.position, last["nodes"], last["entries"], time.perf_counter() - t0)
-        return result_json(s.board, res)
-
-    gen = search(s.problem, seed=None if seed is None else int(seed), slice_seconds=SLICE_SECONDS,
-                 max_seconds=float(args.get("max_seconds") or DEFAULT_SOLVE_SECONDS))
-    return Job(gen, lambda result: result_json(s.board, result), progress, cancelled)
-
-
-def _never_lose_job(args: dict) -> Job:
-    s = from_request(args)
-    seconds = float(args.get("max_seconds") or webplay.NEVER_LOSE_SECONDS)
-    t0 = time.perf_counter()
-    last = {"nodes": 0}
-
-    def progress(p: Any) -> dict:
-        last["nodes"] = p.nodes
-        return {"nodes": p.nodes, "seconds": round(p.seconds, 3)}
-
-    def cancelled() -> dict:
-        return {"status": "unknown", "reason": f"cancelled after {last['nodes']:,} nodes", "line": [], "good": [],
-                "bad": [], "unknown": [], "nodes": last["nodes"], "seconds": round(time.perf_counter() - t0, 3),
-                "budget": seconds}
-
-    return Job(webplay.never_lose_job(s.problem, seconds), lambda value: value, progress, cancelled)
-
-
-def _bench_job(args: dict) -> Job:
-    from .bench import iter_suite
-
-    quick = bool(args.get("quick", True))
-    repeat = int(args.get("repeat", 1))
-    only = args.get("only")
-    if only is not None and not (isinstance(only, list) and all(isinstance(n, str) for n in only)):
-        raise PegError("'only' must be a list of benchmark names")
-    rows: list[Any] = []
-
-    def gen() -> Generator[Any, None, list]:
-        for row in iter_suite(quick=quick, repeat=repeat, only=only or None):
-            rows.append(row)
-            yield row
-        return rows
-
-    return Job(gen(), lambda value: value, lambda row: row, lambda: {"cancelled": True, "rows": rows})
-
-
 ONE_SHOT: dict[str, Callable[[dict], Any]] = {
     "boards": boards, "state": state, "render": state, "custom_board": custom_board,
     "hint": hint, "finishes": finishes, "cnf": cnf, "puzzle": puzzle,
 }
-STREAMING: dict[str, Callable[[dict], Job]] = {"solve": _solve_job, "bench": _bench_job,
-                                               "never_lose": _never_lose_job}
-
-
 def call(fn: str, args_json: str) -> str:
     """Run a one-shot request; returns JSON ``{"ok": value}`` or ``{"error": message}``."""
     try:
@@ -315,7 +222,7 @@ def start(fn: str, args_json: str) -> Job:
             raise PegError(message)
             yield
 
-        return Job(failing(), lambda value: value, lambda item: item, lambda: None)
+        return Job(failing(), lambda value: value, lambda item: item, cancelled=lambda: None)
 
 
 def is_streaming(fn: str) -> bool:
@@ -324,7 +231,8 @@ def is_streaming(fn: str) -> bool:
 
 def apply(args: dict) -> dict:
     """``state`` after one more move (``args['move']`` in notation): a convenience for the page."""
-    moves = move_list(args.get("moves")) + [text_arg(args.get("move", ""), "move", 200)]
+    args = fields.request(args)
+    moves = move_list(args.get("moves")) + [text_arg(args.get("move", ""), "'move'", MAX_MOVES_CHARS)]
     return state({**args, "moves": moves})
 
 

@@ -3,11 +3,17 @@
 // (board: catalogue id or custom spec like square:ooo/o.o/ooo; start: the single vacant hole, or
 // pos: the position, rows joined by "/" without alignment spaces; goal: hole, any or min; moves: standard notation;
 // puzzle + seed: a puzzle's peg count and seed, which the engine turns back into the same position).
-// Parsing only checks the shape; the engine validates every value and nothing read here is ever
-// inserted as HTML.
+// Parsing only checks the shape and the sizes (the engine's own limits, pyapp/limits.py, generated
+// into limits.mjs); the engine validates every value and nothing read here is ever inserted as HTML.
+
+import {
+  MAX_GOAL_CHARS, MAX_HOLE_CHARS, MAX_LINK_CHARS, MAX_MOVES, MAX_MOVES_CHARS, MAX_ROWS, MAX_SPEC_CHARS, MAX_TEXT_CHARS,
+} from "./limits.mjs";
 
 const KEYS = new Set(["board", "start", "pos", "goal", "moves", "puzzle", "seed"]);
-export const MAX_FRAGMENT = 4000;
+export const MAX_FRAGMENT = MAX_LINK_CHARS;
+const FIELD_CHARS = { board: MAX_SPEC_CHARS, start: MAX_HOLE_CHARS, pos: MAX_TEXT_CHARS, goal: MAX_GOAL_CHARS,
+  moves: MAX_MOVES_CHARS, puzzle: 6, seed: 6 };
 
 const readable = (value) =>
   encodeURIComponent(value).replace(/%2F/gi, "/").replace(/%2C/gi, ",").replace(/%3A/gi, ":");
@@ -48,6 +54,9 @@ export function parseFragment(hash) {
     if (key in seen) return { ok: false, error: `the link names "${key}" twice` };
     // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f]/.test(value)) return { ok: false, error: `the link's "${key}" holds control characters` };
+    if (value.length > FIELD_CHARS[key]) {
+      return { ok: false, error: `the link's "${key}" is too long (${value.length} characters, at most ${FIELD_CHARS[key]})` };
+    }
     seen[key] = value;
   }
   if (!seen.board) return { ok: false, error: "the link does not name a board (board=...)" };
@@ -59,6 +68,12 @@ export function parseFragment(hash) {
     if (key in seen && !/^\d{1,6}$/.test(seen[key])) return { ok: false, error: `the link's ${key} "${seen[key].slice(0, 20)}" is not a whole number` };
   }
   if (("puzzle" in seen) !== ("seed" in seen)) return { ok: false, error: "a puzzle link needs both puzzle=PEGS and seed=N" };
+  for (const key of ["board", "pos"]) {
+    const rows = (seen[key] || "").split("/").filter((row) => row.trim()).length;
+    if (rows > MAX_ROWS) return { ok: false, error: `the link's "${key}" has ${rows} rows, at most ${MAX_ROWS} are supported` };
+  }
+  const moveCount = (seen.moves || "").split(/[\s,]+/).filter(Boolean).length;
+  if (moveCount > MAX_MOVES) return { ok: false, error: `the link has ${moveCount} moves, at most ${MAX_MOVES}` };
   const game = {
     board: seen.board,
     start: seen.start || null,

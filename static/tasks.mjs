@@ -108,13 +108,21 @@ export function createTasks(ctx) {
     status("Cancelling…");
   }
 
-  /** A one-shot analysis: the board is locked until it answers. */
-  async function oneShot(kind, fn, args, render) {
+  /** An analysis: the board is locked until it answers.  A cancellable one (hint, finishes) stops
+   *  on Cancel and answers with what it has settled (its result says `cancelled: true`). */
+  async function oneShot(kind, fn, args, render, cancellable = false) {
     if (ctx.game.blocked()) return;
-    store.do("task/start", { kind, t0: performance.now(), cancellable: false });
+    store.do("task/start", { kind, t0: performance.now(), cancellable });
     store.do("analysis/set", "Working…");
     try {
-      render(await ctx.engine.call(fn, args));
+      const { id, promise } = ctx.engine.request(fn, args);
+      store.do("task/update", { id });
+      const value = await promise;
+      render(value);
+      if (s.task.cancelAt !== null) {
+        ctx.lab.cancels.push(performance.now() - s.task.cancelAt);
+        status(`${kind === "hint" ? "Hint" : "Finishes"} cancelled: below is what was settled before the cancel.`);
+      }
     } catch (err) {
       store.do("analysis/set", err.message);
     } finally {
@@ -132,9 +140,9 @@ export function createTasks(ctx) {
       else if (h.legal) lines.push("No jump is known to keep the goal reachable.");
       else lines.push("No jump is possible.");
       for (const b of h.bad) lines.push(`${jumpText(b.jump)}: ${b.reason}`);
-      if (h.unknown.length) lines.push(`Not decided in time: ${h.unknown.map(jumpText).join(", ")}.`);
+      if (h.unknown.length) lines.push(`Not decided ${h.cancelled ? "(cancelled)" : "in time"}: ${h.unknown.map(jumpText).join(", ")}.`);
       store.do("analysis/set", lines.join("\n"));
-    });
+    }, true);
   }
 
   function downloadCnf() {

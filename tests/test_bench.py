@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from pyapp import bench
+from pyapp import bench, bench_cases
 from pyapp.catalogue import get_board
 from pyapp.cli import main
 from pyapp.problem import Result, default_problem
@@ -120,7 +120,7 @@ class TestChecksCanFail:
 
         b = get_board("triangle5")
         p = Problem(b, b.start("1"), Goal("hole", 1 << b.hole("13")))
-        case = bench._solve_case("x", "x", p, "unknown", "none", quick=True)
+        case = bench_cases._solve_case("x", "x", p, "unknown", "none", quick=True)
         outcome = case.check(0, Result("impossible", "position class: made up", [], p.start))
         assert outcome.wrong and "position-class" in outcome.wrong
 

@@ -1,4 +1,4 @@
-"""Small helpers shared by the analyses: symmetry subgroups, deadlines, jump tables.
+"""Small helpers shared by the analyses: symmetry subgroups, canonical forms, jump tables.
 
 Symmetry is only used where it is valid: a search keyed by canonical positions may merge
 two positions only when some symmetry maps one onto the other *and* leaves the fixed
@@ -9,41 +9,15 @@ canonical form under it.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from functools import cache
+from functools import lru_cache
 
-from ..board import Board
+from ..board import BOARD_CACHE_SIZE, Board
 from ..goal import stabilizer
 from ..moves import Jump
 
-__all__ = ["Deadline", "OutOfTime", "canonicalizer", "corner_mask", "jump_bits", "jump_table", "orbit_size",
+__all__ = ["canonicalizer", "corner_mask", "jump_bits", "jump_table", "orbit_size",
            "stabilizer"]
-
-
-class OutOfTime(Exception):
-    """Raised inside an analysis when its time budget is spent (caught by the analysis itself)."""
-
-
-class Deadline:
-    """A time budget: ``None`` seconds means no limit.  ``check()`` raises :class:`OutOfTime`."""
-
-    def __init__(self, max_seconds: float | None) -> None:
-        self.start = time.perf_counter()
-        self.limit = None if max_seconds is None else self.start + max_seconds
-
-    def expired(self) -> bool:
-        return self.limit is not None and time.perf_counter() > self.limit
-
-    def remaining(self) -> float | None:
-        return None if self.limit is None else max(0.0, self.limit - time.perf_counter())
-
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.start
-
-    def check(self) -> None:
-        if self.expired():
-            raise OutOfTime
 
 
 def canonicalizer(board: Board, group: tuple[int, ...]) -> Callable[[int], int]:
@@ -61,7 +35,7 @@ def orbit_size(board: Board, group: tuple[int, ...], pos: int) -> int:
     return len({board.transform(pos, i) for i in group}) if len(group) > 1 else 1
 
 
-@cache
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
 def jump_table(board: Board) -> dict[int, tuple[tuple[int, int], ...]]:
     """For each hole bit, the ``(over, to)`` pairs of every jump that starts there."""
     table: dict[int, list[tuple[int, int]]] = {b: [] for b in board.bits}
@@ -71,7 +45,7 @@ def jump_table(board: Board) -> dict[int, tuple[tuple[int, int], ...]]:
     return {k: tuple(v) for k, v in table.items()}
 
 
-@cache
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
 def corner_mask(board: Board) -> int:
     """Holes that are never jumped over (not the middle of any line): a peg there must move to leave."""
     middles = 0

@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..budget import Budget, BudgetSpent, budget_of
 from ..errors import PegError
 from ..moves import jump_sources
 from ..problem import Problem
-from ._common import Deadline, OutOfTime, canonicalizer
+from ._common import canonicalizer
 
 
 class CountBudgetError(RuntimeError):
@@ -34,24 +35,29 @@ class Count:
 
 
 DEFAULT_MAX_POSITIONS = 1_000_000
+POSITION_BYTES = 150
+"""About what one memoised position costs (an int key and an int count in a dict, and the shortcut)."""
 
 
 def count(problem: Problem, *, max_seconds: float | None = None, max_positions: int = DEFAULT_MAX_POSITIONS,
-          on_progress: Callable[[int, float], object] | None = None) -> Count:
+          budget: Budget | None = None, on_progress: Callable[[int, float], object] | None = None) -> Count:
     """Count the jump sequences that solve ``problem`` (goal: a hole, 'any' or a target).
 
-    The memo holds at most ``max_positions`` entries (memory stays bounded); past that, or past
-    ``max_seconds``, the answer is ``solutions=None`` with the reason.  ``on_progress`` is
-    called every 1024 new positions with the positions counted so far and the seconds spent.
+    The memo holds at most ``max_positions`` entries (fewer under the budget's memory ceiling);
+    past that, or past the budget (``budget``, or one of ``max_seconds``; one node per position
+    expanded), the answer is ``solutions=None`` with the reason.  The count is one recursive
+    call, not a step generator: it checks the budget (and a cancel) every 1024 positions, and
+    then calls ``on_progress`` with the positions counted so far and the seconds spent.
     """
     board, goal, start = problem.board, problem.goal, problem.start
     if not goal.definite:
         raise PegError("counting needs a goal with a definite end (a hole, 'any' or a target), not 'min'")
-    deadline = Deadline(max_seconds)
+    budget = budget_of(budget, max_seconds)
+    max_positions = budget.cap(max_positions, POSITION_BYTES)
     final = goal.final_pegs or 1
     obstacle = goal.obstacle(board, start)
     if start.bit_count() < final or obstacle:
-        return Count(0, 0, deadline.elapsed(), obstacle or "the start has fewer pegs than the goal")
+        return Count(0, 0, budget.elapsed(), obstacle or "the start has fewer pegs than the goal")
     canon = canonicalizer(board, goal.symmetries(board))
     memo: dict[int, int] = {}
     seen: dict[int, int] = {}
@@ -71,11 +77,12 @@ def count(problem: Problem, *, max_seconds: float | None = None, max_positions: 
             return got
         ticks[0] += 1
         if ticks[0] & 1023 == 0:
-            deadline.check()
+            budget.spend(1024)
+            budget.check()
             if on_progress is not None:
-                on_progress(len(memo), deadline.elapsed())
+                on_progress(len(memo), budget.elapsed())
             if len(memo) > max_positions:
-                raise OutOfTime
+                raise BudgetSpent
             if len(seen) > 2 * max_positions:
                 seen.clear()  # only a shortcut: the canonical memo keeps every answer
         total = 0
@@ -90,16 +97,16 @@ def count(problem: Problem, *, max_seconds: float | None = None, max_positions: 
 
     try:
         n = ways(start)
-    except OutOfTime:
-        why = "position cap reached" if len(memo) > max_positions else "budget spent"
-        return Count(None, len(memo), deadline.elapsed(), f"{why} after {len(memo)} positions")
-    return Count(n, len(memo), deadline.elapsed())
+    except BudgetSpent:
+        why = "position cap reached" if len(memo) > max_positions else budget.why()
+        return Count(None, len(memo), budget.elapsed(), f"{why} after {len(memo)} positions")
+    return Count(n, len(memo), budget.elapsed())
 
 
 def count_solutions(problem: Problem, *, max_seconds: float | None = None,
-                    max_positions: int = DEFAULT_MAX_POSITIONS) -> int:
+                    max_positions: int = DEFAULT_MAX_POSITIONS, budget: Budget | None = None) -> int:
     """The exact number of jump sequences solving ``problem``; raises CountBudgetError past the budget."""
-    result = count(problem, max_seconds=max_seconds, max_positions=max_positions)
+    result = count(problem, max_seconds=max_seconds, max_positions=max_positions, budget=budget)
     if result.solutions is None:
         raise CountBudgetError(result.reason)
     return result.solutions

@@ -20,16 +20,19 @@ but not proven minimal (with the lower bound proven so far), or ``unknown``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
+from ..budget import Budget, Progress, budget_of, drive
 from ..errors import PegError
 from ..moves import Jump, count_moves, jump_sources
 from ..problem import Problem
-from ..solver import solve
-from ._common import Deadline, canonicalizer, corner_mask, jump_table
+from ..solver import search
+from ._common import canonicalizer, corner_mask, jump_table
 
 DEFAULT_MAX_POSITIONS = 600_000
+POSITION_BYTES = 250
+"""About what one position of the search costs (its canonical key and parent record, and the shortcut set)."""
 DEFAULT_UPPER_SECONDS = 10.0
 """Time given to the solver for a first solution (an upper bound) when there is no overall budget."""
 
@@ -83,37 +86,42 @@ def move_successors(board, pos: int, table) -> list[tuple[int, tuple[Jump, ...]]
 
 def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
                  max_positions: int = DEFAULT_MAX_POSITIONS, upper_seconds: float | None = None,
-                 on_progress: Callable[[int, float], object] | None = None) -> Fewest:
+                 budget: Budget | None = None, on_progress: Callable[[int, float], object] | None = None) -> Fewest:
     """A solution of ``problem`` with the fewest moves, proven minimal where the search completes.
 
-    ``max_seconds`` bounds the whole analysis (a quarter of it goes to the solver for a first
-    solution unless ``upper_seconds`` says otherwise); ``max_positions`` bounds the memory of
+    ``budget`` (or one of ``max_seconds``) bounds the whole analysis (a quarter of it goes to the
+    solver for a first solution unless ``upper_seconds`` says otherwise; one node per position
+    expanded); ``max_positions`` (lowered to the budget's memory ceiling) bounds the memory of
     the breadth-first search.  Past either, the answer says what was proven and what was not.
-    ``on_progress`` is called now and then with the positions met so far (the first solver
-    run reports its nodes) and the seconds spent.
+    ``on_progress`` is called now and then with the nodes spent so far (the first solver run's
+    nodes, then one per position expanded) and the seconds spent.
     """
+    relay = None if on_progress is None else (lambda p: on_progress(p.nodes, p.seconds))
+    return drive(fewest_steps(problem, budget=budget_of(budget, max_seconds), max_positions=max_positions,
+                              upper_seconds=upper_seconds), relay)
+
+
+def fewest_steps(problem: Problem, *, budget: Budget, max_positions: int = DEFAULT_MAX_POSITIONS,
+                 upper_seconds: float | None = None) -> Generator[Progress, None, Fewest]:
+    """:func:`fewest_moves` as a step generator (see :mod:`pyapp.budget`)."""
     board, goal, start = problem.board, problem.goal, problem.start
     if not goal.definite:
         raise PegError("fewest moves needs a goal with a definite end (a hole, 'any' or a target), not 'min'")
-    deadline = Deadline(max_seconds)
+    max_positions = budget.cap(max_positions, POSITION_BYTES)
     obstacle = goal.obstacle(board, start)
     if obstacle:
-        return Fewest("impossible", reason=obstacle, proven=True, seconds=deadline.elapsed())
+        return Fewest("impossible", reason=obstacle, proven=True, seconds=budget.elapsed())
     if goal.reached(start):
-        return Fewest("solved", 0, [], True, None, 0, 1, deadline.elapsed())
+        return Fewest("solved", 0, [], True, None, 0, 1, budget.elapsed())
     corners = corner_mask(board)
 
     # An upper bound from the solver (its solution, grouped into moves).
     best: list[Jump] | None = None
-    left = deadline.remaining()
-    if upper_seconds is not None:
-        budget = upper_seconds
-    else:
-        budget = DEFAULT_UPPER_SECONDS if left is None else left / 4
-    relay = None if on_progress is None else (lambda p: on_progress(p.nodes, deadline.elapsed()))
-    first = solve(problem, max_seconds=budget, on_progress=relay)
+    if upper_seconds is None and budget.remaining_seconds() is None:
+        upper_seconds = DEFAULT_UPPER_SECONDS
+    first = yield from search(problem, budget=budget.share(4, seconds=upper_seconds))
     if first.status == "impossible":
-        return Fewest("impossible", reason=first.reason, proven=True, seconds=deadline.elapsed())
+        return Fewest("impossible", reason=first.reason, proven=True, seconds=budget.elapsed())
     if first.status == "solved":
         best = list(first.jumps)
     upper = count_moves(best) if best is not None else None
@@ -130,15 +138,16 @@ def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
     while layer:
         if upper is not None and depth + 1 >= upper:
             # nothing one move deeper can beat the solution in hand: it is minimal
-            return _done(best, len(seen), deadline)
+            return _done(best, len(seen), budget)
         nxt: list[int] = []
         for n, key in enumerate(layer):
             if n & 63 == 0:
-                if on_progress is not None and n & 4095 == 0:
-                    on_progress(len(seen), deadline.elapsed())
-                if deadline.expired() or len(seen) > max_positions:
-                    reason = "budget spent" if deadline.expired() else f"position cap ({max_positions}) reached"
+                budget.spend(64 if n else 0)
+                if budget.over() or len(seen) > max_positions:
+                    reason = budget.why() if budget.over() else f"position cap ({max_positions}) reached"
                     break
+                if budget.report_due():
+                    yield budget.progress(entries=len(seen), depth=depth, note=f"positions {depth} moves away")
                 if len(raw) > 2 * max_positions:
                     raw.clear()  # only a shortcut: ``seen`` (canonical) decides what is new
             pos = seen[key][1]
@@ -150,7 +159,7 @@ def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
                 raw.add(after)
                 if goal.reached(after):
                     seen[canon(after)] = (key, after, chain)
-                    return _done(_path(seen, canon(after)), len(seen), deadline)
+                    return _done(_path(seen, canon(after)), len(seen), budget)
                 if after.bit_count() <= final_pegs:
                     continue  # too few pegs to ever reach the goal
                 if upper is not None and depth + 1 + lower_bound(problem, after, corners) >= upper:
@@ -167,21 +176,21 @@ def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
     if reason is None:
         # search exhausted: the solution in hand (if any) is minimal
         if best is not None:
-            return _done(best, len(seen), deadline)
+            return _done(best, len(seen), budget)
         return Fewest("impossible", reason=f"exhaustive search: {len(seen)} positions (by moves) and no solution",
-                      proven=True, positions=len(seen), seconds=deadline.elapsed())
+                      proven=True, positions=len(seen), seconds=budget.elapsed())
     # every position within ``depth`` moves was generated and none is the goal
     proven_lower = max(depth + 1, lower_bound(problem, start, corners))
     if upper is not None:
         proven_lower = min(proven_lower, upper)
     if best is not None:
         if proven_lower >= count_moves(best):
-            return _done(best, len(seen), deadline)
+            return _done(best, len(seen), budget)
         return Fewest("solved", count_moves(best), best, False,
                       f"{reason}: gave up proving minimality; every solution has at least {proven_lower} moves",
-                      proven_lower, len(seen), deadline.elapsed())
+                      proven_lower, len(seen), budget.elapsed())
     return Fewest("unknown", reason=f"{reason}: gave up after proving at least {proven_lower} moves",
-                  lower_bound=proven_lower, positions=len(seen), seconds=deadline.elapsed())
+                  lower_bound=proven_lower, positions=len(seen), seconds=budget.elapsed())
 
 
 def _path(seen: dict, key: int) -> list[Jump]:
@@ -195,8 +204,8 @@ def _path(seen: dict, key: int) -> list[Jump]:
     return [j for chain in reversed(moves) for j in chain]
 
 
-def _done(jumps: list[Jump], positions: int, deadline: Deadline) -> Fewest:
+def _done(jumps: list[Jump], positions: int, budget: Budget) -> Fewest:
     """A solution proven to have the fewest moves."""
     n = count_moves(jumps)
-    return Fewest("solved", n, jumps, True, None, n, positions, deadline.elapsed())
+    return Fewest("solved", n, jumps, True, None, n, positions, budget.elapsed())
 

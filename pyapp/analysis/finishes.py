@@ -10,15 +10,17 @@ Small boards are answered all at once by exploring every reachable position
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass, field
 
 from ..board import Board
+from ..budget import Budget, Progress, budget_of, drive
 from ..errors import PegError
 from ..moves import Jump
 from ..problem import Goal, Problem
-from ..solver import solve
-from ._common import Deadline, stabilizer
-from .reach import DEFAULT_MAX_POSITIONS, explore
+from ..solver import search
+from ._common import stabilizer
+from .reach import DEFAULT_MAX_POSITIONS, explore_steps
 
 
 @dataclass
@@ -48,10 +50,10 @@ def class_reason(board: Board, start: int, hole: int) -> str | None:
     return None
 
 
-def finishes(board: Board, start_pos: int, *, max_seconds: float | None = None,
-             max_positions: int = DEFAULT_MAX_POSITIONS) -> Finishes:
-    """Every hole where a single survivor is possible from ``start_pos``, and why the others are not."""
-    deadline = Deadline(max_seconds)
+def finishes_steps(board: Board, start_pos: int, *, budget: Budget,
+                   max_positions: int = DEFAULT_MAX_POSITIONS) -> Generator[Progress, None, Finishes]:
+    """:func:`finishes` as a step generator (see :mod:`pyapp.budget`): yields progress, returns
+    the answer; holes not searched when the budget is cancelled are unknown (``cancelled``)."""
     out = Finishes()
     if start_pos & ~board.mask:
         raise PegError("start position has pegs outside the board")
@@ -64,12 +66,10 @@ def finishes(board: Board, start_pos: int, *, max_seconds: float | None = None,
             candidates.append(hole)
     if not candidates:
         out.method = "position class"
-        out.seconds = deadline.elapsed()
+        out.seconds = budget.elapsed()
         return out
     # the exhaustive exploration gets at most half the budget; the solver fallback keeps the rest
-    left = deadline.remaining()
-    reach = explore(board, start_pos, deadline=Deadline(None if left is None else left / 2),
-                    max_positions=max_positions)
+    reach = yield from explore_steps(board, start_pos, budget=budget.share(2), max_positions=max_positions)
     if reach is not None:
         out.positions = reach.positions
         out.layer_sizes = reach.layer_sizes()
@@ -80,15 +80,27 @@ def finishes(board: Board, start_pos: int, *, max_seconds: float | None = None,
             else:
                 out.impossible[hole] = (f"exhaustive search: none of the {out.positions} reachable positions "
                                         "(up to symmetry) leaves one peg here")
-        out.seconds = deadline.elapsed()
+        out.seconds = budget.elapsed()
         return out
     out.method = "solver"
-    _per_hole(board, start_pos, candidates, deadline, out)
-    out.seconds = deadline.elapsed()
+    if budget.cancelled:
+        out.unknown = dict.fromkeys(candidates, "cancelled")
+    else:
+        yield from _per_hole(board, start_pos, candidates, budget, out)
+    out.seconds = budget.elapsed()
     return out
 
 
-def _per_hole(board: Board, start: int, holes: list[int], deadline: Deadline, out: Finishes) -> None:
+def finishes(board: Board, start_pos: int, *, max_seconds: float | None = None,
+             max_positions: int = DEFAULT_MAX_POSITIONS, budget: Budget | None = None) -> Finishes:
+    """Every hole where a single survivor is possible from ``start_pos``, and why the others are not
+    (``budget``, or a budget of ``max_seconds``)."""
+    return drive(finishes_steps(board, start_pos, budget=budget_of(budget, max_seconds),
+                                max_positions=max_positions))
+
+
+def _per_hole(board: Board, start: int, holes: list[int], budget: Budget,
+              out: Finishes) -> Generator[Progress, None, None]:
     """Ask the solver about one hole per symmetry class (symmetries fixing the start) and share
     each answer with the class; a first search for 'one peg anywhere' often settles a class at once."""
     perms = [dict(zip(board.bits, board.symmetries[i])) for i in stabilizer(board, start)]
@@ -111,7 +123,7 @@ def _per_hole(board: Board, start: int, holes: list[int], deadline: Deadline, ou
             else:
                 out.unknown[other] = reason or "budget spent"
 
-    first = solve(Problem(board, start, Goal("any")), max_seconds=_share(deadline, len(orbits) + 1))
+    first = yield from search(Problem(board, start, Goal("any")), budget=budget.share(len(orbits) + 1))
     if first.status == "solved":
         end = first.final.bit_length() - 1
         for orbit in orbits:
@@ -124,16 +136,13 @@ def _per_hole(board: Board, start: int, holes: list[int], deadline: Deadline, ou
             settle(orbit, orbit[0], "impossible", [], f"no single survivor anywhere: {first.reason}")
         return
     for n, orbit in enumerate(orbits):
-        left = deadline.remaining()
-        if left is not None and left <= 0:
-            settle(orbit, orbit[0], "unknown", [], "budget spent before this hole was searched")
+        left = budget.remaining_seconds()
+        if budget.cancelled or left is not None and left <= 0:
+            why = "cancelled" if budget.cancelled else "budget spent before this hole was searched"
+            settle(orbit, orbit[0], "unknown", [], why)
             continue
         problem = Problem(board, start, Goal("hole", 1 << orbit[0]))
-        result = solve(problem, max_seconds=_share(deadline, len(orbits) - n))
+        result = yield from search(problem, budget=budget.share(len(orbits) - n))
         reason = result.reason if result.status != "unknown" else f"solver gave up: {result.reason or 'budget spent'}"
         settle(orbit, orbit[0], result.status, list(result.jumps), reason)
-
-
-def _share(deadline: Deadline, parts: int) -> float | None:
-    left = deadline.remaining()
-    return None if left is None else max(left / max(parts, 1), 0.005)
+        yield budget.progress(note=f"hole {n + 1} of {len(orbits)} (up to symmetry)")

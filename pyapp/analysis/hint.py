@@ -9,13 +9,15 @@ the fewest reachable from the position itself.
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass, field
 
+from ..budget import Budget, Progress, budget_of, drive
 from ..moves import Jump, apply_jump, legal_jumps
 from ..problem import Problem
-from ..solver import solve
+from ..solver import search
 from ..wording import plural
-from ._common import Deadline, stabilizer
+from ._common import stabilizer
 
 DEFAULT_HINT_SECONDS = 10.0
 
@@ -36,33 +38,48 @@ class Hint:
     seconds: float = 0.0
 
 
-def hint(problem: Problem, *, max_seconds: float | None = DEFAULT_HINT_SECONDS) -> Hint:
-    """Sort the legal jumps from ``problem.start`` into good, bad and unknown for ``problem.goal``."""
-    deadline = Deadline(max_seconds)
+def hint_steps(problem: Problem, budget: Budget) -> Generator[Progress, None, Hint]:
+    """:func:`hint` as a step generator (see :mod:`pyapp.budget`): yields progress, returns the Hint.
+
+    Each class of symmetric jumps gets an equal share of what is left of ``budget``; once the
+    budget is cancelled the jumps not yet searched are filed as unknown (``cancelled``).
+    """
     board, start, goal = problem.board, problem.start, problem.goal
     out = Hint()
     jumps = legal_jumps(board, start)
     if not goal.definite and jumps:
-        whole = solve(problem, max_seconds=_share(deadline, len(jumps) + 1))
+        whole = yield from search(problem, budget=budget.share(len(jumps) + 1))
         if whole.status != "solved":
+            why = budget.why() if budget.cancelled else "budget spent"
             out.unknown = list(jumps)
-            out.reasons = {j: "the fewest pegs reachable from here is not known (budget spent)" for j in jumps}
-            out.seconds = deadline.elapsed()
+            out.reasons = {j: f"the fewest pegs reachable from here is not known ({why})" for j in jumps}
+            out.seconds = budget.elapsed()
             return out
         out.best_pegs = whole.pegs_left
     classes = _classes(problem, jumps)
     for n, members in enumerate(classes):
-        rep = members[0][0]
-        after = apply_jump(start, rep)
-        result = solve(Problem(board, after, goal), max_seconds=_share(deadline, len(classes) - n))
+        if budget.cancelled:
+            for jump, _ in members:
+                out.unknown.append(jump)
+                out.reasons[jump] = "cancelled"
+            continue
+        after = apply_jump(start, members[0][0])
+        result = yield from search(Problem(board, after, goal), budget=budget.share(len(classes) - n))
         for jump, perm in members:
             line = [(perm[a], perm[b], perm[c]) for a, b, c in result.jumps]
             _file(out, goal.definite, jump, result, line)
+        yield budget.progress(note=f"jump {n + 1} of {len(classes)} (up to symmetry)")
     order = {j: i for i, j in enumerate(jumps)}
     for bucket in (out.good, out.bad, out.unknown):
         bucket.sort(key=order.__getitem__)
-    out.seconds = deadline.elapsed()
+    out.seconds = budget.elapsed()
     return out
+
+
+def hint(problem: Problem, *, max_seconds: float | None = DEFAULT_HINT_SECONDS, budget: Budget | None = None) -> Hint:
+    """Sort the legal jumps from ``problem.start`` into good, bad and unknown for ``problem.goal``
+    (``budget``, or a budget of ``max_seconds``)."""
+    return drive(hint_steps(problem, budget_of(budget, max_seconds)))
 
 
 def _file(out: Hint, definite: bool, jump: Jump, result, line: list[Jump]) -> None:
@@ -111,9 +128,3 @@ def _classes(problem: Problem, jumps: list[Jump]) -> list[list[tuple[Jump, dict[
             classes.append([(jump, identity)])
             reps.append(after)
     return classes
-
-
-def _share(deadline: Deadline, parts: int) -> float | None:
-    """An equal share of what is left of the budget (at least a few milliseconds)."""
-    left = deadline.remaining()
-    return None if left is None else max(left / max(parts, 1), 0.005)

@@ -17,13 +17,13 @@ included), only driving the solver's step generator instead of blocking on it.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
+from ..budget import Budget, Progress, budget_of, drive
 from ..moves import Jump, apply_jump, legal_jumps
 from ..problem import Problem, Result
-from ..solver import Progress, search
+from ..solver import search
 from .hint import DEFAULT_HINT_SECONDS, Hint, _classes, _file
 
 SLICE_SECONDS = 0.05
@@ -46,31 +46,25 @@ class NeverLose:
 
 
 def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HINT_SECONDS,
-                     slice_seconds: float = SLICE_SECONDS) -> Generator[Progress, None, NeverLose]:
-    """Yield the solver's progress (nodes summed over its runs) every slice; return :class:`NeverLose`."""
-    t0 = time.perf_counter()
-    limit = None if max_seconds is None else t0 + max_seconds
+                     slice_seconds: float = SLICE_SECONDS,
+                     budget: Budget | None = None) -> Generator[Progress, None, NeverLose]:
+    """Yield the solver's progress (nodes summed over its runs) every slice; return :class:`NeverLose`.
+
+    ``budget`` (or one of ``max_seconds``): each search gets an equal share of what is left."""
+    budget = budget_of(budget, max_seconds, slice_seconds=slice_seconds)
     board, start, goal = problem.board, problem.start, problem.goal
-    nodes = 0
 
-    def share(parts: int) -> float | None:
-        if limit is None:
-            return None
-        return max((limit - time.perf_counter()) / max(parts, 1), 0.005)
+    def share(parts: int) -> Budget:
+        return budget.share(parts)
 
-    def run(pos: int, seconds: float | None) -> Generator[Progress, None, Result]:
-        nonlocal nodes
-        gen = search(Problem(board, pos, goal), max_seconds=seconds, slice_seconds=slice_seconds)
-        base = nodes
+    def run(pos: int, part: Budget) -> Generator[Progress, None, Result]:
+        gen = search(Problem(board, pos, goal), budget=part)
         try:
             while True:
                 p = next(gen)
-                nodes = base + p.nodes
-                yield Progress(nodes, p.entries, time.perf_counter() - t0, p.depth)
+                yield budget.progress(entries=p.entries, depth=p.depth)
         except StopIteration as stop:
-            result: Result = stop.value
-            nodes = base + result.nodes
-            return result
+            return stop.value
 
     jumps = legal_jumps(board, start)
     classes = _classes(problem, jumps) if jumps else []
@@ -105,16 +99,11 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
             # a jump after which the goal is reachable proves the position winnable
             first = out.jumps.good[0]
             out.status, out.reason, out.line = "winnable", None, [first, *out.jumps.lines[first]]
-    out.nodes = nodes
-    out.seconds = out.jumps.seconds = time.perf_counter() - t0
+    out.nodes = budget.nodes
+    out.seconds = out.jumps.seconds = budget.elapsed()
     return out
 
 
 def never_lose(problem: Problem, *, max_seconds: float | None = DEFAULT_HINT_SECONDS) -> NeverLose:
     """Run :func:`never_lose_steps` to the end (the command line and the tests)."""
-    gen = never_lose_steps(problem, max_seconds=max_seconds)
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value
+    return drive(never_lose_steps(problem, max_seconds=max_seconds))

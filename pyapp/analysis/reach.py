@@ -8,13 +8,17 @@ position one layer up is a predecessor when undoing one jump gives a member of t
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass
 
 from ..board import Board
+from ..budget import Budget, Progress, budget_of, drive
 from ..moves import Jump, jump_sources
-from ._common import Deadline, OutOfTime, canonicalizer, orbit_size, stabilizer
+from ._common import canonicalizer, orbit_size, stabilizer
 
 DEFAULT_MAX_POSITIONS = 400_000
+POSITION_BYTES = 100
+"""About what one stored position costs (an int in a set of a layer)."""
 
 
 @dataclass
@@ -75,36 +79,45 @@ class Reachable:
         return path
 
 
-def explore(board: Board, start: int, *, deadline: Deadline | None = None,
-            max_positions: int = DEFAULT_MAX_POSITIONS) -> Reachable | None:
-    """Every position reachable from ``start``; ``None`` when the budget or the position cap is hit."""
-    deadline = deadline or Deadline(None)
+def explore_steps(board: Board, start: int, *, budget: Budget,
+                  max_positions: int = DEFAULT_MAX_POSITIONS) -> Generator[Progress, None, Reachable | None]:
+    """Every position reachable from ``start`` (a step generator: see :mod:`pyapp.budget`); ``None``
+    when the budget or the position cap (lowered to the budget's memory ceiling) is hit.
+
+    Counts one node per position expanded."""
+    max_positions = budget.cap(max_positions, POSITION_BYTES)
     group = stabilizer(board, start)
     canon = canonicalizer(board, group)
     layers = [{canon(start)}]
     total = 1
-    try:
-        while True:
-            nxt: set[int] = set()
-            for n, pos in enumerate(layers[-1]):
-                if n & 255 == 0:
-                    deadline.check()
-                    if total + len(nxt) > max_positions:
-                        return None
-                for s, m in jump_sources(board, pos):
-                    while m:
-                        low = m & -m
-                        b = low.bit_length() - 1
-                        nxt.add(canon(pos ^ (low | (1 << (b + s)) | (1 << (b + 2 * s)))))
-                        m ^= low
-            if not nxt:
-                break
-            total += len(nxt)
-            # give up early when the next two layers, growing as the last one did, would pass the cap
-            growth = len(nxt) / len(layers[-1])
-            if total > max_positions or growth > 1 and total + len(nxt) * (growth + growth * growth) > max_positions:
-                return None
-            layers.append(nxt)
-    except OutOfTime:
-        return None
+    while True:
+        nxt: set[int] = set()
+        for n, pos in enumerate(layers[-1]):
+            if n & 63 == 0:
+                budget.spend(64 if n else 0)  # the 64 positions expanded since the last check
+                if budget.over() or total + len(nxt) > max_positions:
+                    return None
+                if budget.report_due():
+                    yield budget.progress(entries=total + len(nxt), depth=len(layers), note="exploring every position")
+            for s, m in jump_sources(board, pos):
+                while m:
+                    low = m & -m
+                    b = low.bit_length() - 1
+                    nxt.add(canon(pos ^ (low | (1 << (b + s)) | (1 << (b + 2 * s)))))
+                    m ^= low
+        budget.spend(len(layers[-1]) - 64 * ((len(layers[-1]) - 1) // 64))  # the rest of the layer
+        if not nxt:
+            break
+        total += len(nxt)
+        # give up early when the next two layers, growing as the last one did, would pass the cap
+        growth = len(nxt) / len(layers[-1])
+        if total > max_positions or growth > 1 and total + len(nxt) * (growth + growth * growth) > max_positions:
+            return None
+        layers.append(nxt)
     return Reachable(board, start, group, layers)
+
+
+def explore(board: Board, start: int, *, budget: Budget | None = None,
+            max_positions: int = DEFAULT_MAX_POSITIONS) -> Reachable | None:
+    """:func:`explore_steps` run to the end (no limit but the position cap unless ``budget`` says so)."""
+    return drive(explore_steps(board, start, budget=budget_of(budget), max_positions=max_positions))

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from ..budget import Budget
+from ..errors import LimitError
+from ..limits import check_seconds
 from ..problem import Problem, Result
 from ..request import build, result_json
 
@@ -52,16 +55,42 @@ def positive_int(text: str) -> int:
     return value
 
 
-def add_time_budget(p: argparse.ArgumentParser, default: float) -> None:
-    """``--max-seconds`` with a default, for the analyses that must not run forever."""
-    p.add_argument("--max-seconds", type=positive_float, default=default, help=f"time budget (default {default:g})")
+def add_time_budget(p: argparse.ArgumentParser, default: float | None) -> None:
+    """The budget options: ``--max-seconds`` (with a default for the analyses that must not run
+    forever), ``--max-nodes`` (reproducible on a loaded machine) and ``--max-memory`` (MB)."""
+    p.add_argument("--max-seconds", type=positive_float, default=default,
+                   help="time budget" + (f" (default {default:g})" if default is not None else ""))
+    p.add_argument("--max-nodes", type=non_negative, help="node budget (search nodes or positions expanded)")
+    p.add_argument("--max-memory", type=megabytes, metavar="MB",
+                   help="memory ceiling in MB (caps the positions the call stores)")
+
+
+def budget_from_args(args: argparse.Namespace) -> Budget:
+    """The :class:`~pyapp.budget.Budget` the options of :func:`add_time_budget` describe."""
+    memory = getattr(args, "max_memory", None)
+    return Budget(args.max_seconds, getattr(args, "max_nodes", None),
+                  None if memory is None else int(memory * 2**20))
 
 
 def positive_float(text: str) -> float:
+    """A time budget in seconds: finite, above 0 and within :data:`pyapp.limits.MAX_SECONDS` (``inf``,
+    ``nan`` and ``1e400`` are refused: a budget that never ends is no budget)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
+    try:
+        return check_seconds(value, "the budget")
+    except LimitError as err:
+        raise argparse.ArgumentTypeError(f"{err} (from {text!r})") from None
+
+
+def megabytes(text: str) -> float:
+    """A memory ceiling in MB: a finite number above 0 and at most 1,000,000 (a terabyte)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of megabytes, got {text!r}") from None
+    if not 0 < value <= 1e6:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"expected a number of megabytes above 0 and at most 1000000, got {text!r}")
     return value

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 from .. import bench
-from ._common import positive_float, positive_int
+from ._common import non_negative, positive_float, positive_int
 
 
 def register(sub) -> None:
@@ -22,9 +22,10 @@ def register(sub) -> None:
     p.add_argument("--only", nargs="+", metavar="NAME", help="run only these rows (see --list)")
     p.add_argument("--list", action="store_true", help="list the rows and exit")
     p.add_argument("--no-memory", action="store_true", help="skip the extra tracemalloc run per row")
-    p.add_argument("--budget", type=positive_float, help="seconds allowed to one solver call "
+    p.add_argument("--budget", type=positive_float, help="seconds allowed to one run "
                                                          f"(default {bench.BUDGET_SECONDS:g}, "
                                                          f"quick {bench.QUICK_BUDGET_SECONDS:g})")
+    p.add_argument("--max-nodes", type=non_negative, help="nodes allowed to one run (reproducible on a loaded machine)")
     p.set_defaults(run=run, text=text)
 
 
@@ -36,7 +37,8 @@ def run(args) -> dict:
     print(f"bench: {len(cases)} rows in {bench.environment()['runtime']}", file=sys.stderr)
     rows = []
     for row in bench.iter_suite(quick=args.quick, repeat=args.repeat, only=[c.name for c in cases],
-                                memory=False if args.no_memory else None, budget=args.budget):
+                                memory=False if args.no_memory else None, budget=args.budget,
+                                max_nodes=args.max_nodes):
         print("bench: " + bench.format_row_line(row), file=sys.stderr, flush=True)
         rows.append(row)
     wrong = [r["name"] for r in bench.wrong_rows(rows)]

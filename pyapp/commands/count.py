@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..analysis import count
 from ..wording import plural
-from ._common import add_problem_args, add_time_budget, problem_from_args
+from ._common import add_problem_args, add_time_budget, budget_from_args, problem_from_args
 from ._progress import StderrProgress
 
 
@@ -17,7 +17,7 @@ def register(sub) -> None:
 
 def run(args) -> dict:
     problem = problem_from_args(args)
-    c = count(problem, max_seconds=args.max_seconds, on_progress=StderrProgress("count"))
+    c = count(problem, budget=budget_from_args(args), on_progress=StderrProgress("count"))
     return {
         "solutions": c.solutions,
         "status": "counted" if c.solutions is not None else "unknown",

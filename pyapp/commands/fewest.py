@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..analysis import fewest_moves
 from ..notation import format_moves
 from ..wording import plural
-from ._common import add_problem_args, add_time_budget, problem_from_args
+from ._common import add_problem_args, add_time_budget, budget_from_args, problem_from_args
 from ._progress import StderrProgress
 
 
@@ -18,7 +18,7 @@ def register(sub) -> None:
 
 def run(args) -> dict:
     problem = problem_from_args(args)
-    f = fewest_moves(problem, max_seconds=args.max_seconds, on_progress=StderrProgress("fewest"))
+    f = fewest_moves(problem, budget=budget_from_args(args), on_progress=StderrProgress("fewest", "node"))
     return {
         "status": f.status,
         "moves": f.moves,

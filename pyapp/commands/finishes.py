@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from ..analysis import finishes
 from ..notation import format_moves
-from ._common import add_problem_args, positive_float, problem_from_args
+from ._common import add_problem_args, add_time_budget, budget_from_args, problem_from_args
 
 
 def register(sub) -> None:
     p = sub.add_parser("finishes", help="holes where a single survivor is possible from a start")
     add_problem_args(p, goal=False, target=False)
-    p.add_argument("--max-seconds", type=positive_float, default=60.0, help="time budget (default 60)")
+    add_time_budget(p, 60.0)
     p.set_defaults(run=run, text=text)
 
 
 def run(args) -> dict:
     problem = problem_from_args(args)
     board = problem.board
-    f = finishes(board, problem.start, max_seconds=args.max_seconds)
+    f = finishes(board, problem.start, budget=budget_from_args(args))
     order = {bit: i for i, bit in enumerate(board.bits)}
 
     def names(holes):

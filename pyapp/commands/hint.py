@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..analysis import hint
 from ..notation import format_jump, format_moves
-from ._common import add_problem_args, add_time_budget, problem_from_args
+from ._common import add_problem_args, add_time_budget, budget_from_args, problem_from_args
 
 
 def register(sub) -> None:
@@ -17,7 +17,7 @@ def register(sub) -> None:
 def run(args) -> dict:
     problem = problem_from_args(args)
     board = problem.board
-    h = hint(problem, max_seconds=args.max_seconds)
+    h = hint(problem, budget=budget_from_args(args))
     return {
         "good": [format_jump(board, j) for j in h.good],
         "bad": [format_jump(board, j) for j in h.bad],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..errors import PegError
 from ..solver import solve
 from ..wording import plural
-from ._common import add_problem_args, non_negative, positive_float, problem_from_args, result_dict
+from ._common import add_problem_args, add_time_budget, budget_from_args, problem_from_args, result_dict
 from ._progress import StderrProgress
 
 
@@ -13,8 +13,7 @@ def register(sub) -> None:
     p = sub.add_parser("solve", help="solve a problem")
     add_problem_args(p)
     p.add_argument("--seed", type=int, help="vary the move order: a different solution per seed")
-    p.add_argument("--max-nodes", type=non_negative, help="node budget")
-    p.add_argument("--max-seconds", type=positive_float, help="time budget")
+    add_time_budget(p, None)
     p.add_argument("--engine", choices=("search", "sat"), default="search",
                    help="search (default) or sat: the CNF encoding of pyapp.sat run by an installed SAT package "
                         "(python-sat or pycosat)")
@@ -30,7 +29,7 @@ def run(args) -> dict:
         from ..sat import solve_sat
 
         return result_dict(problem, solve_sat(problem, max_seconds=args.max_seconds))
-    result = solve(problem, seed=args.seed, max_nodes=args.max_nodes, max_seconds=args.max_seconds,
+    result = solve(problem, seed=args.seed, budget=budget_from_args(args),
                    on_progress=StderrProgress("solve", "node").nodes)
     return result_dict(problem, result)
 

@@ -8,7 +8,7 @@ solutions on large boards (Diamond 41, German 45) quickly.
 
 A beam tends to fail at the very end (two or three pegs that cannot meet), so the last
 ``endgame`` levels are not beamed: from the best positions the beam reaches with that
-many jumps to go (a quarter of the width, at least 24: measured, the successes come from
+many jumps to go (an eighth of the width, at least 16: measured, the successes come from
 the first few), a depth-first search with a small node limit finishes the job
 (sharing the dead-position table).  The complete depth-first search remains the
 solver's fallback.
@@ -20,17 +20,19 @@ import time
 from collections.abc import Generator
 
 from .compiled import Tables
-from .dfs import Stats, dfs, make_expand
+from .dfs import NO_LIMIT, Stats, dfs, make_expand
 from .table import BoundedTable
 
 
 def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, final_pegs: int | None,
          target: int | None, iso: int = 4, edge: int = 2, endgame: int = 11,
-         endgame_nodes: int = 1000) -> Generator[None, None, list[int] | None]:
+         endgame_nodes: int = 1000, stop_at: int = NO_LIMIT) -> Generator[None, None, list[int] | None]:
     """Return the path of positions to a solution, or None when the beam and its endgames fail.
 
-    Positions in ``table`` (known dead) are skipped.  For the ``min`` goal (``final_pegs``
-    None) the path to the fewest pegs reached is returned (no endgame searches).
+    Yields about every ``st.slice_seconds`` and whenever ``st.nodes`` has reached ``stop_at``
+    (the caller's node limit; ``st.at_limit`` then says so).  Positions in ``table`` (known
+    dead) are skipped.  For the ``min`` goal (``final_pegs`` None) the path to the fewest pegs
+    reached is returned (no endgame searches).
     """
     expand = make_expand(t, table.keys, iso, edge)
     perf = time.perf_counter
@@ -54,9 +56,11 @@ def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, f
                 if old is None or key < old[0]:
                     cands[nxt] = (key, y, pos, i, imgs)
             st.nodes += 1
-            if st.nodes >= st.pause_at or perf() >= next_yield:
+            if st.nodes >= stop_at or perf() >= next_yield:
                 st.depth = depth
+                st.at_limit = st.nodes >= stop_at
                 yield
+                st.at_limit = False
                 next_yield = perf() + st.slice_seconds
         if not cands:
             break
@@ -113,32 +117,27 @@ def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, f
     if not endgame:
         hits = [p for p, _, _ in level if target is None or p == target]
         return back(hits[0]) if hits else None
-    cap = st.pause_at
-    try:
-        for pos, x, imgs in level[:max(16, width // 8)]:
-            if pos in table:
-                continue
-            st.pause_at = min(cap, st.nodes + endgame_nodes)
-            sub = dfs(t, pos, table, st, final_pegs=final_pegs, target=target, x0=x, imgs0=imgs)
-            try:
-                while True:
-                    next(sub)
-                    if st.nodes >= st.pause_at:
-                        if st.pause_at >= cap:
-                            st.pause_at = cap
-                            yield
-                        sub.close()
-                        break
-                    yield
-                    next_yield = perf() + st.slice_seconds
-            except StopIteration as stop_:
-                found, tail = stop_.value
-                if found:
-                    return back(pos) + tail[1:]
-            if perf() >= next_yield:
-                st.pause_at = cap
+    for pos, x, imgs in level[:max(16, width // 8)]:
+        if pos in table:
+            continue
+        limit = min(stop_at, st.nodes + endgame_nodes)
+        sub = dfs(t, pos, table, st, final_pegs=final_pegs, target=target, x0=x, imgs0=imgs, stop_at=limit)
+        try:
+            while True:
+                next(sub)
+                if st.at_limit:
+                    if limit >= stop_at:
+                        yield  # the caller's limit, not this endgame's: let it see (st.at_limit is set)
+                    st.at_limit = False
+                    sub.close()
+                    break
                 yield
                 next_yield = perf() + st.slice_seconds
-    finally:
-        st.pause_at = cap
+        except StopIteration as stop_:
+            found, tail = stop_.value
+            if found:
+                return back(pos) + tail[1:]
+        if perf() >= next_yield:
+            yield
+            next_yield = perf() + st.slice_seconds
     return None

@@ -19,6 +19,13 @@ from dataclasses import dataclass, field
 from .compiled import Tables
 from .table import BoundedTable
 
+NO_LIMIT = 1 << 62
+"""A node count no search reaches: no node limit."""
+CHECK_NODES = 32
+"""The depth-first search looks at the clock every this many nodes."""
+LIMIT_NODES = 128
+"""...and at its node limit every this many nodes (a run of 300 nodes stops at 384)."""
+
 ISO = 1
 """Weight of isolated pegs in the depth-first ordering score (measured: 0 or 1 on English, 1 on triangles, 2+ worse)."""
 EDGE = 0
@@ -27,12 +34,13 @@ EDGE = 0
 
 @dataclass
 class Stats:
-    """Counters shared by the searches of one solve, and the pause/yield controls."""
+    """Counters shared by the searches of one solve, and how often they hand control back."""
 
     nodes: int = 0
-    pause_at: int = 1 << 62
-    """The search yields as soon as ``nodes`` reaches this (the portfolio's node slices)."""
     slice_seconds: float = 0.05
+    """A search yields at least this often (the caller's budget reports progress and checks limits)."""
+    at_limit: bool = False
+    """True while a search is paused because it reached its node limit (not just for the clock)."""
     depth: int = 0
     best_path: list[int] = field(default_factory=list, repr=False)
     """The path to the fewest pegs reached by any search of this solve so far."""
@@ -102,9 +110,13 @@ def make_expand(t: Tables, keys: set[int], iso: int = ISO, edge: int = EDGE):
 
 
 def dfs(t: Tables, start: int, table: BoundedTable, st: Stats, *, final_pegs: int | None, target: int | None,
-        lower_bound: int = 1, x0: int | None = None,
-        imgs0: int | None = None) -> Generator[None, None, tuple[bool, list[int]]]:
+        lower_bound: int = 1, x0: int | None = None, imgs0: int | None = None,
+        stop_at: int = NO_LIMIT) -> Generator[None, None, tuple[bool, list[int]]]:
     """Search from ``start``; return ``(found, path of positions)``.
+
+    Yields about every ``st.slice_seconds`` (the clock is read every :data:`CHECK_NODES` nodes),
+    and once ``st.nodes`` has reached ``stop_at``, the caller's node limit (tested every
+    :data:`LIMIT_NODES` nodes from the start); the caller then closes or resumes it.
 
     ``final_pegs`` None means the ``min`` goal: explore everything, return the path to the
     fewest pegs seen (``found`` when it reaches ``lower_bound``).  Otherwise a position with
@@ -135,8 +147,8 @@ def dfs(t: Tables, start: int, table: BoundedTable, st: Stats, *, final_pegs: in
     if min_goal and start_pegs <= lower_bound:
         return True, [start]
     stack = [expand(start, x0)]
-    nodes = st.nodes
-    next_check = nodes + 128
+    nodes = base = st.nodes
+    next_check = nodes + CHECK_NODES
     next_yield = perf() + st.slice_seconds
     while stack:
         kids = stack[-1]
@@ -167,13 +179,19 @@ def dfs(t: Tables, start: int, table: BoundedTable, st: Stats, *, final_pegs: in
         else:
             stack.append(expand(nxt, y))
         if nodes >= next_check:
-            next_check = nodes + 128
-            if nodes >= st.pause_at or perf() >= next_yield:
+            next_check = nodes + CHECK_NODES
+            # the node limit is tested every LIMIT_NODES nodes from the start (where a run of N
+            # nodes stops), the clock every CHECK_NODES (so big boards still pause often)
+            hit = nodes >= stop_at and (nodes - base) % LIMIT_NODES == 0
+            if hit or perf() >= next_yield:
                 st.nodes = nodes
                 st.depth = depth
+                st.at_limit = hit
                 yield
+                st.at_limit = False
+                base += st.nodes - nodes  # someone else's nodes while paused shift the grid
                 nodes = st.nodes
-                next_check = nodes + 128
+                next_check = nodes + CHECK_NODES
                 next_yield = perf() + st.slice_seconds
     st.nodes = nodes
     return False, (st.best_path if min_goal else [])

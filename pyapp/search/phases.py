@@ -1,0 +1,244 @@
+"""The solver's portfolio as a list of phases with one interface, and the loop that runs them.
+
+A phase is an object with a ``name`` and ``run(run: Run, number: int)``: a generator that
+yields at every pause (about every slice, and whenever a node limit of its own is reached)
+and returns an :class:`Outcome`, or None when it ended without settling the question (the
+next phase then starts).  :func:`run_phases` drives the phases one after the other: between
+two pauses it charges the nodes spent to the budget, stops everything when the budget is
+spent or cancelled, and yields a :class:`~pyapp.budget.Progress` when one is due.
+
+Every phase of one search shares a :class:`Run`: the compiled tables, the transposition
+table of dead positions, the node counter (:class:`~pyapp.search.dfs.Stats`) and the
+budget, so what one phase learns (dead positions) the next one uses.
+
+To add a phase, write a class with ``name`` and ``run`` and put an instance in the list
+built by :func:`portfolio`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from ..budget import Budget, Progress
+from ..pagoda import find_pagoda_steps
+from .beam import beam
+from .compiled import Tables, reseed
+from .dfs import NO_LIMIT, Stats, dfs
+from .table import BoundedTable
+
+EARLY_RESTARTS = 12
+"""How many of the short depth-first runs come before the first (narrow) beam; the rest follow the second beam."""
+
+DEFAULT_RESTARTS = (300,) * 12
+"""Node limits of the short depth-first runs (all 12 of them before the first beam)."""
+
+DEFAULT_BEAM_WIDTHS = (128, 256, 256, 1024, 4096)
+"""Widths of the beams, in order; from the third on each is followed by a longer depth-first run."""
+
+LP_MAX_HOLES = 64
+"""The linear-programming pagoda phase runs on boards of at most this many holes."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How the portfolio ended."""
+
+    kind: Literal["found", "exhausted", "pagoda", "budget"]
+    """``found``: ``path`` leads to a goal position; ``exhausted``: a complete search saw every
+    position without one (a proof); ``pagoda``: ``method`` is a pagoda proof; ``budget``: spent."""
+    path: list[int] = field(default_factory=list)
+    method: str = ""
+    """The phase that found the path, or the pagoda proof's reason."""
+
+
+@dataclass
+class Run:
+    """What the phases of one search share."""
+
+    tables: Tables
+    table: BoundedTable
+    st: Stats
+    budget: Budget
+    start: int
+    final_pegs: int | None
+    """Pegs in a goal position (None: as few as possible, for the fewest-pegs phase)."""
+    target: int | None
+    """The one goal position, when there is one."""
+    finishes: list[int]
+    """The positions the pagoda proofs aim at (:meth:`pyapp.goal.Goal.pagoda_targets`)."""
+    seed: int | None
+    node_cap: int = NO_LIMIT
+    """The node count at which the budget is spent (``st.nodes`` counts from 0 in each search)."""
+    charged: int = 0
+    """``st.nodes`` already charged to the budget."""
+
+    def over(self) -> bool:
+        """Charge the nodes spent since the last call to the budget; True when it is cancelled or out
+        of time, or when a search paused at its node limit and that is the budget's :attr:`node_cap`
+        (the searches test their limits at fixed points, so node budgets give reproducible answers)."""
+        self.budget.spend(self.st.nodes - self.charged)
+        self.charged = self.st.nodes
+        if self.budget.cancelled or self.budget.out_of_time():
+            return True
+        return self.st.at_limit and self.st.nodes >= self.node_cap
+
+
+class Phase(Protocol):
+    """One step of the portfolio."""
+
+    name: str
+
+    def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
+        """Search (``number`` is the phase's place in the list: it seeds its tie-breaks)."""
+        ...
+
+
+def derive_seed(seed: int | None, number: int) -> int:
+    """The tie-break seed of phase ``number``: a fixed function of the user's seed."""
+    return (0 if seed is None else seed + 1) * 1_000_003 + number
+
+
+@dataclass(frozen=True)
+class Restart:
+    """A short depth-first run of at most ``nodes`` nodes with new tie-breaks (the first run
+    keeps the search's own seed); dead positions it proves stay in the shared table."""
+
+    nodes: int
+    name: str = "restart"
+
+    def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
+        if number:
+            reseed(run.tables, derive_seed(run.seed, number))
+        stop = min(run.node_cap, run.st.nodes + self.nodes)
+        gen = dfs(run.tables, run.start, run.table, run.st, final_pegs=run.final_pegs, target=run.target,
+                  stop_at=stop)
+        try:
+            while True:
+                next(gen)
+                if run.st.at_limit:
+                    if stop >= run.node_cap:
+                        yield  # the budget's limit, not this run's: the runner sees it (st.at_limit is set)
+                    run.st.at_limit = False
+                    gen.close()
+                    return None
+                yield
+        except StopIteration as stop_:
+            return _dfs_outcome(stop_.value)
+
+
+@dataclass(frozen=True)
+class Beam:
+    """A beam search of ``width`` positions per level with depth-first endgames (:mod:`pyapp.search.beam`)."""
+
+    width: int
+    name: str = "beam"
+
+    def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
+        reseed(run.tables, derive_seed(run.seed, number))
+        path = yield from beam(run.tables, run.start, run.table, run.st, self.width, final_pegs=run.final_pegs,
+                               target=run.target, stop_at=run.node_cap)
+        return Outcome("found", path, "beam search") if path is not None else None
+
+
+@dataclass(frozen=True)
+class PagodaProgram:
+    """A linear program looking for a pagoda function that proves the goal out of reach
+    (:func:`pyapp.pagoda.find_pagoda_steps`): hard problems are often impossible, and
+    exhausting them would take far longer."""
+
+    name: str = "linear programming"
+
+    def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
+        weights = yield from find_pagoda_steps(run.tables.board, run.start, run.finishes)
+        if weights is None:
+            return None
+        return Outcome("pagoda", [], lp_reason(run, weights))
+
+
+@dataclass(frozen=True)
+class Exhaustive:
+    """The complete depth-first search with the search's own seed: it runs until it finds a
+    solution or has seen every position (then the answer is a proof of impossibility)."""
+
+    name: str = "exhaustive"
+
+    def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
+        reseed(run.tables, run.seed)
+        found = yield from dfs(run.tables, run.start, run.table, run.st, final_pegs=run.final_pegs,
+                               target=run.target, stop_at=run.node_cap)
+        return _dfs_outcome(found)
+
+
+@dataclass(frozen=True)
+class FewestPegs:
+    """For the fewest-pegs goal once the class's bound is out of reach: a complete depth-first
+    search for the fewest pegs, stopping early if it reaches ``lower_bound`` pegs."""
+
+    lower_bound: int
+    name: str = "fewest pegs"
+
+    def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
+        found, path = yield from dfs(run.tables, run.start, run.table, run.st, final_pegs=None, target=None,
+                                     lower_bound=self.lower_bound, stop_at=run.node_cap)
+        if len(path) < len(run.st.best_path):
+            path = run.st.best_path
+        how = "the next peg count up from the class bound" if found else "exhaustive: minimum proven"
+        return Outcome("found", path, f"depth-first search ({how})")
+
+
+def _dfs_outcome(value: tuple[bool, list[int]]) -> Outcome:
+    found, path = value
+    # a depth-first run that ends by itself (no node limit reached) has seen everything
+    return Outcome("found", path, "depth-first search") if found else Outcome("exhausted")
+
+
+def lp_reason(run: Run, weights: dict[int, int]) -> str:
+    """The reason a pagoda found by linear programming gives."""
+    board = run.tables.board
+    v = sum(x for b, x in weights.items() if run.start >> b & 1)
+    t = min(sum(x for b, x in weights.items() if f >> b & 1) for f in run.finishes)
+    shown = " ".join(f"{board.name_of[b]}:{x}" for b, x in sorted(weights.items()))
+    return (f"pagoda function: a pagoda found by linear programming is worth {v} at the start, "
+            f"less than the {t} the goal needs (weights {shown})")
+
+
+def portfolio(restarts: tuple[int, ...], beam_widths: tuple[int, ...], linear_program: bool) -> list[Phase]:
+    """The phases, cheapest first: the first :data:`EARLY_RESTARTS` short runs, a beam of the
+    first width, a beam of the second, the remaining short runs, the linear program (when
+    ``linear_program``), then each further beam followed by a depth-first run of 4000, 16000,
+    ... nodes, and finally the complete search."""
+    phases: list[Phase] = [Restart(n) for n in restarts[:EARLY_RESTARTS]]
+    for i, width in enumerate(beam_widths):
+        phases.append(Beam(width))
+        if i == 1:
+            phases += [Restart(n) for n in restarts[EARLY_RESTARTS:]]
+            if linear_program:
+                phases.append(PagodaProgram())
+        if i > 1:
+            phases.append(Restart(4000 * 4 ** (i - 2)))
+    phases.append(Exhaustive())
+    return phases
+
+
+def run_phases(run: Run, phases: list[Phase]) -> Generator[Progress, None, Outcome]:
+    """Run ``phases`` in order until one settles the question; yield progress, enforce the budget."""
+    if run.budget.cancelled:
+        return Outcome("budget")
+    for number, phase in enumerate(phases):
+        gen = phase.run(run, number)
+        try:
+            while True:
+                next(gen)
+                if run.over():
+                    gen.close()
+                    return Outcome("budget")
+                if run.budget.report_due():
+                    yield run.budget.progress(run.st.nodes, len(run.table), run.st.depth)
+        except StopIteration as stop:
+            if stop.value is not None:
+                return stop.value
+        if run.over():
+            return Outcome("budget")
+    return Outcome("budget")  # pragma: no cover - the complete search always ends the list

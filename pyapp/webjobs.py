@@ -1,0 +1,194 @@
+"""The web worker's long requests (``solve``, ``hint``, ``finishes``, ``never_lose``, ``bench``) as
+:class:`Job` objects driven slice by slice; the protocol is described in :mod:`pyapp.webapi`."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Generator, Iterator
+from typing import Any
+
+from . import fields, webplay
+from .board import Board
+from .budget import Budget, Progress
+from .errors import PegError
+from .moves import Jump, legal_jumps
+from .notation import format_moves
+from .problem import Result
+from .request import from_request, result_json
+
+DEFAULT_SOLVE_SECONDS = 60.0
+DEFAULT_HINT_SECONDS = 10.0
+DEFAULT_FINISHES_SECONDS = 20.0
+SLICE_SECONDS = 0.05
+CANCEL_SECONDS = 0.1
+"""How long a cancelled call may take to answer with what it has before it is closed instead."""
+
+
+def _names(board: Board, jump: Jump) -> list[str]:
+    return [board.name_of[b] for b in jump]
+
+
+class Job:
+    """A long request driven slice by slice: :meth:`step` returns JSON of
+    ``{"done": false, "progress": {...}}`` or ``{"done": true, "result": ...}`` (or ``"error"``).
+
+    ``gen`` is a step generator (see :mod:`pyapp.budget`); ``finish`` and ``progress`` turn its
+    answer and its progress into JSON-able values.  With a ``budget``, :meth:`cancel` cancels
+    it and lets the call answer with what it has; without one it closes the generator and
+    answers ``cancelled()``.
+    """
+
+    def __init__(self, gen: Iterator, finish: Callable[[Any], Any], progress: Callable[[Any], Any],
+                 budget: Budget | None = None, cancelled: Callable[[], Any] = lambda: {"cancelled": True}) -> None:
+        self._gen, self._finish, self._progress = gen, finish, progress
+        self._budget, self._cancelled = budget, cancelled
+        self.done = False
+
+    def _next(self) -> dict:
+        try:
+            item = next(self._gen)
+        except StopIteration as stop:
+            self.done = True
+            return {"done": True, "result": self._finish(stop.value)}
+        except PegError as err:
+            self.done = True
+            return {"done": True, "error": str(err)}
+        except Exception as err:  # a bug, not bad input: still a message, never a dead worker
+            self.done = True
+            return {"done": True, "error": f"internal error ({type(err).__name__}): {err}"}
+        return {"done": False, "progress": self._progress(item)}
+
+    def step(self) -> str:
+        return json.dumps(self._next(), default=str)
+
+    def run(self) -> Any:
+        """Drive the job to its end (a one-shot call); raise :class:`PegError` on its error."""
+        out = self._next()
+        while not out["done"]:
+            out = self._next()
+        if "error" in out:
+            raise PegError(out["error"])
+        return out["result"]
+
+    def cancel(self) -> str:
+        """Stop the work and return its answer as JSON: with a budget, the call's own answer
+        after the cancel (it stops at its next pause; if that takes over :data:`CANCEL_SECONDS`
+        it is closed instead), else the ``cancelled()`` answer."""
+        if self._budget is not None and not self.done:
+            self._budget.cancel()
+            end = time.perf_counter() + CANCEL_SECONDS
+            while time.perf_counter() < end:
+                out = self._next()
+                if out["done"]:
+                    return json.dumps(out, default=str)
+        close = getattr(self._gen, "close", None)
+        if close is not None:
+            close()
+        self.done = True
+        return json.dumps({"done": True, "result": self._cancelled()}, default=str)
+
+
+def solve_job(args: dict) -> Job:
+    from .solver import search
+
+    s = from_request(args)
+    seed = fields.integer(args, "seed", None)
+    budget = _budget(args, DEFAULT_SOLVE_SECONDS)
+
+    def cancelled() -> dict:
+        res = Result("unknown", "cancelled", [], s.position, budget.nodes, 0, budget.elapsed())
+        return result_json(s.board, res)
+
+    gen = search(s.problem, seed=seed, budget=budget)
+    return Job(gen, lambda result: result_json(s.board, result), _progress, budget, cancelled)
+
+
+def never_lose_job(args: dict) -> Job:
+    s = from_request(args)
+    seconds = fields.number(args, "max_seconds", webplay.NEVER_LOSE_SECONDS)
+    t0 = time.perf_counter()
+    last = {"nodes": 0}
+
+    def progress(p: Any) -> dict:
+        last["nodes"] = p.nodes
+        return {"nodes": p.nodes, "seconds": round(p.seconds, 3)}
+
+    def cancelled() -> dict:
+        return {"status": "unknown", "reason": f"cancelled after {last['nodes']:,} nodes", "line": [], "good": [],
+                "bad": [], "unknown": [], "nodes": last["nodes"], "seconds": round(time.perf_counter() - t0, 3),
+                "budget": seconds}
+
+    return Job(webplay.never_lose_job(s.problem, seconds), lambda value: value, progress, cancelled=cancelled)
+
+
+def bench_job(args: dict) -> Job:
+    from .bench import iter_suite
+
+    args = fields.request(args)
+    quick = fields.flag(args, "quick", True)
+    repeat = fields.integer(args, "repeat", 1, low=1, high=1000) or 1
+    only = fields.text_list(args, "only")
+    rows: list[Any] = []
+
+    def gen() -> Generator[Any, None, list]:
+        for row in iter_suite(quick=quick, repeat=repeat, only=only or None):
+            rows.append(row)
+            yield row
+        return rows
+
+    return Job(gen(), lambda value: value, lambda row: row, cancelled=lambda: {"cancelled": True, "rows": rows})
+
+
+def _budget(args: dict, default_seconds: float) -> Budget:
+    """The request's budget: ``max_seconds`` (default ``default_seconds``) and ``max_nodes``."""
+    return Budget(fields.number(args, "max_seconds", default_seconds), fields.integer(args, "max_nodes", None),
+                  slice_seconds=SLICE_SECONDS)
+
+
+def _progress(p: Progress) -> dict:
+    return {"nodes": p.nodes, "entries": p.entries, "seconds": round(p.seconds, 3), "depth": p.depth,
+            "rate": round(p.nodes / p.seconds) if p.seconds > 0 else 0, "note": p.note}
+
+
+def hint_job(args: dict) -> Job:
+    from .analysis.hint import hint_steps
+
+    s = from_request(args)
+    board, budget = s.board, _budget(args, DEFAULT_HINT_SECONDS)
+
+    def finish(found: Any) -> dict:
+        return {
+            "good": [_names(board, j) for j in found.good],
+            "bad": [{"jump": _names(board, j), "reason": found.reasons.get(j, "")} for j in found.bad],
+            "unknown": [_names(board, j) for j in found.unknown],
+            "legal": len(legal_jumps(board, s.position)),
+            "cancelled": budget.cancelled,
+        }
+
+    return Job(hint_steps(s.problem, budget), finish, _progress, budget)
+
+
+def finishes_job(args: dict) -> Job:
+    from .analysis.finishes import finishes_steps
+
+    s = from_request(args)
+    board, budget = s.board, _budget(args, DEFAULT_FINISHES_SECONDS)
+
+    def finish(found: Any) -> dict:
+        out: dict[str, Any] = {
+            "possible": {board.name_of[k]: format_moves(board, v) for k, v in found.possible.items()},
+            "impossible": {board.name_of[k]: v for k, v in found.impossible.items()},
+            "unknown": {board.name_of[k]: v for k, v in found.unknown.items()},
+            "cancelled": budget.cancelled,
+        }
+        out["groups"] = webplay.finish_groups(board, out["possible"], out["impossible"], out["unknown"])
+        return out
+
+    return Job(finishes_steps(board, s.position, budget=budget), finish, _progress, budget)
+
+
+STREAMING: dict[str, Callable[[dict], Job]] = {"solve": solve_job, "bench": bench_job, "hint": hint_job,
+                                               "finishes": finishes_job, "never_lose": never_lose_job}
+
+

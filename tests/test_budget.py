@@ -1,0 +1,112 @@
+"""One budget for every long call: limits, shares, cancel, and the step generators that obey it."""
+
+import pytest
+
+from pyapp.analysis.count import count
+from pyapp.analysis.fewest import fewest_steps
+from pyapp.analysis.finishes import finishes_steps
+from pyapp.analysis.hint import hint_steps
+from pyapp.budget import Budget, Progress, drive
+from pyapp.errors import PegError
+from pyapp.problem import default_problem
+from pyapp.request import build
+from pyapp.search.phases import Beam, Exhaustive, PagodaProgram, Restart, portfolio
+from pyapp.solver import search, solve
+
+# a 12x12 square board, centre vacant, one peg anywhere: every search here runs for its whole budget
+_ROWS12 = ["o" * 12] * 5 + ["ooooo.oooooo"] + ["o" * 12] * 6
+BIG = build("square:" + "/".join(_ROWS12), goal="any")
+
+
+def test_limits_are_checked():
+    with pytest.raises(PegError):
+        Budget(max_seconds=0)
+    with pytest.raises(PegError):
+        Budget(max_nodes=-1)
+    with pytest.raises(PegError):
+        Budget(max_bytes=0)
+    assert not Budget().over() and Budget().remaining_seconds() is None
+
+
+def test_nodes_of_a_share_count_for_its_parent_and_cancel_reaches_both():
+    parent = Budget(max_nodes=1000)
+    part = parent.share(4)
+    assert part.max_nodes == 250
+    part.spend(250)
+    assert part.over() and not parent.over() and parent.nodes == 250
+    parent.cancel()
+    assert part.cancelled and part.over() and part.why() == "cancelled"
+
+
+def test_memory_ceiling_lowers_caps():
+    assert Budget().cap(1000, 100) == 1000
+    assert Budget(max_bytes=10_000).cap(1000, 100) == 100
+
+
+@pytest.mark.parametrize("nodes", [1000, 5000])
+def test_node_budget_gives_reproducible_answers(nodes):
+    problem = default_problem("german")
+    a, b = solve(problem, max_nodes=nodes), solve(problem, budget=Budget(max_nodes=nodes))
+    assert a.status == b.status == "unknown" and a.nodes == b.nodes and a.entries == b.entries
+    assert nodes <= a.nodes < nodes + 128  # the depth-first runs test their limit every 128 nodes
+
+
+def test_memory_ceiling_caps_the_transposition_table():
+    r = solve(default_problem("german"), budget=Budget(max_nodes=20_000, max_bytes=65 * 5_000))
+    assert r.entries <= 5_000
+
+
+def _cancel_after(steps, budget: Budget, reports: int):
+    """Drive ``steps``; cancel the budget after ``reports`` progress reports; return (answer, steps after)."""
+    seen = after = 0
+    try:
+        while True:
+            item = next(steps)
+            assert isinstance(item, Progress)
+            seen += 1
+            if budget.cancelled:
+                after += 1
+            elif seen >= reports:
+                budget.cancel()
+    except StopIteration as stop:
+        return stop.value, after
+
+
+def test_cancelled_search_answers_unknown_cancelled():
+    budget = Budget(slice_seconds=0.001)
+    result, after = _cancel_after(search(BIG.problem, budget=budget), budget, 3)
+    assert result.status == "unknown" and result.reason == "cancelled" and result.nodes > 0
+    assert after <= 1
+
+
+def test_cancelled_hint_files_the_rest_as_unknown():
+    budget = Budget(30, slice_seconds=0.001)
+    found, after = _cancel_after(hint_steps(BIG.problem, budget), budget, 3)
+    assert not found.good and found.unknown and after <= 2
+    assert all(found.reasons[j] in ("cancelled", "budget spent") or "cancelled" in found.reasons[j]
+               for j in found.unknown)
+
+
+def test_cancelled_finishes_answers_with_what_it_has():
+    budget = Budget(30, slice_seconds=0.001)
+    found, after = _cancel_after(finishes_steps(BIG.board, BIG.position, budget=budget), budget, 3)
+    assert found.impossible  # the position class settles many holes at once, before any search
+    assert found.unknown and not found.possible and after <= 2
+
+
+def test_count_and_fewest_take_a_budget():
+    problem = default_problem("english")
+    c = count(problem, budget=Budget(max_nodes=5_000))
+    assert c.solutions is None and "budget spent" in c.reason
+    f = drive(fewest_steps(default_problem("triangle5"), budget=Budget(10)))
+    assert f.status == "solved" and f.proven
+
+
+def test_portfolio_is_a_list_of_phases():
+    phases = portfolio((300,) * 12, (128, 256, 256, 1024, 4096), True)
+    kinds = [type(p) for p in phases]
+    assert kinds[:12] == [Restart] * 12 and kinds[12:14] == [Beam, Beam] and kinds[14] is PagodaProgram
+    assert [p.width for p in phases if isinstance(p, Beam)] == [128, 256, 256, 1024, 4096]
+    assert [p.nodes for p in phases[15:] if isinstance(p, Restart)] == [4000, 16000, 64000]
+    assert isinstance(phases[-1], Exhaustive)
+    assert PagodaProgram not in [type(p) for p in portfolio((300,) * 12, (128, 256), False)]
