@@ -105,14 +105,17 @@ export function createFinishes(ctx) {
     try {
       const f = await promise;
       const wall = (performance.now() - t0) / 1000;
+      if (s.task.cancelAt !== null) ctx.lab.cancels.push(performance.now() - s.task.cancelAt);
       store.do("task/end");
-      store.do("progress/set", `Finishes answered in ${wall.toFixed(2)} s.`);
+      store.do("progress/set", `Finishes ${f.cancelled ? "cancelled" : "answered"} after ${wall.toFixed(2)} s.`);
       store.do("finishes/show", key, f);
       const ok = (f.groups || []).find((g) => g.verdict === "yes")?.holes || Object.keys(f.possible);
       const unknown = Object.keys(f.unknown || {}).length;
       const text = ok.length ? `One peg can finish on ${ok.join(", ")} (green). Pick one to play its solution.`
-        : "One peg cannot finish anywhere from here.";
-      status(unknown ? `${text} ${unknown} hole${unknown === 1 ? "" : "s"} not decided in time.` : text, ok.length ? "won" : "");
+        : unknown ? "No finish found yet." : "One peg cannot finish anywhere from here.";
+      const why = f.cancelled ? "the search was cancelled" : "the budget ran out";
+      status(unknown ? `${text} ${unknown} hole${unknown === 1 ? "" : "s"} undecided (${why}): dotted rings.` : text,
+        ok.length ? "won" : "");
       store.do("analysis/set", "");
     } catch (err) {
       store.do("task/end");

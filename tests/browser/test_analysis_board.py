@@ -153,7 +153,7 @@ def test_finishes_map_marks_every_hole_groups_reasons_and_plays_a_pick(app):
     assert len(groups) == 2  # one line for the five finishes, one for the 28 holes of the rule of three
     assert groups[1].startswith("Impossible c1, e1, c2") and "(28 holes): position class" in groups[1]
     assert "d7" in status(app) and "Pick one" in status(app)
-    assert re.search(r"Finishes answered in [\d.]+ s", app.text_content("#progress"))
+    assert re.search(r"Finishes answered after [\d.]+ s", app.text_content("#progress"))
     ARTIFACTS.mkdir(exist_ok=True)
     app.screenshot(path=str(ARTIFACTS / "finishes-map-desktop.png"), full_page=True)
     # clicking an impossible hole says why; clicking a possible one plays its solution
@@ -164,6 +164,23 @@ def test_finishes_map_marks_every_hole_groups_reasons_and_plays_a_pick(app):
     app.wait_for_function("document.getElementById('count-pegs').textContent === '1'", timeout=60_000)
     assert pegs(app) == {"d7"} and marked(app, "finish-yes") == set()
     assert "Solved" in status(app)
+
+
+def test_finishes_search_shows_progress_and_cancels_like_solve(app):
+    go(app, "#board=german&start=e5")
+    open_tools(app)
+    before = app.evaluate("window.pegLab.cancels.length")
+    app.get_by_role("button", name="Where can one peg finish?").click()
+    app.wait_for_function("document.getElementById('progress').textContent.includes('nodes')", timeout=30_000)
+    assert re.search(r"Finishes: [\d,]+ nodes · [\d.]+ s", app.text_content("#progress"))
+    cancel = app.get_by_role("button", name="Cancel")
+    assert cancel.is_enabled()
+    cancel.click()
+    app.wait_for_function("n => window.pegLab.cancels.length > n", arg=before, timeout=10_000)
+    assert app.evaluate("window.pegLab.cancels.at(-1)") < 1000  # answers with what it has, at once
+    assert "Finishes cancelled" in app.text_content("#progress")
+    assert "cancelled" in status(app) and marked(app, "finish-unknown")
+    assert app.get_by_role("button", name="Solve").is_enabled()
 
 
 def test_finish_marks_and_hint_rings_are_cleared_when_the_position_changes(app):
