@@ -130,6 +130,8 @@ def test_solution_continues_the_game_and_the_status_names_the_move(app):
     app.get_by_role("button", name="Forward").click()
     wait_state(app, 2)
     assert status(app).startswith("Move 2 of ") and "of the solution" in status(app)
+    ARTIFACTS.mkdir(exist_ok=True)
+    app.screenshot(path=str(ARTIFACTS / "move-list-desktop.png"), full_page=True)
     last = len(listed)
     app.click(f"[data-ply='{last}']")
     app.wait_for_function("document.getElementById('count-pegs').textContent === '1'")
