@@ -12,7 +12,7 @@ run with the wall clock (``perf_counter``) and the CPU clock (``process_time``) 
 :mod:`pyapp.bench_cases`: replayed solutions, re-derived proofs, an independent exhaustive
 oracle on small boards).  A wrong answer is never hidden: the row's ``check`` starts with
 ``WRONG``.  A budget spent without an answer is ``unanswered`` (and the row is not repeated:
-that would only time the budget again); a missing analysis module is ``not available``.
+that would only time the budget again).
 
 Peak memory is the ``tracemalloc`` peak of one extra, untimed run of the slowest case (tracing
 slows Python down, so it never overlaps the timed runs).  Under Pyodide the row also carries the
@@ -28,10 +28,10 @@ import tracemalloc
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .bench_cases import ORACLE_MAX_HOLES, SEEDS, Case, NotAvailable, Oracle, Outcome, cases, oracle, replay_error
+from .bench_cases import ORACLE_MAX_HOLES, SEEDS, Case, Oracle, Outcome, cases, oracle, replay_error
 from .budget import Budget
 
-__all__ = ["ORACLE_MAX_HOLES", "SEEDS", "Case", "NotAvailable", "Oracle", "Outcome", "cases", "environment",
+__all__ = ["ORACLE_MAX_HOLES", "SEEDS", "Case", "Oracle", "Outcome", "cases", "environment",
            "format_row_line", "format_table", "iter_suite", "names", "oracle", "replay_error", "run_case",
            "run_suite", "select", "wrong_rows"]
 
@@ -54,7 +54,7 @@ def _wasm_heap_bytes() -> int | None:
     if sys.platform != "emscripten":
         return None
     try:
-        import pyodide_js  # type: ignore[import-not-found]  # only exists inside Pyodide
+        import pyodide_js  # only exists inside Pyodide (mypy: ignore_missing_imports in pyproject.toml)
 
         return int(pyodide_js._module.HEAP8.length)
     except Exception:
@@ -118,10 +118,6 @@ def run_case(case: Case, *, repeat: int, quick: bool, memory: bool, budget: floa
             outcomes.append(case.check(i, raw))
             if not case.seeds and outcomes[0].unanswered:
                 break  # the first run spent the whole budget: repeating it would only time the budget again
-    except NotAvailable as err:
-        row.update(status="not available", answer="", check=f"not available: {err}", nodes=None, entries=None,
-                   median_s=None, worst_s=None, cpu_median_s=None, peak_mb=None, memory=None, met=None)
-        return row
     except Exception as err:  # a crash is a wrong answer too: report it, keep measuring the other rows
         row.update(status="error", answer="", check=f"WRONG: raised {type(err).__name__}: {err}", nodes=None,
                    entries=None, median_s=None, worst_s=None, cpu_median_s=None, peak_mb=None, memory=None, met=None)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .analysis import count_solutions, fewest_moves, finishes
 from .board import Board
 from .budget import Budget
 from .catalogue import ENTRIES, get_board
@@ -24,10 +25,6 @@ ORACLE_MAX_HOLES = 21
 """Boards with at most this many holes get exhaustive cross-checks (2^21 positions at most)."""
 SEEDS = 20
 """Seeds of a seed row in a full run (a quick run uses the first few)."""
-
-
-class NotAvailable(Exception):
-    """The row needs an API that this build does not have (e.g. ``pyapp.analysis``)."""
 
 
 @dataclass
@@ -180,21 +177,6 @@ def oracle(board: Board) -> Oracle:
     return _ORACLES[board.id]
 
 
-def _analysis():
-    try:
-        from . import analysis  # imported lazily: written separately, may be absent in a build
-    except ImportError as err:
-        raise NotAvailable(f"pyapp.analysis not available ({err})") from None
-    return analysis
-
-
-def _analysis_fn(name: str):
-    fn = getattr(_analysis(), name, None)
-    if fn is None:
-        raise NotAvailable(f"pyapp.analysis.{name} not available")
-    return fn
-
-
 def _bit(board: Board, key: int) -> int:
     """A hole's bit index from an analysis key (a bit index, or a one-bit mask)."""
     if key in board.name_of:
@@ -249,7 +231,6 @@ def _finishes_case(board_id: str) -> Case:
     pairs = len(board) * len(board)
 
     def work(i: int, budget: Budget):
-        finishes = _analysis_fn("finishes")
         return [(b, finishes(board, board.mask ^ (1 << b), budget=budget)) for b in board.bits]
 
     def check(i: int, table) -> Outcome:
@@ -285,7 +266,7 @@ def _count_case(board_id: str, start: str, goal: str) -> Case:
     board = problem.board
 
     def work(i: int, budget: Budget):
-        return _analysis_fn("count_solutions")(problem, budget=budget)
+        return count_solutions(problem, budget=budget)
 
     def check(i: int, n) -> Outcome:
         out = Outcome("counted", f"{n} solutions (jump sequences)")
@@ -306,7 +287,7 @@ def _fewest_case(board_id: str, start: str, goal: str) -> Case:
     board = problem.board
 
     def work(i: int, budget: Budget):
-        return _analysis_fn("fewest_moves")(problem, budget=budget)
+        return fewest_moves(problem, budget=budget)
 
     def check(i: int, r) -> Outcome:
         moves = getattr(r, "moves", None)

@@ -25,6 +25,7 @@ import pkgutil
 import sys
 import unicodedata
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import commands
 from .errors import PegError
@@ -35,7 +36,7 @@ class UsageError(PegError):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
 
 

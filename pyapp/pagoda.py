@@ -20,7 +20,7 @@ This module provides
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -53,7 +53,7 @@ class Pagoda:
         return dict(self.weights)
 
 
-def violations(board: Board, weights: dict[int, int | float]) -> list[tuple[int, int, int]]:
+def violations(board: Board, weights: Mapping[int, float]) -> list[tuple[int, int, int]]:
     """Jumps ``(a, b, c)`` breaking ``P(c) <= P(a) + P(b)`` (empty for a true pagoda)."""
     bad = []
     get = weights.get
@@ -97,7 +97,7 @@ def parity_pagodas(board: Board) -> tuple[Pagoda, ...]:
 # ---------------------------------------------------------------------------------------------
 # A small exact simplex (Bland's rule, fractions) for learning pagodas.
 # ---------------------------------------------------------------------------------------------
-def _simplex_max(c: list[int], rows: list[list[int]], rhs: list[int], limit: int = 5000) -> list[Fraction] | None:
+def _simplex_max(c: list[int], rows: list[list[int]], rhs: list[int], limit: int = 5000) -> list[float] | None:
     """Maximise ``c.x`` subject to ``rows x <= rhs`` (all rhs >= 0) and ``x >= 0`` (see :func:`_simplex_steps`)."""
     return _drive(_simplex_steps(c, rows, rhs, limit))
 
@@ -227,11 +227,11 @@ def find_pagoda_steps(board: Board, pos: int, finishes: list[int], *,
         rows.append(row)
         rhs.append(0)
     obj = [1 if pos >> b & 1 else 0 for b in bits] + [-1]
-    x = yield from _simplex_steps(obj, rows, rhs)
-    if x is None:
+    sol = yield from _simplex_steps(obj, rows, rhs)
+    if sol is None:
         return None
-    u = x[:n]
-    optimum = sum(u[i] for i, b in enumerate(bits) if pos >> b & 1) - x[n]
+    u = sol[:n]
+    optimum = sum(u[i] for i, b in enumerate(bits) if pos >> b & 1) - sol[n]
     if (k - pos.bit_count()) * bound + optimum <= 1e-7:
         return None
     weights = [Fraction(bound - v).limit_denominator(64) for v in u]
@@ -240,8 +240,8 @@ def find_pagoda_steps(board: Board, pos: int, finishes: list[int], *,
         scale = scale * w.denominator // _gcd(scale, w.denominator)
     ints = {b: int(w * scale) for b, w in zip(bits, weights)}
     g = 0
-    for w in ints.values():
-        g = _gcd(g, abs(w))
+    for iw in ints.values():
+        g = _gcd(g, abs(iw))
     if g > 1:
         ints = {b: w // g for b, w in ints.items()}
     ints = {b: w for b, w in ints.items() if w}

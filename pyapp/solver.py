@@ -12,13 +12,14 @@ The portfolio, cheapest first (its phases are objects of :mod:`pyapp.search.phas
 1. **Proofs at once.** Conway's position class (rule of three) and pagoda functions
    (:mod:`pyapp.pagoda`): if the start is in another class than every finish, or worth
    less than the goal under a pagoda, the answer is ``impossible`` with that reason.
-2. **Short depth-first runs** (:mod:`pyapp.search.dfs`, runs of ~300 nodes, each with
-   new tie-breaks; restarts cut the heavy tail of a bad early choice): best-scored jump
+2. **Short depth-first runs** (:mod:`pyapp.search.dfs`, 12 runs of 300 nodes, each with
+   new tie-breaks; a run stops at the first 128-node check past its limit, i.e. after 384
+   nodes; restarts cut the heavy tail of a bad early choice): best-scored jump
    first, bit-parallel pagoda pruning toward the goal, a bounded table of dead positions
    keyed by symmetry class (only the symmetries that fix the goal), shared by every run.
    This solves the English central game in a few hundred nodes.
 3. **Beam search** (:mod:`pyapp.search.beam`) of growing widths, each level-by-level beam
-   finished by small exhaustive searches over its last ~11 jumps: finds solutions on big
+   finished by small depth-first searches (1000 nodes each) over its last 11 jumps: finds solutions on big
    boards where one bad early move would trap the depth-first search.  Order: the 12
    short runs, beams of 128 and 256, then a **linear program** looks for a pagoda function
    proving the goal out of reach (:func:`pyapp.pagoda.find_pagoda_steps`), then wider
@@ -29,10 +30,10 @@ The portfolio, cheapest first (its phases are objects of :mod:`pyapp.search.phas
 A ``seed`` changes only the order of equally scored jumps, so each seed gives its own
 solution while the search stays as well guided as without it (no seed: a fixed default).
 
-Memory: the transposition table holds at most ``table_cap`` positions (fewer when the
-budget's memory ceiling says so, at about :data:`TABLE_ENTRY_BYTES` each) (each dead
+Memory: the transposition table holds at most ``table_cap`` positions, fewer when the
+budget's memory ceiling says so (at about :data:`TABLE_ENTRY_BYTES` each).  Each dead
 position is stored with its images under the symmetries that fix the goal, so a lookup
-is one probe); at the cap nothing more is stored and the search goes on: answers stay
+is one probe.  At the cap nothing more is stored and the search goes on: answers stay
 correct (an ``impossible`` from exhaustion is still a proof), only re-exploration gets
 slower.  The beam keeps ``width`` positions per level.  ``Result.method`` names the part
 of the portfolio that answered.
@@ -49,7 +50,7 @@ from .board import BOARD_CACHE_SIZE, Board
 from .budget import Budget, Progress, budget_of, drive
 from .moves import Jump
 from .pagoda import Pagoda, pagoda_proof, pagodas_for, parity_pagodas
-from .problem import Problem, Result
+from .problem import Problem, Result, Status
 from .search.compiled import Tables, build_tables, reseed
 from .search.dfs import NO_LIMIT, Stats
 from .search.phases import (
@@ -114,7 +115,7 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     board, goal, start = problem.board, problem.goal, problem.start
     definite = goal.definite
 
-    def done(status: str, reason: str | None, path: list[int] | None = None, method: str = "",
+    def done(status: Status, reason: str | None, path: list[int] | None = None, method: str = "",
              nodes: int = 0, entries: int = 0) -> Result:
         path = path or [start]
         return Result(status, reason, jumps_of(path), path[-1], nodes, entries, time.perf_counter() - t0,
@@ -175,11 +176,11 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
                            bool(finishes) and len(board.bits) <= LP_MAX_HOLES)
         outcome = yield from run_phases(run, phases)
         entries = len(run.table)
-        if outcome.kind == "budget":
+        if outcome.status == "budget":
             return spent()
-        if outcome.kind == "pagoda" and definite:
+        if outcome.status == "pagoda" and definite:
             return done("impossible", outcome.method, None, "pagoda (linear programming)", st.nodes, entries)
-        if outcome.kind == "found":
+        if outcome.status == "found":
             method = outcome.method
             if not definite:
                 method += f" (reached the class lower bound, {final_pegs} peg{'s' if final_pegs > 1 else ''})"
@@ -193,7 +194,7 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     reseed(tables, seed)
     run = replace(run, tables=tables, table=BoundedTable(table_cap, tables.images))
     outcome = yield from run_phases(run, [FewestPegs(final_pegs + 1)])
-    if outcome.kind == "budget":
+    if outcome.status == "budget":
         return spent()
     return done("solved", None, outcome.path, outcome.method, st.nodes, len(run.table))
 

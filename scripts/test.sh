@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything the tests need into the project's virtual environment (.venv/, created if missing,
-# never the system Python), then runs lint, type checks and the whole suite.
+# never the system Python), then runs lint (ruff), type checks (mypy) and the whole suite with the doctests.
 # Usage (from the project root): bash scripts/test.sh [extra pytest args]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,4 +14,5 @@ if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
   echo "note: no system Chromium found; browser tests use Playwright's own browser if installed, else skip" >&2
 fi
 "$PY" -m ruff check pyapp tests build.py
+"$PY" -m mypy
 "$PY" -m pytest -q "$@"

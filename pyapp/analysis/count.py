@@ -10,10 +10,10 @@ Python ints keep the totals exact however large they get.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
-from ..budget import Budget, BudgetSpent, budget_of
+from ..budget import Budget, Progress, budget_of, drive
 from ..errors import PegError
 from ..moves import jump_sources
 from ..problem import Problem
@@ -45,14 +45,20 @@ def count(problem: Problem, *, max_seconds: float | None = None, max_positions: 
 
     The memo holds at most ``max_positions`` entries (fewer under the budget's memory ceiling);
     past that, or past the budget (``budget``, or one of ``max_seconds``; one node per position
-    expanded), the answer is ``solutions=None`` with the reason.  The count is one recursive
-    call, not a step generator: it checks the budget (and a cancel) every 1024 positions, and
-    then calls ``on_progress`` with the positions counted so far and the seconds spent.
+    expanded), the answer is ``solutions=None`` with the reason.  ``on_progress`` is called now
+    and then with the positions counted so far and the seconds spent.
     """
+    relay = None if on_progress is None else (lambda p: on_progress(p.entries, p.seconds))
+    return drive(count_steps(problem, budget=budget_of(budget, max_seconds), max_positions=max_positions), relay)
+
+
+def count_steps(problem: Problem, *, budget: Budget,
+                max_positions: int = DEFAULT_MAX_POSITIONS) -> Generator[Progress, None, Count]:
+    """:func:`count` as a step generator (see :mod:`pyapp.budget`): a depth-first walk with an
+    explicit stack (no recursion), checking the budget every 1024 new positions."""
     board, goal, start = problem.board, problem.goal, problem.start
     if not goal.definite:
         raise PegError("counting needs a goal with a definite end (a hole, 'any' or a target), not 'min'")
-    budget = budget_of(budget, max_seconds)
     max_positions = budget.cap(max_positions, POSITION_BYTES)
     final = goal.final_pegs or 1
     obstacle = goal.obstacle(board, start)
@@ -62,45 +68,65 @@ def count(problem: Problem, *, max_seconds: float | None = None, max_positions: 
     memo: dict[int, int] = {}
     seen: dict[int, int] = {}
     reached = goal.reached
-    ticks = [0]
 
-    def ways(pos: int) -> int:
+    def lookup(pos: int) -> tuple[int | None, int]:
+        """``(count, canonical key)``: the count when already known (the key is then unused)."""
         if pos.bit_count() == final:
-            return 1 if reached(pos) else 0
+            return (1 if reached(pos) else 0), 0
         got = seen.get(pos)  # the exact position again: no canonical form needed
         if got is not None:
-            return got
+            return got, 0
         key = canon(pos)
         got = memo.get(key)
         if got is not None:
             seen[pos] = got
-            return got
-        ticks[0] += 1
-        if ticks[0] & 1023 == 0:
-            budget.spend(1024)
-            budget.check()
-            if on_progress is not None:
-                on_progress(len(memo), budget.elapsed())
-            if len(memo) > max_positions:
-                raise BudgetSpent
-            if len(seen) > 2 * max_positions:
-                seen.clear()  # only a shortcut: the canonical memo keeps every answer
-        total = 0
+        return got, key
+
+    def children(pos: int) -> list[int]:
+        out = []
         for s, m in jump_sources(board, pos):
             while m:
                 low = m & -m
                 b = low.bit_length() - 1
-                total += ways(pos ^ (low | (1 << (b + s)) | (1 << (b + 2 * s))))
+                out.append(pos ^ (low | (1 << (b + s)) | (1 << (b + 2 * s))))
                 m ^= low
-        memo[key] = seen[pos] = total
-        return total
+        return out
 
-    try:
-        n = ways(start)
-    except BudgetSpent:
-        why = "position cap reached" if len(memo) > max_positions else budget.why()
-        return Count(None, len(memo), budget.elapsed(), f"{why} after {len(memo)} positions")
-    return Count(n, len(memo), budget.elapsed())
+    known, key = lookup(start)
+    if known is not None:
+        return Count(known, 0, budget.elapsed())
+    # frames: [position, canonical key, children, next child, total so far]
+    stack: list[list] = [[start, key, children(start), 0, 0]]
+    ticks = 1
+    total = 0
+    while stack:
+        frame = stack[-1]
+        i = frame[3]
+        if i == len(frame[2]):
+            stack.pop()
+            total = frame[4]
+            memo[frame[1]] = seen[frame[0]] = total
+            if stack:
+                stack[-1][4] += total
+            continue
+        frame[3] = i + 1
+        child = frame[2][i]
+        got, key = lookup(child)
+        if got is not None:
+            frame[4] += got
+            continue
+        ticks += 1
+        if ticks & 1023 == 0:
+            budget.spend(1024)
+            if budget.over() or len(memo) > max_positions:
+                why = "position cap reached" if len(memo) > max_positions else budget.why()
+                return Count(None, len(memo), budget.elapsed(), f"{why} after {len(memo)} positions")
+            if len(seen) > 2 * max_positions:
+                seen.clear()  # only a shortcut: the canonical memo keeps every answer
+            if budget.report_due():
+                yield budget.progress(entries=len(memo), depth=len(stack), note="counting")
+        stack.append([child, key, children(child), 0, 0])
+    return Count(total, len(memo), budget.elapsed())
 
 
 def count_solutions(problem: Problem, *, max_seconds: float | None = None,

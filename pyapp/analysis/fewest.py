@@ -73,7 +73,7 @@ def move_successors(board, pos: int, table) -> list[tuple[int, tuple[Jump, ...]]
             m ^= low
             first = (a, a + s, a + 2 * s)
             after = pos ^ (low | (1 << (a + s)) | (1 << (a + 2 * s)))
-            stack = [(after, (first,))]
+            stack: list[tuple[int, tuple[Jump, ...]]] = [(after, (first,))]
             while stack:
                 p, chain = stack.pop()
                 out.append((p, chain))
@@ -136,7 +136,7 @@ def fewest_steps(problem: Problem, *, budget: Budget, max_positions: int = DEFAU
     depth = 0
     reason = None
     while layer:
-        if upper is not None and depth + 1 >= upper:
+        if best is not None and depth + 1 >= count_moves(best):
             # nothing one move deeper can beat the solution in hand: it is minimal
             return _done(best, len(seen), budget)
         nxt: list[int] = []

@@ -122,5 +122,5 @@ def _pysat(name: str, clauses: list[list[int]], max_seconds: float | None, t0: f
                 ok = s.solve_limited()
         stats = s.accum_stats() or {}
         model = s.get_model() if ok else None
-    status = "unknown" if ok is None else "sat" if ok else "unsat"
+    status: Literal["sat", "unsat", "unknown"] = "unknown" if ok is None else "sat" if ok else "unsat"
     return SatAnswer(status, model, name, time.perf_counter() - t0, int(stats.get("conflicts", 0)))

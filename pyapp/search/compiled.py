@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..board import Board, images_by_tables
+from ..board import Board, Direction, images_by_tables
 from ..pagoda import Pagoda
 
 LANE = 16
@@ -96,7 +96,7 @@ def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int
     bitset = set(board.bits)
     top = max(board.bits) + 2
     pos_dirs, neg_dirs = [], []
-    index_dir = []
+    index_dir: list[Direction] = []
     for d in board.directions:
         base = len(index_dir) * top - 1
         index_dir.append(d)

@@ -63,7 +63,7 @@ def make_expand(t: Tables, keys: set[int], iso: int = ISO, edge: int = EDGE):
 
     def expand(pos: int, x: int) -> list[tuple[int, int, int, int]]:
         empty = mask ^ pos
-        out = []
+        out: list[tuple[int, int, int, int]] = []
         append = out.append
         for s, src, s2, pat, base in pos_dirs:
             m = src & pos & (pos >> s) & (empty >> s2)

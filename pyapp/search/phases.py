@@ -45,7 +45,7 @@ LP_MAX_HOLES = 64
 class Outcome:
     """How the portfolio ended."""
 
-    kind: Literal["found", "exhausted", "pagoda", "budget"]
+    status: Literal["found", "exhausted", "pagoda", "budget"]
     """``found``: ``path`` leads to a goal position; ``exhausted``: a complete search saw every
     position without one (a proof); ``pagoda``: ``method`` is a pagoda proof; ``budget``: spent."""
     path: list[int] = field(default_factory=list)
@@ -88,7 +88,10 @@ class Run:
 class Phase(Protocol):
     """One step of the portfolio."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """What the phase is (for reports)."""
+        ...
 
     def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
         """Search (``number`` is the phase's place in the list: it seeds its tie-breaks)."""

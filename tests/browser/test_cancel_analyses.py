@@ -16,6 +16,10 @@ pytestmark = pytest.mark.browser
 _ROWS12 = ["o" * 12] * 5 + ["ooooo.oooooo"] + ["o" * 12] * 6
 BIG = "#board=square:" + "/".join(_ROWS12) + "&goal=any"
 CANCEL_MS = 200
+"""From the Cancel click to the engine's answer (the analysis's partial result)."""
+NEXT_MS = 1000
+"""From asking for the next game to the page showing it (engine answer plus page rendering; loose,
+so a loaded machine cannot fail it: it shows the same engine is free, not how fast the page renders)."""
 
 
 def _open_analyses(page) -> None:
@@ -46,4 +50,4 @@ def test_cancel_answers_within_200_ms_and_the_engine_answers_again(app, button):
     assert app.text_content("#count-jumps") == "1"
     print(f"{button}: cancel answered in {cancel_ms:.0f} ms, next request in {answer_ms:.0f} ms")
     assert cancel_ms < CANCEL_MS, f"{button}: cancel took {cancel_ms:.0f} ms"
-    assert answer_ms < CANCEL_MS, f"{button}: the engine took {answer_ms:.0f} ms to answer after the cancel"
+    assert answer_ms < NEXT_MS, f"{button}: the next game took {answer_ms:.0f} ms to show after the cancel"
