@@ -1,7 +1,11 @@
 """Build the deployable web app into ``dist/`` and optionally serve it.
 
 ``python build.py`` writes ``dist/``: the page, ``static/`` (ES modules, CSS, the worker),
-``pyapp.zip`` (the pure-Python library the worker unpacks into Pyodide), the five Pyodide
+``pyapp.zip`` (the pure-Python library the worker unpacks into Pyodide), ``boards.json`` (every
+catalogue board's holes, jumps and drawing, from :mod:`pyapp.boarddata`, so the page plays at once
+while Python starts; the default board's drawing is also put into ``index.html`` for the first
+paint), ``snapshot.bin`` (a Pyodide memory snapshot with pyapp imported, see
+:func:`write_snapshot`), the five Pyodide
 runtime files the app needs (from the pinned npm package; ``npm ci`` runs first when
 ``node_modules`` is missing), the web manifest with icons (PNGs drawn here, no image
 library needed), and ``sw.js``: the service worker, given the list of every asset and a
@@ -44,6 +48,8 @@ MIME_TYPES = {
     ".cnf": "text/plain",
 }
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
+BOARD_MARK = ("<!--@BOARD@-->", "<!--/@BOARD@-->")
+FIRST_BOARD = "english"
 THEME = "#1f4e3d"
 
 
@@ -75,6 +81,47 @@ def write_pyapp_zip(target: Path) -> None:
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             zf.writestr(info, path.read_bytes())
+
+
+def write_snapshot(dist: Path) -> bool:
+    """A Pyodide memory snapshot with pyapp imported and warmed (``snapshot.bin``, gzipped, and
+    ``snapshot.json``: Pyodide version and hashes), made by ``scripts/make_snapshot.mjs`` under
+    Node from the files already in ``dist``.  The worker restores it instead of booting Python and
+    falls back to a normal boot when it is missing or does not match; so a failure here only
+    costs start-up time, and is reported, not fatal."""
+    try:
+        run = subprocess.run(["node", str(ROOT / "scripts" / "make_snapshot.mjs"), str(dist)],
+                             capture_output=True, text=True, timeout=600)
+    except (FileNotFoundError, subprocess.TimeoutExpired) as err:
+        print(f"no Pyodide snapshot (node: {err}); the page boots Python normally", file=sys.stderr)
+        return False
+    if run.returncode != 0:
+        tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
+        print(f"no Pyodide snapshot ({' / '.join(tail)[-300:]}); the page boots Python normally", file=sys.stderr)
+        for name in ("snapshot.bin", "snapshot.json"):
+            (dist / name).unlink(missing_ok=True)
+        return False
+    return True
+
+
+def write_board_data(dist: Path) -> None:
+    """``boards.json`` from pyapp itself, and the default board drawn into ``index.html``
+    (replacing the skeleton between the ``@BOARD@`` marks) so the first paint shows it."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from pyapp.boarddata import catalogue_data
+
+    data = catalogue_data()
+    (dist / "boards.json").write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+    page = dist / "index.html"
+    html = page.read_text(encoding="utf-8")
+    start, end = BOARD_MARK
+    if start not in html or end not in html:
+        raise SystemExit(f"index.html lacks the {start} ... {end} marks around the board")
+    svg = next(b["svg"] for b in data["boards"] if b["id"] == FIRST_BOARD)
+    head, rest = html.split(start, 1)
+    html = head + svg + rest.split(end, 1)[1]
+    page.write_text(html, encoding="utf-8")
 
 
 def png_bytes(width: int, height: int, pixels: bytearray) -> bytes:
@@ -181,6 +228,8 @@ def build(dist: Path = DIST) -> str:
     for name in PYODIDE_FILES:
         shutil.copy2(pkg / name, dist / "pyodide" / name)
     write_pyapp_zip(dist / "pyapp.zip")
+    write_board_data(dist)
+    write_snapshot(dist)
     (dist / "manifest.webmanifest").write_text(json.dumps(manifest(), indent=2) + "\n", encoding="utf-8")
     (dist / "icons" / "icon.svg").write_text(icon_svg(), encoding="utf-8")
     for size in (192, 512):

@@ -13,6 +13,7 @@ import { createMoveList, moveListView } from "./movelist.mjs";
 import { createNeverLose, defineNeverLose, neverLoseView } from "./neverlose.mjs";
 import { Playback, definePlayback } from "./playback.mjs";
 import { createPuzzles, definePuzzle } from "./puzzle.mjs";
+import { Catalogue } from "./rules.mjs";
 import { defineStartup, loadingView, prepareOffline, startEngine, watchForUpdates } from "./startup.mjs";
 import { Store } from "./store.mjs";
 import { createTasks, defineTasks } from "./tasks.mjs";
@@ -35,6 +36,12 @@ const buttons = {
   customUse: $("custom-use"), neverLose: $("never-lose"), newPuzzle: $("new-puzzle"),
 };
 
+// the data for playing catalogue boards without Python (build.py writes it from pyapp): fetched first
+const catalogue = Catalogue.load(new URL("../boards.json", import.meta.url)).catch((err) => {
+  console.warn("boards.json:", err);
+  return null; // every state then comes from the engine
+});
+
 const store = (lab.store = new Store());
 defineGame(store);
 defineTasks(store);
@@ -47,7 +54,14 @@ const s = store.state;
 
 const view = new BoardView(ui.holder);
 const editor = new Editor(ui.holder, $("editor-tools"));
-const ctx = { store, view, editor, lab, engine: null, playback: null, game: null, budget: () => Number(ui.budget.value) || 60 };
+let engineCreated;
+const ctx = {
+  store, view, editor, lab, rules: catalogue, engine: null, playback: null, game: null,
+  engineCreated: new Promise((resolve) => { engineCreated = resolve; }),
+  /** An engine request that waits for the engine to exist (it then waits for Python itself). */
+  call: async (fn, args) => (await ctx.engineCreated).call(fn, args),
+  budget: () => Number(ui.budget.value) || 60,
+};
 const game = (ctx.game = createGameController(ctx));
 const status = game.status;
 ctx.playback = lab.playback = new Playback(store, {
@@ -77,7 +91,7 @@ store.subscribe(neverLoseView(view, { button: buttons.neverLose, note: $("neverl
 store.subscribe((state) => {
   const free = !!state.board && state.engine.status === "idle" && !state.task && !state.editor.open;
   buttons.newPuzzle.disabled = !free;
-  buttons.neverLose.disabled = !state.board || state.editor.open;
+  buttons.neverLose.disabled = !state.board || state.editor.open || state.engine.status !== "idle";
 });
 
 async function copyText(text) {
@@ -116,7 +130,7 @@ async function closeEditor(apply) {
   if (!s.editor.open) return;
   if (apply) {
     try {
-      const made = await ctx.engine.call("custom_board", editor.result());
+      const made = await ctx.call("custom_board", editor.result());
       editor.close();
       store.do("editor/close");
       await game.loadGame({ board: made.board, position: made.position || null, goal: made.goal || null });
@@ -132,30 +146,51 @@ async function closeEditor(apply) {
 }
 
 // ------------------------------------------------------------------ start-up
+function launchEngine(base) {
+  const engine = (ctx.engine = startEngine(store, lab, base));
+  engineCreated(engine);
+  return engine;
+}
+
 async function start() {
   store.do("loading/show", 0, "Preparing…");
+  // a returning visitor has the runtime in the service worker's cache: start Python at once
+  let engine = navigator.serviceWorker?.controller ? launchEngine(0) : null;
+  // the board is played in the page from the first paint (catalogue boards need no engine)
+  const known = await catalogue;
+  if (known) ui.boardSelect.replaceChildren(...known.boards.map((b) => new Option(b.d.title, b.d.id)));
+  const hash = location.hash;
+  const first = store.queue(() => game.loadFromLink(hash, { fromElsewhere: !isOwnLink(hash) })).then(() => {
+    lab.timings.firstPlayable = performance.now();
+  });
+  // a first visit waits for the offline copy, so the runtime is downloaded once, not twice
   const offline = await prepareOffline(store);
   lab.timings.serviceWorker = performance.now();
   lab.offline = offline;
   ui.offline.textContent = offline === "failed" || offline === "unsupported" ? "Offline use is not available here."
     : offline === "timeout" ? "Still saving the app for offline use…" : "Works offline.";
-  const engine = (ctx.engine = startEngine(store, lab, offline === "installed" ? 0.6 : 0));
+  engine ??= launchEngine(offline === "installed" ? 0.6 : 0);
   try {
     await engine.ready;
   } catch (err) {
     ui.loadingText.textContent = err.message;
-    status(err.message, "error");
+    status(err.message, "error", true);
     return;
   }
-  const boards = await engine.call("boards");
-  ui.boardSelect.replaceChildren(...boards.map((b) => new Option(b.title, b.id)));
-  const hash = location.hash;
-  await store.queue(() => game.loadFromLink(hash, { fromElsewhere: !isOwnLink(hash) }));
+  if (!known) {
+    const boards = await engine.call("boards");
+    ui.boardSelect.replaceChildren(...boards.map((b) => new Option(b.title, b.id)));
+    if (s.board) boardSelectValue();
+  }
+  await first;
   lab.timings.firstBoard = performance.now();
   store.do("loading/hide");
   watchForUpdates($("update-button")).catch(() => {});
-  engine.call("warm").then((w) => { lab.timings.warm = w.seconds; }).catch(() => {});
   ui.timing.textContent = `Engine ready in ${((lab.timings.engineReady) / 1000).toFixed(1)} s (Python ${lab.python} in WebAssembly).`;
+}
+
+function boardSelectValue() {
+  if (s.board.board.catalogue) ui.boardSelect.value = s.board.board.id;
 }
 
 // ------------------------------------------------------------------ wiring
@@ -214,7 +249,7 @@ buttons.customUse.addEventListener("click", queued(async () => {
   }
 }));
 window.addEventListener("hashchange", () => {
-  if (location.hash === written.hash || s.engine.status !== "idle" || !s.board) return;
+  if (location.hash === written.hash) return;
   if (s.task || s.editor.open) {
     // keep the address in step with what is shown; the new link can be opened when the engine is free
     history.replaceState(null, "", written.hash);

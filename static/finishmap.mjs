@@ -139,7 +139,7 @@ export function createFinishes(ctx) {
       store.do("game/setGoal", name);
       await ctx.game.sync();
     }
-    const after = await ctx.engine.call("state", gameArgs(s.game, [...s.board.moves, ...moves]));
+    const after = await ctx.call("state", gameArgs(s.game, [...s.board.moves, ...moves]));
     const jumps = after.played.slice(base.length);
     ctx.playback.load(base, jumps, moves.join(" "));
     store.do("game/setRedo", jumps.slice().reverse());

@@ -4,21 +4,12 @@
 // animates or the engine answers.  The shown state ("board" slice) has the shape of
 // pyapp.webapi.state: board, svg, cells, pegs, legal, played, moves, counters, goal, over, won, message.
 
+import { groupMoves } from "./rules.mjs";
 import { parseFragment } from "./share.mjs";
 
-export const DEFAULT_GAME = { board: "english", start: null, position: null, goal: null };
+export { groupMoves };
 
-/** Consecutive jumps by one peg form one move: [[a,b,c],[c,d,e]] -> ["a-c-e"]. */
-export function groupMoves(jumps) {
-  const moves = [];
-  let lastTo = null;
-  for (const [from, , to] of jumps) {
-    if (moves.length && lastTo === from) moves[moves.length - 1] += `-${to}`;
-    else moves.push(`${from}-${to}`);
-    lastTo = to;
-  }
-  return moves;
-}
+export const DEFAULT_GAME = { board: "english", start: null, position: null, goal: null };
 
 /** The request arguments for a game (pyapp.webapi's board/start/position/goal/moves). */
 export function gameArgs(game, moves = groupMoves(game.jumps)) {
@@ -75,15 +66,20 @@ export function defineGame(store) {
 /** The jumps of the shown state that start at `name`. */
 export const sourcesOf = (state, name) => (state.board ? state.board.legal.filter((j) => j[0] === name) : []);
 
-/** The controller: ctx = {store, view, engine (set once started), playback, lab}. */
+/** The controller: ctx = {store, view, rules (a promise of the Catalogue), call (an engine
+ *  request that waits for the engine), playback, lab}. */
 export function createGameController(ctx) {
   const { store, view } = ctx;
   const s = store.state;
   const status = (text, kind = "", sticky = false) => store.do("status/set", text, kind, sticky);
 
-  /** The state for `args`: from the engine (pyapp.webapi.state). */
+  /** The state for `args`: computed here for catalogue boards (rules.mjs, from pyapp's data),
+   *  else by the engine (pyapp.webapi.state), waiting for it to start if need be. */
   async function resolveState(args) {
-    return ctx.engine.call("state", args);
+    const rules = await ctx.rules;
+    const local = rules?.state(args);
+    if (local) return local;
+    return ctx.call("state", args);
   }
 
   async function sync(args = gameArgs(s.game)) {

@@ -80,6 +80,7 @@ export class Playback {
     }
     this.rendered = sol;
     els.panel.hidden = !sol.shown;
+    document.body.classList.toggle("playback-open", sol.shown); // phones dock the controls (style.css)
     els.index.textContent = String(sol.index);
     els.scrubber.value = String(sol.index);
     els.play.textContent = sol.playing ? "Pause" : "Play";

@@ -15,7 +15,10 @@
  *    `stage` has just started; `at` is ms since the worker started; `stages` holds the ms each
  *    finished stage took. */
 /** @typedef {{type: "loading", value: LoadingValue}} LoadingMessage */
-/** @typedef {{python: string, seconds: number, stages: Record<string, number>}} ReadyValue */
+/** @typedef {{python: string, seconds: number, stages: Record<string, number>, snapshot: string,
+ *    files: Record<string, number|null>}} ReadyValue
+ *    `stages`: ms per stage; `files`: when each runtime file's last byte arrived (ms since the worker
+ *    started); `snapshot`: "restored", or why Python booted without the build's memory snapshot. */
 /** @typedef {{type: "ready", value: ReadyValue}} ReadyMessage */
 /** @typedef {{type: "failed", message: string}} FailedMessage */
 //
@@ -33,14 +36,18 @@
 /** @typedef {LoadingMessage|ReadyMessage|FailedMessage|ProgressMessage|ResultMessage|ErrorMessage} WorkerMessage */
 
 /** The worker's start-up stages, in order. */
-export const STAGES = /** @type {const} */ (["runtime", "pyapp", "import"]);
+export const STAGES = /** @type {const} */ (["download", "snapshot", "compile", "runtime", "pyapp", "import", "warm"]);
 /** @typedef {typeof STAGES[number]} Stage */
 
 /** What each stage is, for people. */
 export const STAGE_LABELS = {
-  runtime: "Loading the Python runtime (WebAssembly)…",
+  download: "Loading the Python runtime…",
+  snapshot: "Loading the ready-made engine (memory snapshot)…",
+  compile: "Compiling the Python runtime (WebAssembly)…",
+  runtime: "Starting Python and its standard library…",
   pyapp: "Loading the peg solitaire engine…",
   import: "Starting the engine…",
+  warm: "Preparing the solver…",
 };
 
 // ---------------------------------------------------------------- the worker's side

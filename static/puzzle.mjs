@@ -33,7 +33,7 @@ export function createPuzzles(ctx, ui) {
   async function fetchPuzzle(board, pegs, seed = null) {
     const args = { board, pegs };
     if (seed !== null && seed !== undefined) args.seed = seed;
-    const p = await ctx.engine.call("puzzle", args);
+    const p = await ctx.call("puzzle", args);
     return { board: p.board, pegs: p.pegs, seed: p.seed, position: p.position, goal: p.goal, solution: p.solution };
   }
 

@@ -2,10 +2,10 @@
 // indicator.  Store slices: engine {status, python, error, stage, stages} and loading
 // {hidden, fraction, text}.
 
-import { Engine, STAGE_LABELS } from "./protocol.mjs";
+import { Engine, STAGES, STAGE_LABELS } from "./protocol.mjs";
 
 const SW_WAIT_MS = 120_000;
-const STARTUP_KEY = "peg-lab-runtime-seconds";
+const STARTUP_KEY = "peg-lab-start-stages";
 
 export function defineStartup(store) {
   store.define("engine", { status: "loading", python: null, error: null, stage: null, stages: {} }, {
@@ -122,33 +122,42 @@ export async function watchForUpdates(button) {
   offer(); // or already waiting
 }
 
-/** Start the engine worker; the loading box follows its stages.  `base`: the part of the bar
- *  already used by the offline download.  Resolves with the Engine once Python is ready
- *  (rejects when it cannot start). */
+// ms each stage took on the last start (kept in localStorage); a first start uses these guesses
+const GUESS_MS = { download: 300, snapshot: 300, compile: 500, runtime: 1500, pyapp: 100, import: 300, warm: 300 };
+
+/** Start the engine worker; the loading box follows its real stages (protocol.mjs STAGES), the
+ *  bar's segments sized by how long each stage took last time.  `base`: the part of the bar
+ *  already used by the offline download.  Returns the Engine (its `ready` settles once Python
+ *  has started, or failed to). */
 export function startEngine(store, lab, base = 0) {
   const engine = new Engine();
-  let stageT0 = null;
+  let last = null;
+  try {
+    last = JSON.parse(storage(STARTUP_KEY) || "null");
+  } catch {
+    last = null;
+  }
+  const expected = STAGES.map((name) => Math.max(50, Number(last?.[name]) || GUESS_MS[name]));
+  const total = expected.reduce((a, b) => a + b, 0);
   engine.addEventListener("loading", (event) => {
-    const { stage, loaded, total, stages } = event.detail;
+    const { stage, stages } = event.detail;
     lab.timings[`stage_${stage}`] = performance.now();
     store.do("engine/stage", stage, stages);
-    // where each stage starts on the bar: the runtime takes nearly all of the time
-    const at = { runtime: 0, pyapp: 0.9, import: 0.95 }[stage] ?? loaded / total;
-    let guess = null;
-    if (stage === "runtime") {
-      const seconds = Number(storage(STARTUP_KEY)) || 6;
-      stageT0 = performance.now();
-      guess = { from: base, to: base + (1 - base) * 0.9, t0: stageT0, seconds };
-    } else if (stageT0 !== null) {
-      storage(STARTUP_KEY, ((performance.now() - stageT0) / 1000).toFixed(2));
-      stageT0 = null;
-    }
-    store.do("loading/show", base + (1 - base) * at, STAGE_LABELS[stage] || stage, guess);
+    const k = STAGES.indexOf(stage);
+    const before = expected.slice(0, Math.max(k, 0)).reduce((a, b) => a + b, 0);
+    const from = base + (1 - base) * (before / total);
+    const to = base + (1 - base) * ((before + (expected[k] ?? 0)) / total);
+    const guess = { from, to, t0: performance.now(), seconds: (expected[k] ?? 100) / 1000 };
+    store.do("loading/show", from, STAGE_LABELS[stage] || stage, guess);
   });
   engine.ready.then((info) => {
     lab.timings.engineReady = performance.now();
     lab.python = info.python;
     lab.stages = info.stages;
+    lab.files = info.files;
+    lab.snapshot = info.snapshot;
+    lab.timings.warm = (info.stages.warm ?? 0) / 1000;
+    storage(STARTUP_KEY, JSON.stringify(info.stages));
     store.do("engine/ready", info);
   }, (err) => store.do("engine/failed", err.message));
   return engine;

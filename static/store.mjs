@@ -16,8 +16,9 @@
 //   4. A user intention that must wait for earlier ones (a jump animating, the engine answering)
 //      goes through `store.queue(async () => ...)`: queued work runs one item at a time, in order,
 //      so quick clicks, taps and key presses are never dropped.
-// The slices defined today: engine, loading, game, board, selection, task, solution, analysis,
-// status, editor (see app.mjs, game.mjs, tasks.mjs, startup.mjs, playback.mjs).
+// Slices replace their object on change (`s.x = { ...s.x, k: v }`), so views compare by identity.
+// The slices defined today: queue (here), engine, loading (startup.mjs), game, board, selection,
+// status, editor (game.mjs), task, progress, analysis (tasks.mjs), solution (playback.mjs).
 
 export class Store {
   constructor() {
@@ -27,8 +28,9 @@ export class Store {
     this.listeners = new Set();
     this.notifying = false;
     this.tail = Promise.resolve();
-    this.pending = 0; // queued intentions not finished yet
     this.log = []; // the last action names (for tests and debugging)
+    // how many queued intentions are not finished (views keep Undo & co. pressable meanwhile)
+    this.define("queue", { pending: 0 }, { count(s, delta) { s.queue = { pending: s.queue.pending + delta }; } });
   }
 
   /** Add a slice `name` with its initial value and its actions (named "name/action"). */
@@ -62,9 +64,9 @@ export class Store {
   /** Run `work` after every earlier queued item has finished; resolves with its value.
    *  An item that fails is logged and does not stop the queue. */
   queue(work) {
-    this.pending++;
+    this.do("queue/count", 1);
     const run = this.tail.then(work);
-    this.tail = run.catch((err) => console.error(err)).finally(() => { this.pending--; });
+    this.tail = run.catch((err) => console.error(err)).finally(() => this.do("queue/count", -1));
     return run;
   }
 

@@ -63,14 +63,16 @@ export function createTasks(ctx) {
     const base = s.game.jumps.map((j) => j.slice());
     const seconds = ctx.budget();
     const args = { ...gameArgs(s.game), max_seconds: seconds };
-    store.do("task/start", { kind: "solve", t0: performance.now(), cancellable: true, waiting: ctx.engine.state !== "idle" });
-    if (s.task.waiting) {
+    const waiting = !ctx.engine || ctx.engine.state !== "idle";
+    store.do("task/start", { kind: "solve", t0: performance.now(), cancellable: true, waiting });
+    if (waiting) {
       status("Solve: the engine is starting; the search begins as soon as it is ready…");
       store.do("progress/set", "Engine starting…");
       try {
-        await ctx.engine.ready;
+        await (await ctx.engineCreated).ready;
       } catch (err) {
         store.do("task/end");
+        store.do("progress/set", "");
         status(`The search cannot run: ${err.message}`, "error");
         return;
       }
@@ -83,7 +85,7 @@ export function createTasks(ctx) {
       }
     }
     const { id, promise } = ctx.engine.request("solve", args, { onProgress: showProgress });
-    store.do("task/update", { id, waiting: false, t0: performance.now() });
+    store.do("task/update", { id, waiting: false });
     store.do("progress/set", "Searching…");
     status(`Solving from the current position (budget ${seconds} s)…`);
     try {
@@ -115,7 +117,7 @@ export function createTasks(ctx) {
     store.do("task/start", { kind, t0: performance.now(), cancellable });
     store.do("analysis/set", "Working…");
     try {
-      const { id, promise } = ctx.engine.request(fn, args);
+      const { id, promise } = (await ctx.engineCreated).request(fn, args);
       store.do("task/update", { id });
       const value = await promise;
       render(value);

@@ -74,14 +74,17 @@ export function panelView(ui, buttons) {
     const ready = !!st && state.engine.status === "idle";
     const free = ready && !task && !state.editor.open;
     const playable = !!st && !task && !state.editor.open;
-    buttons.undo.disabled = !playable || game.jumps.length === 0;
-    buttons.redo.disabled = !playable || game.redo.length === 0;
-    buttons.restart.disabled = !playable || game.jumps.length === 0;
-    buttons.solve.disabled = !free || st.over;
+    // while earlier input is still being applied, a press is queued (it may find something to undo)
+    const queued = state.queue.pending > 0;
+    buttons.undo.disabled = !playable || (game.jumps.length === 0 && !queued);
+    buttons.redo.disabled = !playable || (game.redo.length === 0 && !queued);
+    buttons.restart.disabled = !playable || (game.jumps.length === 0 && !queued);
+    // while the engine starts, Solve waits for it; an engine that could not start cannot solve
+    buttons.solve.disabled = !playable || st.over || state.engine.status === "failed";
     buttons.cancel.disabled = !task || !task.cancellable;
     for (const b of [buttons.hint, buttons.finishes, buttons.cnf, buttons.edit, buttons.customUse]) b.disabled = !free;
     buttons.copyLink.disabled = !st;
-    ui.boardSelect.disabled = ui.goalSelect.disabled = !free;
+    ui.boardSelect.disabled = ui.goalSelect.disabled = !playable;
     ui.holder.classList.toggle("solving", !!task);
   };
 }

@@ -49,21 +49,119 @@ function withWatchdog(loading, seconds = 180) {
   });
 }
 
+/** Resource timing of a runtime file: ms from the worker's start to its last byte. */
+function arrived(file) {
+  const entry = performance.getEntriesByType("resource").filter((e) => e.name.endsWith(file)).pop();
+  return entry ? Math.round(entry.responseEnd) : null;
+}
+
+const CHECKED_HEADER = "x-peg-sha256"; // set by sw.js on every file whose hash it checked
+
+async function sha256hex(bytes) {
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The build's memory snapshot (scripts/make_snapshot.mjs: Python with pyapp imported and warmed),
+ *  when it was made for this Pyodide version and its bytes hash as recorded: {bytes}; else
+ *  {skipped: why}.  `early` holds the fetches of snapshot.json and snapshot.bin, started at once. */
+async function snapshotBytes(version, early) {
+  const metaResponse = await early.meta;
+  if (!metaResponse.ok) return { skipped: `snapshot.json answered ${metaResponse.status}` };
+  const meta = await metaResponse.json();
+  if (meta.pyodide !== version || meta.file !== "snapshot.bin") {
+    return { skipped: `made for Pyodide ${meta.pyodide}, this is ${version}` };
+  }
+  const response = await early.bin;
+  if (!response.ok) return { skipped: `${meta.file} answered ${response.status}` };
+  let packed;
+  if (response.headers.get(CHECKED_HEADER) === meta.sha256) {
+    packed = response.body; // the service worker checked this hash when it cached the file
+  } else {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if ((await sha256hex(bytes)) !== meta.sha256) return { skipped: `${meta.file} does not match its hash` };
+    packed = new Blob([bytes]).stream();
+  }
+  const memory = await new Response(packed.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+  return { bytes: new Uint8Array(memory) };
+}
+
+/** Start-up, in measured stages (protocol.mjs STAGES): download (the runtime's JavaScript),
+ *  snapshot (the build's memory snapshot: fetched, checked, unpacked), compile (the WebAssembly,
+ *  streamed: its download and compilation overlap), runtime (the interpreter: restored from the
+ *  snapshot, or booted with its standard library), pyapp (unpack pyapp.zip: the files for later
+ *  imports), import (pyapp.webapi), warm (the solver and the analyses, so the first Solve pays
+ *  nothing; already done in a snapshot).  A snapshot that is missing, stale or fails to restore
+ *  costs nothing but the attempt: Python then boots as without one. */
 async function boot() {
   const t0 = performance.now();
-  stage("runtime");
-  const { loadPyodide } = await import("../pyodide/pyodide.mjs");
-  const py = await withWatchdog(loadPyodide({ indexURL: new URL("../pyodide/", import.meta.url).href }));
+  stage("download");
+  // every file the start needs is requested at once, in parallel
+  const url = (path) => new URL(`../${path}`, import.meta.url);
+  const zip = fetch(url("pyapp.zip"));
+  const early = { meta: fetch(url("snapshot.json")), bin: fetch(url("snapshot.bin")) };
+  // the runtime's 1.2 MB of JavaScript too (loadPyodide imports the same module: one download, one parse)
+  const asm = import("../pyodide/pyodide.asm.mjs");
+  for (const p of [zip, early.meta, early.bin, asm]) p.catch(() => {});
+  // compile the WebAssembly while the snapshot is fetched and checked: Pyodide's own streaming
+  // instantiation (below) then instantiates this module instead of fetching and compiling again
+  // (Pyodide's own request for the file is answered with an empty placeholder: one download)
+  const wasmUrl = new URL("../pyodide/pyodide.asm.wasm", import.meta.url).href;
+  const realFetch = self.fetch;
+  const compiled = WebAssembly.compileStreaming(realFetch(wasmUrl));
+  compiled.catch(() => {});
+  self.fetch = (input, init) => (String(input?.url ?? input) === wasmUrl
+    ? Promise.resolve(new Response(null, { headers: { "content-type": "application/wasm" } }))
+    : realFetch(input, init));
+  const streaming = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    stage("compile");
+    let out;
+    try {
+      const module = await compiled;
+      out = { module, instance: await WebAssembly.instantiate(module, imports) };
+    } catch {
+      out = await streaming.call(WebAssembly, realFetch(wasmUrl), imports); // the early compile failed: the usual way
+    }
+    stage("runtime");
+    return out;
+  };
+  const indexURL = new URL("../pyodide/", import.meta.url).href;
+  let py = null;
+  let snapshot = "not tried";
+  try {
+    const { loadPyodide, version } = await import("../pyodide/pyodide.mjs");
+    stage("snapshot");
+    const snap = await snapshotBytes(version, early).catch((err) => ({ skipped: String(err.message || err) }));
+    if (snap.bytes) {
+      try {
+        py = await withWatchdog(loadPyodide({ indexURL, _loadSnapshot: snap.bytes }));
+        snapshot = "restored";
+      } catch (err) {
+        snapshot = `restore failed (${pythonMessage(err)})`;
+      }
+    } else {
+      snapshot = snap.skipped;
+    }
+    py ??= await withWatchdog(loadPyodide({ indexURL }));
+  } finally {
+    WebAssembly.instantiateStreaming = streaming;
+    self.fetch = realFetch;
+  }
   stage("pyapp");
-  const response = await fetch(new URL("../pyapp.zip", import.meta.url));
+  const response = await zip;
   if (!response.ok) throw new Error(`pyapp.zip answered ${response.status}`);
   py.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/home/pyodide/app" });
   stage("import");
   py.runPython("import sys\nif '/home/pyodide/app' not in sys.path: sys.path.insert(0, '/home/pyodide/app')");
   webapi = py.pyimport("pyapp.webapi");
+  stage("warm");
+  webapi.call("warm", "{}");
   const version = py.runPython("import sys; sys.version.split()[0]");
   stage(null);
-  post(message.ready({ python: version, seconds: (performance.now() - t0) / 1000, stages: stageTimes }));
+  const files = { wasm_arrived: arrived("pyodide.asm.wasm"), stdlib_arrived: arrived("python_stdlib.zip"),
+    js_arrived: arrived("pyodide.asm.mjs"), snapshot_arrived: arrived("snapshot.bin") };
+  post(message.ready({ python: version, seconds: (performance.now() - t0) / 1000, stages: { ...stageTimes }, files, snapshot }));
 }
 
 const ready = boot().catch((err) => {

@@ -121,3 +121,14 @@ def test_needs_build_sees_a_newer_source(tmp_path, monkeypatch):
     os.utime(tmp_path / "src.txt", None)
     os.utime(dist / "sw.js", (2, 2))
     assert build.needs_build(dist)
+
+
+def test_site_has_the_board_data_and_the_first_board_drawn_into_the_page(site):
+    """boards.json is pyapp.boarddata's, and index.html's first paint is the English board
+    (the skeleton is replaced), so a game can be played before Python starts."""
+    from pyapp.boarddata import catalogue_data
+
+    assert json.loads((site / "boards.json").read_text()) == catalogue_data()
+    html = (site / "index.html").read_text()
+    assert "skeleton" not in html and html.count("data-hole=") == 33 and "@BOARD@" not in html
+    assert 'rel="preload" href="boards.json"' in html

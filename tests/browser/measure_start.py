@@ -1,19 +1,22 @@
-"""Measure the web app's start-up in Chromium: cold (fresh profile: the service worker
-downloads and caches everything, then Pyodide starts from that cache) and cached (a reload:
-everything from the cache), plus the in-browser solve time of the English central game.
+"""Measure the web app's start-up in Chromium: cold (fresh profile: the service worker downloads
+and caches everything, then Pyodide starts from that cache), cached (a reload: everything from
+the cache) and offline (a reload with the network off), each with Solve pressed on the English
+board as soon as the board can be played, as an impatient user would.
 
-    python tests/browser/measure_start.py [--runs 5]
+    python tests/browser/measure_start.py [--runs 5] [--no-offline]
 
-Prints one JSON object: medians and every run.  Times are ms since navigation start, as the
-page records them in ``window.pegLab.timings`` (serviceWorker: the cache is ready;
-engineReady: Pyodide and pyapp loaded; firstBoard: the live board is shown).  The solve starts
-once the page's idle-time warm-up (importing the solver) is done, as a user's first click would.
+Prints one JSON object: medians and every run, with the load average.  Times are ms since
+navigation start, as the page records them in ``window.pegLab`` (firstPlayable: the board can be
+played; engineReady: Python and pyapp loaded and warmed; solved: the English answer is shown;
+stages: ms per worker start-up stage; files: when each runtime file's last byte arrived, ms since
+the worker started).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -21,15 +24,37 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_support import CHROMIUM, CHROMIUM_ARGS, Server, build, wait_ready  # noqa: E402
+from browser_support import CHROMIUM, CHROMIUM_ARGS, Server, build  # noqa: E402
+
+SOLVE_TIMEOUT_MS = 300_000
+
+
+def one_load(page, *, reload: bool, url: str) -> dict:
+    """Load (or reload), press Solve as soon as the board is playable, wait for the answer."""
+    if reload:
+        page.reload()
+    else:
+        page.goto(url)
+    page.wait_for_function("window.pegLab && window.pegLab.timings.firstPlayable", timeout=SOLVE_TIMEOUT_MS)
+    page.get_by_role("button", name="Solve").click()
+    page.wait_for_function("window.pegLab.solves.length > 0", timeout=SOLVE_TIMEOUT_MS)
+    lab = page.evaluate("({timings: window.pegLab.timings, stages: window.pegLab.stages || {},"
+                        " files: window.pegLab.files || {}, solve: window.pegLab.solves[0],"
+                        " offline: window.pegLab.offline})")
+    t = lab["timings"]
+    return {"first_playable_ms": round(t["firstPlayable"]), "engine_ready_ms": round(t["engineReady"]),
+            "solved_ms": round(lab["solve"]["at"]), "solve_status": lab["solve"]["status"],
+            "stages_ms": lab["stages"], "files_ms": lab["files"], "offline_mode": lab["offline"]}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--no-offline", action="store_true", help="skip the offline reload")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "dist"
         build.build(site)
@@ -40,35 +65,30 @@ def main() -> int:
             for _ in range(args.runs):
                 context = browser.new_context()
                 page = context.new_page()
-                page.goto(server.url)
-                wait_ready(page)
-                cold = page.evaluate("window.pegLab.timings")
-                page.reload()
-                wait_ready(page)
-                cached = page.evaluate("window.pegLab.timings")
-                page.wait_for_function("window.pegLab.timings.warm !== undefined")  # the idle-time imports
-                page.get_by_role("button", name="Solve").click()
-                page.wait_for_function("window.pegLab.solves.length > 0", timeout=300_000)
-                solve = page.evaluate("window.pegLab.solves[0]")
-                runs.append({"cold": cold, "cached": cached, "solve": solve})
+                run = {"cold": one_load(page, reload=False, url=server.url + "#board=english")}
+                run["cached"] = one_load(page, reload=True, url=server.url)
+                if not args.no_offline:
+                    context.set_offline(True)
+                    run["offline"] = one_load(page, reload=True, url=server.url)
+                runs.append(run)
                 context.close()
             browser.close()
         server.stop()
 
-    def med(path):
-        values = [r[path[0]][path[1]] for r in runs]
-        return round(statistics.median(values) / (1000 if path[0] != "solve" else 1), 3)
+    def med(kind: str, key: str, sub: str | None = None):
+        values = [r[kind][key][sub] if sub else r[kind][key] for r in runs if kind in r]
+        values = [v for v in values if v is not None]
+        return round(statistics.median(values)) if values else None
 
-    summary = {
-        "cold_engine_ready_s": med(("cold", "engineReady")),
-        "cold_cache_ready_s": med(("cold", "serviceWorker")),
-        "cold_board_shown_s": med(("cold", "firstBoard")),
-        "cached_engine_ready_s": med(("cached", "engineReady")),
-        "cached_board_shown_s": med(("cached", "firstBoard")),
-        "english_solve_engine_s": med(("solve", "engineSeconds")),
-        "english_solve_wall_s": med(("solve", "wallSeconds")),
-        "runs": len(runs),
-    }
+    summary: dict = {"runs": len(runs), "load_average": {"before": [round(x, 2) for x in load_before],
+                                                         "after": [round(x, 2) for x in os.getloadavg()]}}
+    for kind in ("cold", "cached", "offline"):
+        if not any(kind in r for r in runs):
+            continue
+        summary[kind] = {key: med(kind, key) for key in ("first_playable_ms", "engine_ready_ms", "solved_ms")}
+        stages = runs[0][kind]["stages_ms"]
+        summary[kind]["stages_ms"] = {name: med(kind, "stages_ms", name) for name in stages}
+        summary[kind]["files_ms"] = {name: med(kind, "files_ms", name) for name in runs[0][kind]["files_ms"]}
     print(json.dumps({"median": summary, "runs": runs}, indent=1))
     return 0
 
