@@ -24,14 +24,19 @@ The portfolio, cheapest first (its phases are objects of :mod:`pyapp.search.phas
    short runs, beams of 128 and 256, then a **linear program** looks for a pagoda function
    proving the goal out of reach (:func:`pyapp.pagoda.find_pagoda_steps`), then wider
    beams (256, 1024, 4096) alternate with longer depth-first runs (4000, 16000, 64000 nodes).
-4. **Depth-first search to the end**: complete, so running out of positions proves
-   ``impossible`` (the reason gives its size).
+4. **The complete search** (:class:`pyapp.search.complete.Complete`): the depth-first search
+   to the end and the bidirectional level search (:mod:`pyapp.search.levels`) in alternating
+   slices; whichever settles the question answers, and an ``impossible`` names its proof and
+   size.  For ``min`` once the class's bound is ruled out, :class:`~pyapp.search.complete.CompleteFewest`
+   (depth-first search for the fewest pegs beside level searches proving the count below).
 
 A ``seed`` changes only the order of equally scored jumps, so each seed gives its own
 solution while the search stays as well guided as without it (no seed: a fixed default).
 
-Memory: the transposition table holds at most ``table_cap`` positions, fewer when the
-budget's memory ceiling says so (at about :data:`TABLE_ENTRY_BYTES` each).  Each dead
+Memory: no fixed cap.  The budget's memory ceiling (default
+:data:`~pyapp.search.levels.DEFAULT_MAX_BYTES`) is split in two: half for the level search's
+stored levels, half for the transposition table, which holds that many bytes' worth of
+positions (at about :data:`TABLE_ENTRY_BYTES` each; ``table_cap`` overrides it).  Each dead
 position is stored with its images under the symmetries that fix the goal, so a lookup
 is one probe.  At the cap nothing more is stored and the search goes on: answers stay
 correct (an ``impossible`` from exhaustion is still a proof), only re-exploration gets
@@ -52,7 +57,10 @@ from .moves import Jump
 from .pagoda import Pagoda, pagoda_proof, pagodas_for, parity_pagodas
 from .problem import Problem, Result, Status
 from .search.compiled import Tables, build_tables, reseed
+from .search.complete import Complete, CompleteFewest
 from .search.dfs import NO_LIMIT, Stats
+from .search.keyset import MAX_HOLES
+from .search.levels import DEFAULT_MAX_BYTES
 from .search.phases import (
     DEFAULT_BEAM_WIDTHS,
     DEFAULT_RESTARTS,
@@ -65,11 +73,9 @@ from .search.phases import (
 )
 from .search.table import BoundedTable
 
-__all__ = ["DEFAULT_TABLE_CAP", "EARLY_RESTARTS", "Progress", "class_proof", "explain_pagoda", "jumps_of",
+__all__ = ["EARLY_RESTARTS", "Progress", "class_proof", "explain_pagoda", "jumps_of",
            "search", "solve"]
 
-DEFAULT_TABLE_CAP = 2_000_000
-"""Default entry cap of the transposition table (about 130 MB of CPython ints at most)."""
 TABLE_ENTRY_BYTES = 65
 """About what one transposition-table entry costs on CPython (an int in a set)."""
 
@@ -94,7 +100,7 @@ def jumps_of(path: list[int]) -> list[Jump]:
 
 
 def search(problem: Problem, *, seed: int | None = None, budget: Budget | None = None,
-           max_nodes: int | None = None, max_seconds: float | None = None, table_cap: int = DEFAULT_TABLE_CAP,
+           max_nodes: int | None = None, max_seconds: float | None = None, table_cap: int | None = None,
            slice_seconds: float = 0.05, beam_widths: tuple[int, ...] | None = None,
            restarts: tuple[int, ...] | None = None) -> Generator[Progress, None, Result]:
     """Search for a solution; yield progress as the budget asks; return a Result.
@@ -102,9 +108,10 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     ``budget`` (or the older ``max_nodes``/``max_seconds``/``slice_seconds``): the limits; the
     answer is ``unknown`` when they are spent or the budget is cancelled.  ``table_cap``: the
     most positions the transposition table holds (see :mod:`pyapp.search.table`), lowered to
-    fit the budget's memory ceiling.  ``restarts`` (node limits of the short depth-first runs,
-    each with new tie-breaks: the first :data:`EARLY_RESTARTS` before any beam, the rest after
-    the second) and ``beam_widths`` tune the portfolio (:func:`pyapp.search.phases.portfolio`).
+    fit the budget's memory ceiling (None: half of that ceiling's worth).  ``restarts`` (node
+    limits of the short depth-first runs, each with new tie-breaks: the first
+    :data:`EARLY_RESTARTS` before any beam, the rest after the second) and ``beam_widths``
+    tune the portfolio (:func:`pyapp.search.phases.portfolio`).
 
     The ``min`` goal first looks for a position with as few pegs as the position class
     allows (usually one), with the whole portfolio: success proves the minimum at once.
@@ -155,7 +162,11 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
                             f"less than the {thr} the goal needs", method="pagoda")
             pagoda_dead = True
 
-    table_cap = budget.cap(table_cap, TABLE_ENTRY_BYTES) if table_cap >= 0 else table_cap
+    if table_cap is None:
+        ceiling = budget.max_bytes if budget.max_bytes is not None else DEFAULT_MAX_BYTES
+        table_cap = max(1, ceiling // 2 // TABLE_ENTRY_BYTES)
+    elif table_cap >= 0:
+        table_cap = budget.cap(table_cap, TABLE_ENTRY_BYTES)
     tables = _tables_for(board, goal.symmetries(board), tuple(finishes))
     reseed(tables, seed)
     left = budget.remaining_nodes()
@@ -173,7 +184,8 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     if not pagoda_dead:
         phases = portfolio(DEFAULT_RESTARTS if restarts is None else restarts,
                            DEFAULT_BEAM_WIDTHS if beam_widths is None else beam_widths,
-                           bool(finishes) and len(board.bits) <= LP_MAX_HOLES)
+                           bool(finishes) and len(board.bits) <= LP_MAX_HOLES,
+                           Complete(goal) if definite and len(board.bits) <= MAX_HOLES else None)
         outcome = yield from run_phases(run, phases)
         entries = len(run.table)
         if outcome.status == "budget":
@@ -186,6 +198,8 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
                 method += f" (reached the class lower bound, {final_pegs} peg{'s' if final_pegs > 1 else ''})"
             return done("solved", None, outcome.path, method, st.nodes, entries)
         if definite:
+            if outcome.method:  # the level search's proof says how far it went
+                return done("impossible", outcome.method, None, "level search", st.nodes, entries)
             return done("impossible", f"exhaustive search: {st.nodes} nodes, {entries} table entries "
                         f"(pagoda pruning with {len(pagodas)} pagodas)", None, "exhaustive search",
                         st.nodes, entries)
@@ -193,7 +207,9 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     tables = _tables_for(board, goal.symmetries(board), ())
     reseed(tables, seed)
     run = replace(run, tables=tables, table=BoundedTable(table_cap, tables.images))
-    outcome = yield from run_phases(run, [FewestPegs(final_pegs + 1)])
+    last = (CompleteFewest(final_pegs + 1, problem) if len(board.bits) <= MAX_HOLES
+            else FewestPegs(final_pegs + 1))
+    outcome = yield from run_phases(run, [last])
     if outcome.status == "budget":
         return spent()
     return done("solved", None, outcome.path, outcome.method, st.nodes, len(run.table))

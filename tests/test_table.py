@@ -1,44 +1,68 @@
-"""The bounded transposition table (pyapp.search.table): symmetric lookups and the entry cap."""
+"""The whole single-vacancy table (:mod:`pyapp.analysis.table`, ``python -m pyapp table``)."""
 
-import pytest
+from __future__ import annotations
 
+import json
+
+from test_levels import reachable
+
+from pyapp.analysis.table import single_vacancy_starts, table_steps
+from pyapp.budget import Budget, drive
 from pyapp.catalogue import get_board
-from pyapp.search.table import BoundedTable
-
-BOARD = get_board("english")
-
-
-def test_a_position_is_found_under_every_symmetry():
-    table = BoundedTable(1000, BOARD.images)
-    pos = BOARD.start("c3")
-    table.add(pos)
-    assert all(img in table for img in BOARD.images(pos))
-    assert len(table) == len(set(BOARD.images(pos)))
-    assert BOARD.start("d4") not in table and not table.full
+from pyapp.cli import main
+from pyapp.game import replay
+from pyapp.goal import CLASS_CLASH
 
 
-def test_at_the_cap_nothing_more_is_stored_and_full_says_so():
-    # the cap counts the images offered (with repeats): a position whose images would pass it is not stored
-    table = BoundedTable(10, BOARD.images)
-    table.add(BOARD.start("c3"))  # 8 images (4 distinct): 0 + 8 <= 10, stored
-    stored = len(table)
-    assert stored == 4 and not table.full
-    table.add(BOARD.start("d3"))  # 4 + 8 > 10: refused
-    assert len(table) == stored and BOARD.start("d3") not in table and table.full
-    table.add_images([1, 2, 3])  # 4 + 3 <= 10: stored
-    table.add_images([4, 5, 6, 7])  # 7 + 4 > 10: refused
-    assert len(table) == 7 and 1 in table and 4 not in table
+def test_english_single_vacancy_rule():
+    """On the 33-hole English board every single-vacancy to single-survivor problem that the
+    position class allows is solvable: J. D. Beasley, *The Ins and Outs of Peg Solitaire* (1985),
+    ch. 5, and G. Bell's English board page ("Solitaire: the English board", recmath.org/pegsolitaire):
+    from any vacancy one can finish at any hole of the same position class.  Computed here: no
+    cell is impossible except by the class test, and every solution replays."""
+    board = get_board("english")
+    table = drive(table_steps(board))
+    assert {c.start for c in table.cells} == {"c1", "d1", "c2", "d2", "c3", "d3", "d4"}
+    assert len(table.cells) == 7 * 33
+    solved = [c for c in table.cells if c.status == "solved"]
+    for c in table.cells:
+        if c.status != "solved":
+            assert c.status == "impossible" and c.reason == CLASS_CLASH, (c.start, c.finish, c.reason)
+    for c in solved:
+        rep = replay(board, board.start(c.start), c.moves)
+        assert rep.valid and rep.final == 1 << board.hole(c.finish)
+    assert len(solved) == table.counts()["solved"] > 0
 
 
-def test_add_images_stores_what_it_is_given():
-    table = BoundedTable(100, BOARD.images)
-    table.add_images([5, 7])
-    assert 5 in table and 7 in table and len(table) == 2
+def test_triangle5_table_matches_enumeration():
+    """Every cell of the 15-hole triangle's table agrees with a brute-force closure of each start."""
+    board = get_board("triangle5")
+    table = drive(table_steps(board))
+    assert table.counts()["unknown"] == 0
+    for start in single_vacancy_starts(board):
+        singles = {p for p in reachable(board, board.start(start)) if p.bit_count() == 1}
+        for c in table.cells:
+            if c.start == start:
+                assert (c.status == "solved") == (1 << board.hole(c.finish) in singles), (start, c.finish)
+    corner = sorted((c.finish for c in table.cells if c.start == "1" and c.status == "solved"), key=int)
+    assert corner == ["1", "7", "10", "13"]
 
 
-def test_zero_cap_stores_nothing_and_negative_cap_is_refused():
-    table = BoundedTable(0, BOARD.images)
-    table.add(BOARD.start("d4"))
-    assert len(table) == 0 and table.full
-    with pytest.raises(ValueError):
-        BoundedTable(-1, BOARD.images)
+def test_starts_up_to_symmetry():
+    assert single_vacancy_starts(get_board("triangle5")) == ["1", "2", "4", "5"]
+    assert single_vacancy_starts(get_board("diamond41"))[:3] == ["e1", "d2", "e2"]
+
+
+def test_cancel_stops_early():
+    budget = Budget()
+    budget.cancel()
+    table = drive(table_steps(get_board("english"), budget=budget))
+    assert table.cancelled and not table.cells
+
+
+def test_command_json(capsys):
+    assert main(["table", "triangle4", "--json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["board"] == "triangle4" and out["complete"] is True
+    assert sum(out["counts"].values()) == len(out["cells"]) == 3 * 10
+    assert main(["table", "nosuchboard", "--json"]) == 2

@@ -207,11 +207,13 @@ def lp_reason(run: Run, weights: dict[int, int]) -> str:
             f"less than the {t} the goal needs (weights {shown})")
 
 
-def portfolio(restarts: tuple[int, ...], beam_widths: tuple[int, ...], linear_program: bool) -> list[Phase]:
+def portfolio(restarts: tuple[int, ...], beam_widths: tuple[int, ...], linear_program: bool,
+              complete: Phase | None = None) -> list[Phase]:
     """The phases, cheapest first: the first :data:`EARLY_RESTARTS` short runs, a beam of the
     first width, a beam of the second, the remaining short runs, the linear program (when
     ``linear_program``), then each further beam followed by a depth-first run of 4000, 16000,
-    ... nodes, and finally the complete search."""
+    ... nodes, and finally the complete search (``complete``, by default :class:`Exhaustive`;
+    the solver passes :class:`pyapp.search.complete.Complete`, depth-first and level search)."""
     phases: list[Phase] = [Restart(n) for n in restarts[:EARLY_RESTARTS]]
     for i, width in enumerate(beam_widths):
         phases.append(Beam(width))
@@ -221,7 +223,7 @@ def portfolio(restarts: tuple[int, ...], beam_widths: tuple[int, ...], linear_pr
                 phases.append(PagodaProgram())
         if i > 1:
             phases.append(Restart(4000 * 4 ** (i - 2)))
-    phases.append(Exhaustive())
+    phases.append(complete if complete is not None else Exhaustive())
     return phases
 
 

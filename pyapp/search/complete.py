@@ -1,0 +1,113 @@
+"""The portfolio's complete phases: the depth-first search and the level search, side by side.
+
+Both searches are complete, and each is better at something: the depth-first search
+(:mod:`pyapp.search.dfs`) dives, so it still finds solutions the fast phases missed; the
+level search (:mod:`pyapp.search.levels`) grows both ends breadth first with pruning and
+symmetry, so it proves impossibility with far fewer positions when the two ends stay
+small.  :class:`Complete` runs them in alternating slices (each until its next pause) and
+answers with whichever settles the question first; if the level search reaches the
+memory ceiling (half of the budget's, or of :data:`~pyapp.search.levels.DEFAULT_MAX_BYTES`)
+the depth-first search goes on alone.  :class:`CompleteFewest` does the same for the
+fewest-pegs goal once the class's lower bound is ruled out, the level search proving the
+minimum (:func:`pyapp.search.decide.decide` with the best game found so far).
+
+Nodes of the level search (positions expanded) count in the shared node counter, so a
+node budget covers both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+
+from ..goal import Goal
+from ..problem import Problem
+from .compiled import reseed
+from .decide import Decision, decide
+from .dfs import dfs
+from .levels import DEFAULT_MAX_BYTES, LevelResult, level_search
+from .phases import FewestPegs, Outcome, Run, _dfs_outcome
+
+
+def _level_bytes(run: Run) -> int:
+    ceiling = run.budget.max_bytes
+    return (ceiling if ceiling is not None else DEFAULT_MAX_BYTES) // 2
+
+
+def _alternate(run: Run, deep: Generator, levels: Generator, settle) -> Generator[None, None, Outcome | None]:
+    """Alternate ``deep`` (a depth-first search) and ``levels`` slice by slice; ``settle(value)``
+    turns the level search's answer into an Outcome, or None to let the depth-first search go on."""
+    st = run.st
+    level_nodes = 0
+    while True:
+        try:
+            next(deep)
+        except StopIteration as stop:
+            if levels is not None:
+                levels.close()
+            return stop.value
+        yield
+        if levels is None:
+            continue
+        try:
+            stats = next(levels)
+            st.nodes += stats.nodes - level_nodes
+            level_nodes = stats.nodes
+        except StopIteration as stop:
+            answer = settle(stop.value)
+            if answer is not None:
+                deep.close()
+                return answer
+            levels = None
+        yield
+
+
+@dataclass(frozen=True)
+class Complete:
+    """The complete search for a definite goal (see the module docstring)."""
+
+    goal: Goal
+    name: str = "complete (depth-first and level search)"
+
+    def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
+        reseed(run.tables, run.seed)
+        board = run.tables.board
+        deep = _wrap_dfs(dfs(run.tables, run.start, run.table, run.st, final_pegs=run.final_pegs,
+                             target=run.target, stop_at=run.node_cap))
+        levels = level_search(board, run.start, run.finishes, run.final_pegs or 1, list(self.goal.symmetries(board)),
+                              max_bytes=_level_bytes(run), slice_seconds=run.budget.slice_seconds)
+
+        def settle(res: LevelResult) -> Outcome | None:
+            if res.status == "solved":
+                return Outcome("found", res.path, "level search")
+            if res.status == "impossible":
+                return Outcome("exhausted", [], res.reason)
+            return None
+
+        return (yield from _alternate(run, deep, levels, settle))
+
+
+@dataclass(frozen=True)
+class CompleteFewest:
+    """The fewest-pegs search once the class's lower bound is ruled out (see the module docstring)."""
+
+    lower_bound: int
+    problem: Problem
+    name: str = "fewest pegs (depth-first and level search)"
+
+    def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
+        best = run.st.best_path if len(run.st.best_path) > 1 else None
+        levels = decide(self.problem, upper=best, max_bytes=_level_bytes(run),
+                        slice_seconds=run.budget.slice_seconds)
+
+        def settle(res: Decision) -> Outcome | None:
+            if res.status == "solved":
+                return Outcome("found", res.path, f"level search ({res.reason})")
+            return None
+
+        return (yield from _alternate(run, FewestPegs(self.lower_bound).run(run, number), levels, settle))
+
+
+def _wrap_dfs(gen: Generator) -> Generator[None, None, Outcome]:
+    value = yield from gen
+    return _dfs_outcome(value)

@@ -1,0 +1,366 @@
+"""The complete search: level by level by peg count, from both ends, meeting in the middle.
+
+Every jump removes one peg, so the positions reachable from the start fall into *levels*
+by peg count.  :func:`level_search` grows two such searches breadth first:
+
+* **forward** from the start, each level the canonical keys (:mod:`pyapp.search.keyset`)
+  of the positions one jump on from the last level;
+* **backward** from the goal set: a reverse jump (pegs at ``c``, holes at ``a`` and ``b``
+  become pegs at ``a`` and ``b``, a hole at ``c``) is a forward jump on the *complemented*
+  board, so the backward side is the same forward search run on complements, from the
+  complements of the goal positions.
+
+It always grows the side whose last level is smaller, until both stand at the same peg
+count; then the problem is solved exactly when the two last levels share a position
+class, and impossible when they do not (or as soon as one side has an empty level:
+nothing goes on from there).  Nothing is guessed, so an ``impossible`` is a proof.
+
+**Pruning** at every level: each side drops the positions that a pagoda function proves
+cannot reach the other side's end (forward: the goal positions; backward, on complements:
+the complements of the start's images under the symmetries kept), the bit-parallel packed
+pagoda lanes of :mod:`pyapp.search.compiled`.  Position classes never change along a jump,
+so a goal set restricted to the start's class (what callers pass) keeps every level in it.
+
+**Symmetry**: positions are stored up to the symmetries that map the goal set onto itself
+(the caller passes them).  That is enough for both sides: a class meets the other side
+iff one of its members does, and a class is dropped only when one of its members is
+provably unable to reach the other side's orbit of ends.
+
+**Storage**: each level is a :class:`~pyapp.search.keyset.KeySet` (8 bytes per position,
+sorted, deduplicated through bounded sorted runs); no dict or set of positions outlives a
+level.  The caller's budget (seconds, expanded positions, bytes) is checked as it goes;
+``unknown`` reports how far the search got.
+
+**Solutions** are rebuilt from the stored levels: from the meeting position, back through
+the forward levels to an image of the start (reverse jumps, membership tests) and on
+through the backward levels to a goal position; the symmetry that maps that image onto
+the start then maps the whole path onto a real game from the start.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator
+from dataclasses import dataclass, field
+
+from ..board import Board
+from ..pagoda import Pagoda, pagodas_for
+from .compiled import Tables, build_tables
+from .keyset import KeyCodec, KeySet, KeySetBuilder
+
+DEFAULT_MAX_BYTES = 1 << 30
+"""Default memory ceiling for the stored levels (a browser tab's safe share)."""
+
+RUN = 1 << 18
+"""Keys per sorted run while a level is built (bounds the temporary Python list of a sort)."""
+
+SORT_OVERHEAD = 80
+"""Bytes per key a sort of one run holds temporarily (a Python int and its list slot, with slack)."""
+
+
+@dataclass
+class LevelStats:
+    """How far a level search got: reported as progress and kept in the answer."""
+
+    forward_levels: int = 0
+    backward_levels: int = 0
+    stored: int = 0
+    """Positions held in all stored levels (symmetry classes)."""
+    nodes: int = 0
+    """Positions expanded so far."""
+    bytes: int = 0
+    """Bytes of the stored levels and the level being built."""
+    fewest_pegs: int | None = None
+    """Fewest pegs of a position the forward side reached."""
+    seconds: float = 0.0
+    largest_level: int = 0
+
+
+@dataclass
+class LevelResult:
+    """``status``: ``solved`` (``path`` of positions from the start), ``impossible`` or ``unknown``."""
+
+    status: str
+    path: list[int] = field(default_factory=list)
+    reason: str = ""
+    stats: LevelStats = field(default_factory=LevelStats)
+
+
+class _Side:
+    """One direction of the search: positions (complemented for the backward side) by level."""
+
+    def __init__(self, name: str, board: Board, codec: KeyCodec, starts: list[int], finishes: list[int]) -> None:
+        self.name = name
+        self.codec = codec
+        self.pagodas: list[tuple[Pagoda, int]] = pagodas_for(board, finishes) if finishes else []
+        self.tables: Tables = build_tables(board, self.pagodas, [], None)
+        self.levels: list[KeySet] = [KeySet(codec.key(p) for p in starts)]
+        self.pegs = starts[0].bit_count()
+        """Pegs of the positions of the last level (complements for the backward side)."""
+        self.sym_deltas = _sym_deltas(self.tables, codec)
+        self.weight_tables = _weight_tables(board, self.tables)
+
+    @property
+    def last(self) -> KeySet:
+        return self.levels[-1]
+
+
+def _sym_deltas(t: Tables, codec: KeyCodec) -> list[int]:
+    """Each jump's mask in packed dense images (same index as ``t.deltas``)."""
+    out = [0] * len(t.deltas)
+    for _s, src, _, pat, base in t.pos_dirs:
+        m = src
+        while m:
+            low = m & -m
+            m ^= low
+            out[base + low.bit_length()] = codec.packed(low * pat)
+    for _s, src, s2, pat, base in t.neg_dirs:
+        m = src
+        while m:
+            low = m & -m
+            m ^= low
+            out[base + low.bit_length()] = codec.packed((low >> s2) * pat)
+    return out
+
+
+def _weight_tables(board: Board, t: Tables) -> tuple[tuple[int, ...], ...]:
+    """Per-byte sums of the packed pagoda weights, so a position's pagoda lanes cost one lookup per byte."""
+    tables = []
+    for byte in range((max(board.bits) >> 3) + 1):
+        ws = [(b - 8 * byte, w) for b, w in t.packed_weights.items() if b >> 3 == byte]
+        tables.append(tuple(sum(w for off, w in ws if v >> off & 1) for v in range(256)))
+    return tuple(tables)
+
+
+def _expand(side: _Side, st: LevelStats, deadline: float, node_cap: int, max_bytes: int,
+            slice_seconds: float) -> Generator[None, None, KeySet | None]:
+    """The next level of ``side``: the canonical keys of every live child of the last level.
+
+    Yields about every ``slice_seconds``; returns None when the budget runs out first.
+    """
+    codec, t = side.codec, side.tables
+    mask = t.mask
+    pos_dirs, neg_dirs = t.pos_dirs, t.neg_dirs
+    deltas, symd = t.deltas, side.sym_deltas
+    cc, hh, bias = t.check_c, t.check_h, t.x0_bias
+    prune = bool(side.pagodas)
+    wt = side.weight_tables
+    nw = len(wt)
+    layout, packed_t = codec._layout, codec._packed
+    nb = codec._nbytes
+    lm = codec.lane_mask
+    shifts = codec.shifts
+    builder = KeySetBuilder(RUN)
+    add = builder.buffer.append
+    held = st.bytes
+    perf = time.perf_counter
+    next_yield = perf() + slice_seconds
+    nodes = st.nodes
+    count = 0
+    for key in side.last:
+        pos = 0
+        for tb, v in zip(layout, key.to_bytes(8, "little")):
+            pos |= tb[v]
+        raw = pos.to_bytes(nb, "little")
+        imgs = 0
+        for tb, v in zip(packed_t, raw):
+            imgs |= tb[v]
+        x = bias
+        if prune:
+            for tb, v in zip(wt, pos.to_bytes(nw, "little")):
+                x += tb[v]
+        x += cc
+        empty = mask ^ pos
+        for s, src, s2, _pat, base in pos_dirs:
+            m = src & pos & (pos >> s) & (empty >> s2)
+            while m:
+                low = m & -m
+                m ^= low
+                i = base + low.bit_length()
+                if (x + deltas[i]) & hh != hh:
+                    continue
+                y = imgs ^ symd[i]
+                add(min([(y >> sh) & lm for sh in shifts]))
+        for s, src, s2, _pat, base in neg_dirs:
+            m = src & pos & (pos << s) & (empty << s2)
+            while m:
+                low = m & -m
+                m ^= low
+                i = base + low.bit_length()
+                if (x + deltas[i]) & hh != hh:
+                    continue
+                y = imgs ^ symd[i]
+                add(min([(y >> sh) & lm for sh in shifts]))
+        nodes += 1
+        count += 1
+        if not count & 255:
+            if len(builder.buffer) >= RUN:
+                builder._flush()
+                add = builder.buffer.append
+            st.nodes = nodes
+            st.bytes = held + builder.nbytes + RUN * SORT_OVERHEAD
+            now = perf()
+            if nodes >= node_cap or now >= deadline or st.bytes > max_bytes:
+                return None
+            if now >= next_yield:
+                yield
+                next_yield = perf() + slice_seconds
+    st.nodes = nodes
+    level = builder.build()
+    st.bytes = held + level.nbytes
+    return level
+
+
+def level_search(board: Board, start: int, goals: list[int] | None, final_pegs: int, syms: list[int], *,
+                 max_seconds: float | None = None, max_nodes: int | None = None,
+                 max_bytes: int = DEFAULT_MAX_BYTES,
+                 slice_seconds: float = 0.05) -> Generator[LevelStats, None, LevelResult]:
+    """Decide whether ``start`` reaches one of ``goals`` (positions of ``final_pegs`` pegs).
+
+    ``goals`` None means *any* position with ``final_pegs`` pegs (then only the forward
+    side runs, and its pruning is off).  ``syms`` (indexes into ``board.symmetries``)
+    must map the goal set onto itself.  Yields :class:`LevelStats` about every
+    ``slice_seconds``; returns a :class:`LevelResult`.
+    """
+    t0 = time.perf_counter()
+    deadline = t0 + max_seconds if max_seconds is not None else float("inf")
+    node_cap = max_nodes if max_nodes is not None else 1 << 62
+    st = LevelStats()
+    codec = KeyCodec(board, syms)
+    mask = board.mask
+    start_pegs = start.bit_count()
+    if goals is not None and not goals:
+        return LevelResult("impossible", reason="no goal position", stats=st)
+    # the backward side keeps only the symmetries that also fix the start: its pruning toward the
+    # start then uses the start itself, not the weaker minimum over the start's images
+    codec_b = KeyCodec(board, [s for s in codec.symmetries if board.transform(start, s) == start])
+    fwd = _Side("forward", board, codec, [start], goals or [])
+    bwd = _Side("backward", board, codec_b, [mask ^ g for g in goals], [mask ^ start]) if goals else None
+    n = len(board.bits)
+    sides = [fwd] if bwd is None else [fwd, bwd]
+
+    def stats() -> LevelStats:
+        st.forward_levels = len(fwd.levels) - 1
+        st.backward_levels = len(bwd.levels) - 1 if bwd else 0
+        st.stored = sum(len(lv) for s in sides for lv in s.levels)
+        st.largest_level = max(len(lv) for s in sides for lv in s.levels)
+        st.fewest_pegs = fwd.pegs
+        st.seconds = time.perf_counter() - t0
+        return st
+
+    def real_pegs_backward() -> int:
+        return n - bwd.pegs if bwd else final_pegs
+
+    if start_pegs < final_pegs:
+        return LevelResult("impossible", reason="the start has fewer pegs than the goal", stats=stats())
+    while fwd.pegs > real_pegs_backward():
+        if bwd is not None and len(bwd.last) < len(fwd.last):
+            side = bwd
+        else:
+            side = fwd
+        gen = _expand(side, st, deadline, node_cap, max_bytes, slice_seconds)
+        try:
+            while True:
+                next(gen)
+                yield stats()
+        except StopIteration as stop:
+            level = stop.value
+        if level is None:
+            return LevelResult("unknown", reason=_how_far("budget spent", stats()), stats=st)
+        side.levels.append(level)
+        side.pegs -= 1
+        if not level:
+            what = "goal" if side is fwd else "start"
+            return LevelResult("impossible", stats=stats(), reason=(
+                f"exhaustive level search: no position with {side.pegs if side is fwd else n - side.pegs} pegs "
+                f"on the {side.name} side can still reach the {what} ({_sizes(stats())})"))
+        yield stats()
+    # both sides stand at the same peg count: meet
+    if bwd is None:
+        meet = codec.pos(next(iter(fwd.last)))
+    else:
+        meet = None
+        if len(bwd.last) <= len(fwd.last):
+            for key in bwd.last:
+                real = mask ^ codec_b.pos(key)
+                if codec.key(real) in fwd.last:
+                    meet = real
+                    break
+        else:
+            for key in fwd.last:
+                p = codec.pos(key)
+                for s in codec.symmetries:
+                    img = board.transform(p, s)
+                    if codec_b.key(mask ^ img) in bwd.last:
+                        meet = img
+                        break
+                if meet is not None:
+                    break
+        if meet is None:
+            return LevelResult("impossible", stats=stats(), reason=(
+                f"exhaustive level search: the {len(fwd.last)} positions with {fwd.pegs} pegs reachable "
+                f"from the start and the {len(bwd.last)} that can reach the goal have none in common "
+                f"({_sizes(stats())})"))
+    path = _rebuild(board, fwd, bwd, meet, start)
+    return LevelResult("solved", path=path, stats=stats())
+
+
+def _sizes(st: LevelStats) -> str:
+    return (f"{st.forward_levels} forward and {st.backward_levels} backward levels, "
+            f"{st.stored} positions up to symmetry, pagoda pruning")
+
+
+def _how_far(what: str, st: LevelStats) -> str:
+    return (f"{what}: {st.forward_levels} forward and {st.backward_levels} backward levels completed, "
+            f"{st.stored} positions stored ({st.bytes // (1 << 20)} MB), largest level {st.largest_level}, "
+            f"fewest pegs reached {st.fewest_pegs}")
+
+
+def _jumps(board: Board, pos: int) -> list[int]:
+    """The masks of the legal jumps of ``pos`` (three bits each)."""
+    out = []
+    empty = board.mask ^ pos
+    for d in board.directions:
+        s = d.shift
+        m = d.src & pos & (pos >> s) & (empty >> (2 * s)) if s > 0 else d.src & pos & (pos << -s) & (empty << (-2 * s))
+        while m:
+            low = m & -m
+            m ^= low
+            a = low.bit_length() - 1
+            out.append((1 << a) | (1 << (a + s)) | (1 << (a + 2 * s)))
+    return out
+
+
+def _rebuild(board: Board, fwd: _Side, bwd: _Side | None, meet: int, start: int) -> list[int]:
+    """A path of positions from the start through ``meet`` to a goal position (see the module docstring)."""
+    mask = board.mask
+    codec = fwd.codec
+    path = [meet]
+    cur = meet
+    for level in reversed(fwd.levels[:-1]):
+        # a parent of ``cur``: a reverse jump is a forward jump of the complement
+        for jm in _jumps(board, mask ^ cur):
+            prev = cur ^ jm
+            if codec.key(prev) in level:
+                break
+        else:  # pragma: no cover - every stored position has a stored parent
+            raise AssertionError("level search: a stored position has no stored parent")
+        path.append(prev)
+        cur = prev
+    path.reverse()
+    if bwd is not None:
+        cur = meet
+        for level in reversed(bwd.levels[:-1]):
+            for jm in _jumps(board, cur):
+                nxt = cur ^ jm
+                if bwd.codec.key(mask ^ nxt) in level:
+                    break
+            else:  # pragma: no cover
+                raise AssertionError("level search: a stored position has no stored child")
+            path.append(nxt)
+            cur = nxt
+    first = path[0]
+    for s in codec.symmetries:
+        if board.transform(first, s) == start:
+            return [board.transform(p, s) for p in path]
+    raise AssertionError("level search: the path does not start at an image of the start")  # pragma: no cover

@@ -1,0 +1,205 @@
+"""The level search (:mod:`pyapp.search.levels`, :mod:`pyapp.search.decide`) against exhaustive enumeration.
+
+The oracle here is independent of the solver: it lists every position reachable from the
+start (a plain breadth-first closure over Python sets, no symmetry, no pruning), which is
+cheap on boards of up to 21 holes and on sparse random positions.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pyapp.catalogue import get_board
+from pyapp.goal import Goal
+from pyapp.problem import Problem
+from pyapp.search.decide import decide
+from pyapp.search.levels import level_search
+
+
+def _drive(gen):
+    try:
+        while True:
+            next(gen)
+    except StopIteration as stop:
+        return stop.value
+
+
+def _lines(board):
+    out = []
+    for a, b, c in board.lines:
+        out.append((a, b, c))
+        out.append((c, b, a))
+    return out
+
+
+def reachable(board, start: int) -> set[int]:
+    """Every position reachable from ``start`` (the start included), by brute force."""
+    lines = _lines(board)
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for pos in frontier:
+            for a, b, c in lines:
+                if pos >> a & 1 and pos >> b & 1 and not pos >> c & 1:
+                    child = pos ^ ((1 << a) | (1 << b) | (1 << c))
+                    if child not in seen:
+                        seen.add(child)
+                        nxt.append(child)
+        frontier = nxt
+    return seen
+
+
+def check_path(board, problem: Problem, path: list[int]) -> None:
+    """Each step of ``path`` is one legal jump, from the start, ending where the goal wants."""
+    lines = set(_lines(board))
+    assert path[0] == problem.start
+    for p, q in zip(path, path[1:]):
+        gone, come = p & ~q, q & ~p
+        assert gone.bit_count() == 2 and come.bit_count() == 1 and (p & q) == (p & ~gone)
+        c = come.bit_length() - 1
+        x, y = (b for b in board.bits if gone >> b & 1)
+        assert (x, y, c) in lines or (y, x, c) in lines
+    if problem.goal.definite:
+        assert problem.goal.reached(path[-1])
+
+
+def _single_vacancy_cases(board_id):
+    board = get_board(board_id)
+    starts = {board.canonical(board.start(name)): name for name in board.names}
+    return board, sorted(starts.values(), key=board.names.index)
+
+
+# triangle5: every single-vacancy start up to symmetry, every goal; triangle6 (slower: the
+# middle levels hold ~10^5 positions) the corner start, one peg anywhere, fewest pegs and
+# the first three finishing holes the position class does not already rule out
+CASES = [("triangle5", None, None), ("triangle6", ["1"], "class")]
+
+
+@pytest.mark.parametrize(("board_id", "only", "holes"), CASES)
+def test_every_single_vacancy_problem_agrees_with_enumeration(board_id, only, holes):
+    board, starts = _single_vacancy_cases(board_id)
+    for name in only or starts:
+        start = board.start(name)
+        closure = reachable(board, start)
+        singles = {p for p in closure if p.bit_count() == 1}
+        fewest = min(p.bit_count() for p in closure)
+        ends = [b for b in board.bits if holes is None
+                or board.position_class(1 << b) == board.position_class(start)][:None if holes is None else 3]
+        goals = [Goal("any"), Goal("min")] + [Goal("hole", 1 << b) for b in ends]
+        for goal in goals:
+            problem = Problem(board, start, goal)
+            answer = _drive(decide(problem))
+            if goal.kind == "any":
+                want = "solved" if singles else "impossible"
+            elif goal.kind == "hole":
+                want = "solved" if goal.target in singles else "impossible"
+            else:
+                want = "solved"
+            assert answer.status == want, (board_id, name, goal, answer.reason)
+            if answer.status == "solved":
+                check_path(board, problem, answer.path)
+            else:
+                assert answer.reason
+            if goal.kind == "min":
+                assert answer.lower == fewest == answer.path[-1].bit_count()
+
+
+def test_target_goal_and_unreachable_target():
+    board = get_board("triangle5")
+    start = board.start("1")
+    closure = reachable(board, start)
+    rnd = random.Random(11)
+    some = rnd.sample(sorted(p for p in closure if p.bit_count() == 6), 3)
+    misses = [p for p in (rnd.getrandbits(15) for _ in range(200)) if p & ~board.mask == 0 and p not in closure]
+    for pos in some + misses[:3]:
+        pos &= board.mask
+        problem = Problem(board, start, Goal("target", pos))
+        answer = _drive(decide(problem))
+        assert answer.status == ("solved" if pos in closure else "impossible")
+        if answer.status == "solved":
+            check_path(board, problem, answer.path)
+
+
+def _random_positions(board, count, low, high, seed):
+    """Random peg sets, and as many positions played backward from a random single peg (solvable)."""
+    rnd = random.Random(seed)
+    lines = _lines(board)
+    out = []
+    for _ in range(count):
+        k = rnd.randint(low, high)
+        out.append(sum(1 << b for b in rnd.sample(board.bits, k)))
+        pos = 1 << rnd.choice(board.bits)
+        while pos.bit_count() < k:
+            back = [(a, b, c) for a, b, c in lines if pos >> c & 1 and not pos >> a & 1 and not pos >> b & 1]
+            if not back:
+                break
+            a, b, c = rnd.choice(back)
+            pos ^= (1 << a) | (1 << b) | (1 << c)
+        out.append(pos)
+    return out
+
+
+@pytest.mark.parametrize("board_id", ["english", "german", "diamond41"])
+def test_random_positions_agree_with_enumeration(board_id):
+    """Impossibility claims (and solutions) on sparse random positions, fixed seed, checked by brute force."""
+    board = get_board(board_id)
+    kinds = {"solved": 0, "impossible": 0}
+    for start in _random_positions(board, 6, 9, 13, seed=2026):
+        closure = reachable(board, start)
+        fewest = min(p.bit_count() for p in closure)
+        for goal in (Goal("any"), Goal("min")):
+            problem = Problem(board, start, goal)
+            answer = _drive(decide(problem))
+            assert answer.status != "unknown"
+            if goal.kind == "any":
+                assert answer.status == ("solved" if fewest == 1 else "impossible"), answer.reason
+                kinds[answer.status] += 1
+            else:
+                assert answer.status == "solved" and answer.lower == fewest == answer.path[-1].bit_count()
+            if answer.status == "solved":
+                check_path(board, problem, answer.path)
+    assert kinds["solved"] and kinds["impossible"]  # the sample exercises both answers
+
+
+def test_min_with_a_known_game_proves_one_count_below():
+    board = get_board("english")
+    start = _random_positions(board, 1, 12, 12, seed=5)[0]
+    closure = reachable(board, start)
+    fewest = min(p.bit_count() for p in closure)
+    # a known game leaving ``fewest`` pegs: found by the search itself, then handed back as ``upper``
+    first = _drive(decide(Problem(board, start, Goal("min"))))
+    again = _drive(decide(Problem(board, start, Goal("min")), upper=first.path))
+    assert again.status == "solved" and again.lower == fewest and again.path[-1].bit_count() == fewest
+
+
+def test_budget_spent_reports_how_far():
+    board = get_board("english")
+    res = _drive(level_search(board, board.start("d4"), [1 << board.hole("d4")], 1, [0], max_nodes=2000))
+    assert res.status == "unknown"
+    assert "levels completed" in res.reason and "positions stored" in res.reason
+    assert res.stats.nodes >= 2000 and res.stats.stored > 0 and res.stats.fewest_pegs is not None
+
+
+def test_memory_ceiling_is_respected():
+    board = get_board("english")
+    res = _drive(level_search(board, board.start("d4"), [1 << board.hole("d4")], 1, [0], max_bytes=1 << 20))
+    assert res.status == "unknown" and "MB" in res.reason
+
+
+def test_solver_fewest_pegs_and_one_peg_agree_with_enumeration():
+    """Through the whole portfolio (fast phases, then the complete phase with the level search)."""
+    from pyapp.solver import solve
+
+    board = get_board("german")
+    checked = 0
+    for start in _random_positions(board, 4, 10, 12, seed=77):
+        fewest = min(p.bit_count() for p in reachable(board, start))
+        res = solve(Problem(board, start, Goal("min")), max_seconds=60)
+        assert res.status == "solved" and res.pegs_left == fewest, res.method
+        one = solve(Problem(board, start, Goal("any")), max_seconds=60)
+        assert one.status == ("solved" if fewest == 1 else "impossible"), one.reason
+        checked += fewest > 1
+    assert checked
