@@ -367,4 +367,10 @@ def cases() -> list[Case]:
                     _problem("diamond41", "e5", "any"), "impossible", "position class (rule of three)",
                     quick=True, target="< 10 ms", limits=(0.01, None)),
     ]
+    # issue 9's rows (full runs only): whole tables and random positions, in pyapp.bench_tables
+    from .bench_tables import random_case, table_case
+
+    out += [table_case(b, Case, Outcome, replay_error, oracle, ORACLE_MAX_HOLES) for b in ("diamond41", "german")]
+    out += [random_case(b, g, Case, Outcome, replay_error) for b in ("english", "german", "diamond41")
+            for g in ("any", "min")]
     return out

@@ -5,7 +5,8 @@ it and plays jumps in the page (selection, legal targets, apply, undo, redo, the
 the first paint, while Python starts in the worker.  The rules are not written twice: the page
 only looks up what is generated here from :mod:`pyapp` itself (hole names, cells, drawing
 coordinates, the position-text layout, every jump as three hole indices in the order of
-:func:`pyapp.moves.legal_jumps`, the default problem and its drawing), and
+:func:`pyapp.moves.legal_jumps`, the goals as the web API describes them, the default problem and
+its drawing), and
 ``tests/browser/test_rules.py`` plays random games on every board in the page and compares
 each legal-jump set, position and end message with :func:`pyapp.webapi.state`.
 """
@@ -16,6 +17,7 @@ from .board import Board
 from .catalogue import ENTRIES, get_board
 from .goal import Goal
 from .render import hole_coordinates, render_svg
+from .webapi import _goal_dict  # the page's goal object: written once, in the web API
 
 FORMAT = 1
 """Bumped when the shape below changes (``rules.mjs`` refuses other formats)."""
@@ -60,6 +62,8 @@ def board_data(board_id: str) -> dict:
         "text": _text_columns(board),
         "rows": board.height,
         "jumps": _jumps(board),
+        # every goal the page can set without Python, as the engine describes it
+        "goals": {text: _goal_dict(board, Goal.parse(board, text)) for text in ("any", "min", *board.names)},
         "svg": render_svg(board, start, goal=board.bit_of[hole] if hole else None),
     }
 

@@ -72,7 +72,12 @@ def fewest_in_class(board: Board, start: int) -> int:
 
 
 class Kind:
-    """The behaviour of one kind of goal; :class:`Goal` delegates to the kind it names."""
+    """The behaviour of one kind of goal; :class:`Goal` delegates to the kind it names.
+
+    The defaults here are those of 'one peg anywhere' (:class:`_Any` adds only its names); a new
+    kind overrides what differs and is registered in :data:`KINDS`.  The searches specialise on
+    :attr:`Goal.exact` (one wanted final position) and :attr:`Goal.final_pegs` only.
+    """
 
     name: ClassVar[str]
     definite: ClassVar[bool] = True

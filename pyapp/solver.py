@@ -175,7 +175,7 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     st = run.st
 
     def spent() -> Result:
-        why = budget.why()
+        why = budget.why() + (f"; {st.how_far}" if st.how_far else "")
         if not definite:
             return done("unknown", f"{why}: fewest pegs found so far, minimality not proven",
                         st.best_path, "budget", st.nodes, len(run.table))

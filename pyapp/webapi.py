@@ -58,7 +58,8 @@ def _names(board: Board, jump: Jump) -> list[str]:
 def _goal_dict(board: Board, goal: Goal) -> dict:
     """The goal for the page: ``text`` (as :meth:`Goal.parse` reads it), ``hole`` (or None),
     ``label`` and ``description`` to show, ``definite`` (False for 'as few pegs as possible'),
-    so the page can ask instead of testing ``kind``."""
+    so the page can ask instead of testing ``kind`` (``boards.json`` carries the same dicts for
+    ``static/rules.mjs``)."""
     return {"kind": goal.kind, "hole": goal.hole_name(board), "text": goal.text(board), "label": goal.short(board),
             "description": goal.describe(board), "definite": goal.definite}
 

@@ -21,6 +21,9 @@ DEFAULT_SOLVE_SECONDS = 60.0
 DEFAULT_HINT_SECONDS = 10.0
 DEFAULT_FINISHES_SECONDS = 20.0
 SLICE_SECONDS = 0.05
+ANALYSIS_SLICE_SECONDS = 0.025
+"""Hint and finishes pause twice as often as a solve: their Cancel must answer within 200 ms on a
+loaded machine too (the worker only sees a cancel between two slices)."""
 CANCEL_SECONDS = 0.1
 """How long a cancelled call may take to answer with what it has before it is closed instead."""
 
@@ -140,10 +143,10 @@ def bench_job(args: dict) -> Job:
     return Job(gen(), lambda value: value, lambda row: row, cancelled=lambda: {"cancelled": True, "rows": rows})
 
 
-def _budget(args: dict, default_seconds: float) -> Budget:
+def _budget(args: dict, default_seconds: float, slice_seconds: float = SLICE_SECONDS) -> Budget:
     """The request's budget: ``max_seconds`` (default ``default_seconds``) and ``max_nodes``."""
     return Budget(fields.number(args, "max_seconds", default_seconds), fields.integer(args, "max_nodes", None),
-                  slice_seconds=SLICE_SECONDS)
+                  slice_seconds=slice_seconds)
 
 
 def _progress(p: Progress) -> dict:
@@ -155,40 +158,72 @@ def hint_job(args: dict) -> Job:
     from .analysis.hint import hint_steps
 
     s = from_request(args)
-    board, budget = s.board, _budget(args, DEFAULT_HINT_SECONDS)
+    board, budget = s.board, _budget(args, DEFAULT_HINT_SECONDS, ANALYSIS_SLICE_SECONDS)
+    legal = legal_jumps(board, s.position)
 
     def finish(found: Any) -> dict:
         return {
             "good": [_names(board, j) for j in found.good],
             "bad": [{"jump": _names(board, j), "reason": found.reasons.get(j, "")} for j in found.bad],
             "unknown": [_names(board, j) for j in found.unknown],
-            "legal": len(legal_jumps(board, s.position)),
+            "legal": len(legal),
             "cancelled": budget.cancelled,
         }
 
-    return Job(hint_steps(s.problem, budget), finish, _progress, budget)
+    def cancelled() -> dict:  # the analysis did not stop in time: every jump undecided
+        return {"good": [], "bad": [], "unknown": [_names(board, j) for j in legal], "legal": len(legal),
+                "cancelled": True}
+
+    return Job(hint_steps(s.problem, budget), finish, _progress, budget, cancelled)
 
 
 def finishes_job(args: dict) -> Job:
     from .analysis.finishes import finishes_steps
 
     s = from_request(args)
-    board, budget = s.board, _budget(args, DEFAULT_FINISHES_SECONDS)
+    board, budget = s.board, _budget(args, DEFAULT_FINISHES_SECONDS, ANALYSIS_SLICE_SECONDS)
+
+    def answer(possible: dict, impossible: dict, unknown: dict) -> dict:
+        groups = webplay.finish_groups(board, possible, impossible, unknown)
+        return {"possible": possible, "impossible": impossible, "unknown": unknown, "cancelled": budget.cancelled,
+                "groups": groups}
 
     def finish(found: Any) -> dict:
-        out: dict[str, Any] = {
-            "possible": {board.name_of[k]: format_moves(board, v) for k, v in found.possible.items()},
-            "impossible": {board.name_of[k]: v for k, v in found.impossible.items()},
-            "unknown": {board.name_of[k]: v for k, v in found.unknown.items()},
-            "cancelled": budget.cancelled,
-        }
-        out["groups"] = webplay.finish_groups(board, out["possible"], out["impossible"], out["unknown"])
-        return out
+        return answer({board.name_of[k]: format_moves(board, v) for k, v in found.possible.items()},
+                      {board.name_of[k]: v for k, v in found.impossible.items()},
+                      {board.name_of[k]: v for k, v in found.unknown.items()})
 
-    return Job(finishes_steps(board, s.position, budget=budget), finish, _progress, budget)
+    def cancelled() -> dict:  # the analysis did not stop in time: every hole undecided
+        return answer({}, {}, dict.fromkeys(board.names, "cancelled"))
+
+    return Job(finishes_steps(board, s.position, budget=budget), finish, _progress, budget, cancelled)
+
+
+def table_job(args: dict) -> Job:
+    """The whole single-vacancy table of ``board`` (:mod:`pyapp.analysis.table`): ``problem_seconds``
+    each (default 10), ``max_seconds`` for the whole table (default none); cancel keeps the cells done."""
+    from .analysis.table import DEFAULT_PROBLEM_SECONDS, table_steps
+    from .limits import MAX_SPEC_CHARS
+    from .spec import resolve_board
+
+    args = fields.request(args)
+    board = resolve_board(fields.text(args, "board", MAX_SPEC_CHARS, "english") or "english").board
+    per = fields.number(args, "problem_seconds", DEFAULT_PROBLEM_SECONDS)
+    total = args.get("max_seconds")
+    budget = Budget(None if total is None else fields.number(args, "max_seconds", 0.0), None,
+                    slice_seconds=SLICE_SECONDS)
+
+    def finish(table: Any) -> dict:
+        return {"board": board.id, "counts": table.counts(), "cancelled": table.cancelled,
+                "seconds": round(table.seconds, 3),
+                "cells": [{"start": c.start, "finish": c.finish, "status": c.status, "reason": c.reason,
+                           "moves": c.moves, "method": c.method} for c in table.cells]}
+
+    return Job(table_steps(board, budget=budget, problem_seconds=per), finish, _progress, budget)
 
 
 STREAMING: dict[str, Callable[[dict], Job]] = {"solve": solve_job, "bench": bench_job, "hint": hint_job,
-                                               "finishes": finishes_job, "never_lose": never_lose_job}
+                                               "finishes": finishes_job, "never_lose": never_lose_job,
+                                               "table": table_job}
 
 

@@ -40,13 +40,12 @@ export class BoardRules {
     return i === undefined ? -1 : i;
   }
 
-  /** {kind, hole, text} like pyapp's goal, or null when only the engine can read it. */
+  /** The goal as pyapp.webapi describes it ({kind, hole, text, label, ...}; from boards.json), or
+   *  null when only the engine can read it. */
   goal(text) {
-    const value = String(text ?? this.d.default_goal).trim();
-    const low = value.toLowerCase();
-    if (low === "any" || low === "min") return { kind: low, hole: null, text: low };
-    const i = this.hole(value);
-    return i < 0 ? null : { kind: "hole", hole: this.d.names[i], text: this.d.names[i] };
+    const low = String(text ?? this.d.default_goal).trim().toLowerCase();
+    const goal = Object.hasOwn(this.d.goals, low) ? this.d.goals[low] : null;
+    return goal ? { ...goal } : null;
   }
 
   /** Pegs (Uint8Array, 1 = peg) with the single vacancy `name`, or null. */
@@ -96,14 +95,14 @@ export class BoardRules {
     return rows.map((row) => Array.from(row, (ch) => ch ?? " ").join("").trimEnd()).join("\n");
   }
 
-  /** (over, won, message) as pyapp.game.ending. */
+  /** (over, won, message) as pyapp.game.ending (its wording; test_rules.py compares every end). */
   ending(pegs, legalCount, goal) {
     if (legalCount) return [false, false, ""];
     const count = pegs.reduce((a, b) => a + b, 0);
     const where = count === 1 ? this.d.names[pegs.indexOf(1)] : "";
     const reached = goal.kind === "any" ? count === 1 : goal.kind === "hole" ? count === 1 && where === goal.hole : false;
     if (reached) return [true, true, `Solved! One peg left, on ${where}.`];
-    if (goal.kind === "min") return [true, count === 1, `Game over: ${count} peg${count !== 1 ? "s" : ""} left.`];
+    if (!goal.definite) return [true, count === 1, `Game over: ${count} peg${count !== 1 ? "s" : ""} left.`];
     if (where) return [true, false, `Game over: one peg left on ${where}, but the goal was ${goal.text}.`];
     return [true, false, `Game over: ${count} pegs left, no jump possible.`];
   }

@@ -69,7 +69,8 @@ export function panelView(ui, buttons) {
       if (state.progress.nodes !== null) ui.progress.dataset.nodes = String(state.progress.nodes);
     }
     if (changed(last, state, ["analysis"])) ui.analysis.textContent = state.analysis.text;
-    // which controls can be used
+    // which controls can be used (not redone for progress lines: a search reports 20 times a second)
+    if (!changed(last.controls ??= {}, state, ["board", "task", "game", "engine", "editor", "queue"])) return;
     const { task, game } = state;
     const ready = !!st && state.engine.status === "idle";
     const free = ready && !task && !state.editor.open;

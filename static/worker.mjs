@@ -110,9 +110,20 @@ async function boot() {
   const realFetch = self.fetch;
   const compiled = WebAssembly.compileStreaming(realFetch(wasmUrl));
   compiled.catch(() => {});
-  self.fetch = (input, init) => (String(input?.url ?? input) === wasmUrl
-    ? Promise.resolve(new Response(null, { headers: { "content-type": "application/wasm" } }))
-    : realFetch(input, init));
+  // and the standard library, which Pyodide only asks for once the snapshot is ready: asked now
+  const stdlibUrl = new URL("../pyodide/python_stdlib.zip", import.meta.url).href;
+  let stdlib = realFetch(stdlibUrl);
+  stdlib.catch(() => {});
+  self.fetch = (input, init) => {
+    const asked = String(input?.url ?? input);
+    if (asked === wasmUrl) return Promise.resolve(new Response(null, { headers: { "content-type": "application/wasm" } }));
+    if (asked === stdlibUrl && stdlib) {
+      const early = stdlib;
+      stdlib = null; // a second boot (after a failed restore) fetches it again
+      return early;
+    }
+    return realFetch(input, init);
+  };
   const streaming = WebAssembly.instantiateStreaming;
   WebAssembly.instantiateStreaming = async (source, imports) => {
     stage("compile");

@@ -110,3 +110,19 @@ def test_portfolio_is_a_list_of_phases():
     assert [p.nodes for p in phases[15:] if isinstance(p, Restart)] == [4000, 16000, 64000]
     assert isinstance(phases[-1], Exhaustive)
     assert PagodaProgram not in [type(p) for p in portfolio((300,) * 12, (128, 256), False)]
+
+
+@pytest.mark.parametrize("fn, keys", [("hint", {"good", "bad", "unknown", "legal"}),
+                                      ("finishes", {"possible", "impossible", "unknown", "groups"})])
+def test_worker_cancel_answers_in_the_result_shape_even_when_the_call_is_closed(fn, keys, monkeypatch):
+    import json
+
+    from pyapp import webapi, webjobs
+
+    args = json.dumps({"board": "square:" + "/".join(_ROWS12), "goal": "any"})
+    for drain in (webjobs.CANCEL_SECONDS, 0.0):  # the call's own answer, then the closed-call fallback
+        monkeypatch.setattr(webjobs, "CANCEL_SECONDS", drain)
+        job = webapi.start(fn, args)
+        json.loads(job.step())
+        out = json.loads(job.cancel())
+        assert out["done"] and out["result"]["cancelled"] is True and keys <= set(out["result"])

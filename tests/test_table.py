@@ -66,3 +66,17 @@ def test_command_json(capsys):
     assert out["board"] == "triangle4" and out["complete"] is True
     assert sum(out["counts"].values()) == len(out["cells"]) == 3 * 10
     assert main(["table", "nosuchboard", "--json"]) == 2
+
+
+def test_worker_request_streams_progress_and_answers():
+    from pyapp import webapi
+
+    job = webapi.start("table", json.dumps({"board": "triangle4", "problem_seconds": 5}))
+    steps = [json.loads(job.step())]
+    while not steps[-1]["done"]:
+        steps.append(json.loads(job.step()))
+    result = steps[-1]["result"]
+    assert result["board"] == "triangle4" and sum(result["counts"].values()) == 30
+    assert any("of 30" in s["progress"]["note"] for s in steps[:-1])
+    bad = webapi.start("table", json.dumps({"board": "nosuch"}))
+    assert "unknown board" in json.loads(bad.step())["error"]

@@ -17,8 +17,9 @@ node budget covers both.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
+from typing import Any
 
 from ..goal import Goal
 from ..problem import Problem
@@ -29,12 +30,20 @@ from .levels import DEFAULT_MAX_BYTES, LevelResult, level_search
 from .phases import FewestPegs, Outcome, Run, _dfs_outcome
 
 
+def how_far(stats) -> str:
+    """What an unknown answer says of the level search (``LevelStats`` of levels or decide)."""
+    return (f"level search: {stats.forward_levels} forward and {stats.backward_levels} backward levels "
+            f"completed, {stats.stored:,} positions stored ({stats.bytes // 2**20} MB), "
+            f"fewest pegs reached {stats.fewest_pegs}")
+
+
 def _level_bytes(run: Run) -> int:
     ceiling = run.budget.max_bytes
     return (ceiling if ceiling is not None else DEFAULT_MAX_BYTES) // 2
 
 
-def _alternate(run: Run, deep: Generator, levels: Generator, settle) -> Generator[None, None, Outcome | None]:
+def _alternate(run: Run, deep: Generator[Any, None, Any], levels: Generator[Any, None, Any] | None,
+               settle: Callable[[Any], Outcome | None]) -> Generator[None, None, Outcome | None]:
     """Alternate ``deep`` (a depth-first search) and ``levels`` slice by slice; ``settle(value)``
     turns the level search's answer into an Outcome, or None to let the depth-first search go on."""
     st = run.st
@@ -53,6 +62,7 @@ def _alternate(run: Run, deep: Generator, levels: Generator, settle) -> Generato
             stats = next(levels)
             st.nodes += stats.nodes - level_nodes
             level_nodes = stats.nodes
+            st.how_far = how_far(stats)
         except StopIteration as stop:
             answer = settle(stop.value)
             if answer is not None:
@@ -108,6 +118,6 @@ class CompleteFewest:
         return (yield from _alternate(run, FewestPegs(self.lower_bound).run(run, number), levels, settle))
 
 
-def _wrap_dfs(gen: Generator) -> Generator[None, None, Outcome]:
+def _wrap_dfs(gen: Generator[Any, None, Any]) -> Generator[None, None, Outcome]:
     value = yield from gen
     return _dfs_outcome(value)

@@ -75,7 +75,7 @@ def decide(problem: Problem, *, max_seconds: float | None = None, max_nodes: int
         obstacle = goal.obstacle(board, start)
         if obstacle:
             return Decision("impossible", reason=obstacle)
-        goals = goal.pagoda_targets(board, start)
+        goals: list[int] | None = goal.pagoda_targets(board, start)
         res = yield from sub(goals, goal.final_pegs, goal.symmetries(board))
         return Decision(res.status, res.path, res.reason, res.stats, searches=1)
 

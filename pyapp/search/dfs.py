@@ -46,6 +46,8 @@ class Stats:
     """The path to the fewest pegs reached by any search of this solve so far."""
     dead_sample: list[int] | None = field(default=None, repr=False)
     """When a list, dead positions are appended to it (used to learn pagodas)."""
+    how_far: str = ""
+    """How far a complete search got, for an ``unknown`` answer (set by the level search)."""
 
 
 def make_expand(t: Tables, keys: set[int], iso: int = ISO, edge: int = EDGE):

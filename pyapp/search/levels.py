@@ -301,6 +301,7 @@ def level_search(board: Board, start: int, goals: list[int] | None, final_pegs: 
                 f"exhaustive level search: the {len(fwd.last)} positions with {fwd.pegs} pegs reachable "
                 f"from the start and the {len(bwd.last)} that can reach the goal have none in common "
                 f"({_sizes(stats())})"))
+    assert meet is not None  # both sides met (else the search answered impossible above)
     path = _rebuild(board, fwd, bwd, meet, start)
     return LevelResult("solved", path=path, stats=stats())
 
