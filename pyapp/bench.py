@@ -100,6 +100,8 @@ def run_case(case: Case, *, repeat: int, quick: bool, memory: bool, budget: floa
         return Budget(budget, max_nodes)
 
     runs = (min(case.seeds, QUICK_SEEDS) if quick else case.seeds) if case.seeds else repeat
+    if case.runs is not None:
+        runs = min(runs, case.runs)
     walls: list[float] = []
     cpus: list[float] = []
     outcomes: list[Outcome] = []
@@ -142,6 +144,10 @@ def run_case(case: Case, *, repeat: int, quick: bool, memory: bool, budget: floa
         answer = f"{tally} {label}s (e.g. {outcomes[0].answer})"
     worst = max(range(runs), key=lambda i: walls[i])
     peak_mb = None
+    estimated = [o.peak_bytes for o in outcomes if o.peak_bytes is not None]
+    if not case.traced:
+        memory = False
+        peak_mb = round(max(estimated) / 2**20, 3) if estimated else None
     if memory:
         tracemalloc.start()
         try:
@@ -161,7 +167,8 @@ def run_case(case: Case, *, repeat: int, quick: bool, memory: bool, budget: floa
         nodes=int(_median([o.nodes for o in outcomes])), nodes_max=max(o.nodes for o in outcomes),
         entries=int(_median([o.entries for o in outcomes])), entries_max=max(o.entries for o in outcomes),
         median_s=round(median_s, 6), worst_s=round(worst_s, 6), cpu_median_s=round(_median(cpus), 6),
-        peak_mb=peak_mb, memory=("tracemalloc peak of one untimed run of the slowest case" if memory else None),
+        peak_mb=peak_mb, memory=("tracemalloc peak of one untimed run of the slowest case" if memory else
+                                 "the analysis's own estimate of what it held" if peak_mb is not None else None),
         wasm_heap_mb=None if heap is None else round(heap / 2**20, 1), met=met,
         per_run=[{"seconds": round(w, 6), "nodes": o.nodes} for w, o in zip(walls, outcomes)] if case.seeds else None,
     )

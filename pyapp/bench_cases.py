@@ -39,6 +39,8 @@ class Outcome:
     """Why the answer is wrong (None when it checked out)."""
     unanswered: str | None = None
     """Why there is no answer (budget spent), when there is none."""
+    peak_bytes: int | None = None
+    """The analysis's own estimate of the memory it held (rows that are not traced)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,10 @@ class Case:
     limits: tuple[float | None, float | None] = (None, None)
     """Targets in seconds: (median, worst)."""
     tags: tuple[str, ...] = field(default=())
+    runs: int | None = None
+    """At most this many runs (rows of minutes run once)."""
+    traced: bool = True
+    """False: no tracemalloc run (it would take several times as long); the peak is the analysis's estimate."""
 
 
 # ---------------------------------------------------------------------------- checking helpers
@@ -373,4 +379,6 @@ def cases() -> list[Case]:
     out += [table_case(b, Case, Outcome, replay_error, oracle, ORACLE_MAX_HOLES) for b in ("diamond41", "german")]
     out += [random_case(b, g, Case, Outcome, replay_error) for b in ("english", "german", "diamond41")
             for g in ("any", "min")]
-    return out
+    from .exact.bench_rows import cases as exact_cases  # imports this module: load it last
+
+    return out + exact_cases()

@@ -53,6 +53,7 @@ from functools import lru_cache
 
 from .board import BOARD_CACHE_SIZE, Board
 from .budget import Budget, Progress, budget_of, drive
+from .goal import Goal
 from .moves import Jump
 from .pagoda import Pagoda, pagoda_proof, pagodas_for, parity_pagodas
 from .problem import Problem, Result, Status
@@ -185,7 +186,7 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
         phases = portfolio(DEFAULT_RESTARTS if restarts is None else restarts,
                            DEFAULT_BEAM_WIDTHS if beam_widths is None else beam_widths,
                            bool(finishes) and len(board.bits) <= LP_MAX_HOLES,
-                           Complete(goal) if definite and len(board.bits) <= MAX_HOLES else None)
+                           _complete(board, goal, bool(finishes)))
         outcome = yield from run_phases(run, phases)
         entries = len(run.table)
         if outcome.status == "budget":
@@ -213,6 +214,16 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     if outcome.status == "budget":
         return spent()
     return done("solved", None, outcome.path, outcome.method, st.nodes, len(run.table))
+
+
+def _complete(board: Board, goal: Goal, finishes: bool) -> Complete | None:
+    """The complete phase: depth-first and level search (boards of up to 64 holes).  For ``min``
+    the first stage asks for one peg (the class bound, when it is one peg) like the ``any`` goal."""
+    if len(board.bits) > MAX_HOLES:
+        return None
+    if goal.definite:
+        return Complete(goal)
+    return Complete(Goal("any")) if finishes else None
 
 
 @lru_cache(maxsize=BOARD_CACHE_SIZE)

@@ -193,9 +193,16 @@ def cnf(args: dict) -> dict:
     return {"dimacs": to_dimacs(s.problem), "filename": name}
 
 
+def exact_estimate(args: dict) -> dict:
+    """How big an exact analysis of the request's problem is likely to be (the page asks before starting)."""
+    from .exact.web import estimate
+
+    return estimate(from_request(args).problem)
+
+
 ONE_SHOT: dict[str, Callable[[dict], Any]] = {
     "boards": boards, "state": state, "render": state, "custom_board": custom_board,
-    "hint": hint, "finishes": finishes, "cnf": cnf, "puzzle": puzzle,
+    "hint": hint, "finishes": finishes, "cnf": cnf, "puzzle": puzzle, "exact_estimate": exact_estimate,
 }
 def call(fn: str, args_json: str) -> str:
     """Run a one-shot request; returns JSON ``{"ok": value}`` or ``{"error": message}``."""

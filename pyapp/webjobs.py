@@ -199,6 +199,25 @@ def finishes_job(args: dict) -> Job:
     return Job(finishes_steps(board, s.position, budget=budget), finish, _progress, budget, cancelled)
 
 
+def exact_job(args: dict, analysis: str) -> Job:
+    """The exact analyses of :mod:`pyapp.exact` (``count``, ``levels``, ``fewest``), level by level."""
+    from .exact import web as exact_web
+
+    s = from_request(args)
+    return Job(*exact_web.job(s.problem, {**args, "analysis": analysis}))
+
+
+def count_exact_job(args: dict) -> Job:
+    """``count_exact``: every solution counted; ``levels: true`` for the level histogram instead."""
+    args = fields.request(args)
+    return exact_job(args, "levels" if fields.flag(args, "levels", False) else "count")
+
+
+def fewest_exact_job(args: dict) -> Job:
+    """``fewest_exact``: the fewest moves, proven by an exhaustive search by moves."""
+    return exact_job(args, "fewest")
+
+
 def table_job(args: dict) -> Job:
     """The whole single-vacancy table of ``board`` (:mod:`pyapp.analysis.table`): ``problem_seconds``
     each (default 10), ``max_seconds`` for the whole table (default none); cancel keeps the cells done."""
@@ -224,6 +243,7 @@ def table_job(args: dict) -> Job:
 
 STREAMING: dict[str, Callable[[dict], Job]] = {"solve": solve_job, "bench": bench_job, "hint": hint_job,
                                                "finishes": finishes_job, "never_lose": never_lose_job,
-                                               "table": table_job}
+                                               "table": table_job, "count_exact": count_exact_job,
+                                               "fewest_exact": fewest_exact_job}
 
 

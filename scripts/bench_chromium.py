@@ -6,7 +6,7 @@ serves it on 127.0.0.1, opens ``bench.html`` in Debian's Chromium through Playwr
 collects the rows that the page's Pyodide worker measures (``pyapp.bench.iter_suite``, the
 same suite as ``python -m pyapp bench``).  Progress goes to stderr, the table to stdout.
 
-    python scripts/bench_chromium.py [--quick] [--repeat N] [--json] [--out FILE] [--starts N]
+    python scripts/bench_chromium.py [--quick] [--repeat N] [--only NAME...] [--json] [--out FILE] [--starts N]
 
 ``--starts N`` also reloads the page N more times (same browser profile, HTTP cache warm) and
 reports the worker's start-to-ready time of each.  Exit code 1 when a row's answer is WRONG.
@@ -58,6 +58,8 @@ def run(args: argparse.Namespace) -> dict:
     server = _serve(dist)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     query = f"quick={int(args.quick)}" + (f"&repeat={args.repeat}" if args.repeat else "")
+    if args.only:
+        query += "&only=" + ",".join(args.only)
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
@@ -107,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="the CI subset, one run per row")
     parser.add_argument("--repeat", type=int, help="runs per row (default: 5, quick 1)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="run just these rows (see python -m pyapp bench)")
     parser.add_argument("--out", help="also save the JSON result to this file")
     parser.add_argument("--dist", help="serve this existing build instead of building into a temporary folder")
     parser.add_argument("--starts", type=int, default=0, help="extra page loads to time the warm start")

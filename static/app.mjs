@@ -6,6 +6,7 @@
 import { BoardView } from "./board.mjs";
 import { attachCoordinates } from "./coords.mjs";
 import { Editor } from "./editor.mjs";
+import { createExact } from "./exact.mjs";
 import { createFinishes, defineFinishes, finishesView, mapShown } from "./finishmap.mjs";
 import { createGameController, defineGame } from "./game.mjs";
 import { attachInput } from "./input.mjs";
@@ -80,6 +81,7 @@ const finishes = createFinishes(ctx);
 const neverLose = createNeverLose(ctx);
 ctx.puzzles = createPuzzles(ctx, { level: $("puzzle-level") });
 ctx.onActivate = (name) => (mapShown(s) ? finishes.pick(name) : null); // already inside the queue
+const exact = createExact(ctx, { count: $("count-all"), fewest: $("fewest-moves") });
 const written = { hash: null };
 store.subscribe(boardView(view));
 store.subscribe(panelView(ui, buttons));
@@ -213,6 +215,8 @@ $("neverlose-undo").addEventListener("click", () => game.input.undo());
 buttons.newPuzzle.addEventListener("click", ctx.puzzles.newPuzzle);
 attachCoordinates($("coords-toggle"), ui.holder);
 buttons.cnf.addEventListener("click", tasks.cnf);
+$("count-all").addEventListener("click", exact.count);
+$("fewest-moves").addEventListener("click", exact.fewest);
 buttons.edit.addEventListener("click", queued(openEditor));
 $("editor-done").addEventListener("click", queued(() => closeEditor(true)));
 $("editor-cancel").addEventListener("click", queued(() => closeEditor(false)));

@@ -72,6 +72,8 @@ async function main() {
   status(`Python ${info.python} ready in ${info.cold_start_s.toFixed(2)} s (worker start to ready).`);
   const run = async () => {
     const args = { quick: $("quick").checked, repeat: Math.max(1, Number($("repeat").value) || 1) };
+    const only = (params.get("only") || "").split(",").filter(Boolean); // ?only=row,row: just those rows
+    if (only.length) args.only = only;
     $("start").disabled = true;
     $("rows").tBodies[0].replaceChildren();
     setState("running");

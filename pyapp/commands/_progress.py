@@ -30,15 +30,22 @@ class StderrProgress:
         self.every = EVERY_SECONDS if every is None else every
         self.printed = 0
 
-    def __call__(self, done: int, seconds: float | None = None) -> None:
+    def __call__(self, done: int, seconds: float | None = None, detail: str = "") -> None:
         now = time.perf_counter()
         if now < self.next:
             return
         self.next = now + self.every
         spent = now - self.t0 if seconds is None else seconds
         word = plural(done, self.unit).split(" ", 1)[1]
-        print(f"{self.label}: {done:,} {word}, {spent:.1f} s", file=self.stream, flush=True)
+        tail = f" ({detail})" if detail else ""
+        print(f"{self.label}: {done:,} {word}, {spent:.1f} s{tail}", file=self.stream, flush=True)
         self.printed += 1
+
+    def level(self, progress) -> None:
+        """Adapter for the exact analyses' per-level :class:`~pyapp.exact.sweep.Progress` reports."""
+        self(progress.total + progress.positions, progress.seconds,
+             f"{progress.stage}, level {progress.pegs}: {progress.positions:,} positions, "
+             f"{progress.bytes / 1e6:,.0f} MB")
 
     def nodes(self, progress) -> None:
         """Adapter for :class:`~pyapp.budget.Progress` reports (nodes; the time is this run's wall

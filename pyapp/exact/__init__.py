@@ -1,0 +1,13 @@
+"""Exact analyses at full scale: every position of a game, level by level, with no cap on positions.
+
+* :mod:`.codec`: canonical dense keys and the compiled level expansion of a board;
+* :mod:`.sweep`: level-by-level sweeps over sorted ``array('Q')`` keys (with class weights);
+* :mod:`.count`: the number of solutions, two sweeps meeting in the middle;
+* :mod:`.levels`: positions reachable and positions that can still win, per peg count;
+* :mod:`.winnable`: the winnable sets, and ``can_win(pos)`` ("still solvable?") once computed;
+* :mod:`.fewest`: the fewest moves, by a search by moves over the winnable positions;
+* :mod:`.report`, :mod:`.web`, :mod:`.bench_rows`: their JSON, web-worker jobs and bench rows.
+
+Every long call is a step generator under a :class:`pyapp.budget.Budget` (time, memory
+ceiling, cancel) that yields per-level :class:`.sweep.Progress`.
+"""

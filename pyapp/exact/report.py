@@ -1,0 +1,46 @@
+"""The JSON form of the exact analyses' answers, shared by the command line and the web worker."""
+
+from __future__ import annotations
+
+from ..notation import format_moves
+from ..problem import Problem
+from .count import ExactCount
+from .fewest import ExactFewest
+from .levels import LevelTable
+
+
+def count_json(problem: Problem, c: ExactCount) -> dict:
+    return {
+        "solutions": c.solutions,
+        "status": c.status,
+        "reason": c.reason,
+        "goal": problem.goal.text(problem.board),
+        "positions": c.positions,
+        "meet": c.meet,
+        "symmetries": c.symmetries,
+        "peak_memory": c.peak_bytes,
+        "seconds": round(c.seconds, 6),
+    }
+
+
+def levels_json(problem: Problem, t: LevelTable) -> dict:
+    return {"status": t.status, "reason": t.reason, "goal": problem.goal.text(problem.board), "levels": t.rows,
+            "reachable": t.reachable, "winnable": t.winnable, "symmetries": t.symmetries,
+            "peak_memory": t.peak_bytes, "seconds": round(t.seconds, 6)}
+
+
+def fewest_json(problem: Problem, f: ExactFewest) -> dict:
+    """``proven`` is True for 'solved' and 'impossible' (both come from an exhaustive search)."""
+    return {
+        "status": f.status,
+        "moves": f.moves,
+        "solution": format_moves(problem.board, f.jumps),
+        "jumps": len(f.jumps),
+        "jump_list": [[problem.board.name_of[b] for b in j] for j in f.jumps],
+        "proven": f.status != "unknown",
+        "lower_bound": f.lower_bound,
+        "reason": f.reason,
+        "positions": f.positions,
+        "winnable": f.winnable,
+        "seconds": round(f.seconds, 6),
+    }

@@ -1,0 +1,201 @@
+"""Every position that can still win, level by level, and "still solvable?" in one lookup.
+
+A position can still win when it is reachable from the start *and* the goal is reachable
+from it.  Both sides are swept only down to the middle level ``m`` (forward from the start
+to ``m`` pegs, the complement game from the goal's complement to ``N - m``), then:
+
+* at ``m``: the reachable positions whose complement the backward sweep reached;
+* below ``m``: the children of the winnable positions one level up whose complement the
+  backward sweep reached (a winnable position's predecessor on its path is winnable);
+* above ``m``: the reachable parents of the winnable positions one level down (found as the
+  complements of the children of their complements).
+
+So only the winnable sets themselves, much smaller than the reachable ones, are expanded
+past the middle.  For the English central game 1,679,072 positions (up to symmetry) can
+still win out of 23,475,688 reachable (G. I. Bell, "English peg solitaire" pages).
+
+:func:`winnable` caches the answer per problem, so :meth:`Winnable.can_win` answers "is
+this position still solvable?" for every move of a game with one canonical key and one
+binary search (the never-lose mode of the page can call it after each move).
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left
+from collections.abc import Generator
+from dataclasses import dataclass, field
+
+from ..budget import Budget, drive
+from ..problem import Problem
+from .codec import Codec
+from .setup import Sides, sides, stop_if_over
+from .sweep import Level, Progress, sweep, to_array
+
+
+def member(keys: array, key: int) -> bool:
+    """``key`` in the sorted array ``keys`` (binary search)."""
+    i = bisect_left(keys, key)
+    return i < len(keys) and keys[i] == key
+
+
+@dataclass
+class Winnable:
+    """The positions of a problem that can still win, per peg count (canonical keys, sorted)."""
+
+    problem: Problem
+    codec: Codec
+    levels: dict[int, array] = field(default_factory=dict)
+    reachable: dict[int, int] = field(default_factory=dict)
+    """Reachable positions per level for the levels the sweeps stored (up to symmetry)."""
+    seconds: float = 0.0
+
+    def can_win(self, pos: int) -> bool:
+        """True when ``pos`` is reachable from the start and can still reach the goal."""
+        keys = self.levels.get(pos.bit_count())
+        return keys is not None and member(keys, self.codec.canon(pos))
+
+    def counts(self) -> dict[int, int]:
+        """Winnable positions per peg count (up to the problem's symmetries)."""
+        return {pegs: len(keys) for pegs, keys in sorted(self.levels.items(), reverse=True)}
+
+    def __len__(self) -> int:
+        return sum(len(keys) for keys in self.levels.values())
+
+    @property
+    def nbytes(self) -> int:
+        return sum(keys.itemsize * len(keys) for keys in self.levels.values())
+
+
+_CACHE: dict[tuple, Winnable] = {}
+CACHE_ENTRIES = 2
+"""Winnable sets kept for "still solvable?" lookups (the English one holds 13 MB of keys)."""
+
+
+def cached(problem: Problem) -> Winnable | None:
+    """The winnable set of ``problem`` if it was computed already (see :func:`winnable_steps`)."""
+    return _CACHE.get(_cache_key(problem))
+
+
+def _cache_key(problem: Problem) -> tuple:
+    return (problem.board.id, problem.board.mask, problem.start, problem.goal)
+
+
+def winnable(problem: Problem, budget: Budget | None = None) -> Winnable:
+    """Every position of ``problem`` that can still win (computed once, then cached)."""
+    return drive(winnable_steps(problem, budget))
+
+
+def winnable_steps(problem: Problem, budget: Budget | None = None,
+                   forward: dict[int, array] | None = None) -> Generator[Progress, None, Winnable]:
+    """Compute the winnable sets, yielding :class:`Progress`; raises the :mod:`setup` stop exceptions.
+
+    ``forward`` may give reachable levels already swept from the start (``count --levels``
+    sweeps every level and passes them on).
+    """
+    hit = cached(problem)
+    if hit is not None:
+        return hit
+    budget = budget or Budget()
+    s = sides(problem)
+    n = s.holes
+    meet = s.meet()
+    reach: dict[int, array] = dict(forward or {})
+    back: dict[int, array]
+    stored = [0]
+
+    def held() -> int:
+        return stored[0]
+
+    def run(sources, last: int, stage: str, into: dict[int, array], cd: Codec):
+        for item in sweep(cd, list(sources), last, weights=False, stage=stage, kept_bytes=held,
+                          max_bytes=budget.max_bytes):
+            if isinstance(item, Level):
+                into[item.pegs] = item.keys
+                stored[0] += item.nbytes
+            else:
+                stop_if_over(budget)
+                yield item
+
+    if s.complement_problem:
+        low = min(meet, n - meet)
+        if low not in reach:
+            yield from run([s.start], low, "reachable", reach, s.codec)
+        back = reach
+    else:
+        if meet not in reach:
+            yield from run([s.start], meet, "reachable", reach, s.codec)
+        back = {}
+        yield from run(s.backward, n - meet, "can reach the goal", back, s.back_codec)
+    win = Winnable(problem, s.codec, reachable={k: len(v) for k, v in reach.items()})
+    if meet not in reach or (n - meet) not in back:
+        win.seconds = budget.elapsed()
+        return win  # a sweep died out before the middle: nothing can win
+    win.levels[meet] = yield from _middle(s, reach[meet], back[n - meet], meet, budget)
+    for pegs in range(meet - 1, s.last_pegs - 1, -1):
+        win.levels[pegs] = yield from _down(s, win.levels[pegs + 1], back[n - pegs], pegs, budget)
+    for pegs in range(meet + 1, s.first_pegs + 1):
+        win.levels[pegs] = yield from _up(s, win.levels[pegs - 1], reach[pegs], pegs, budget)
+    win.seconds = budget.elapsed()
+    if len(_CACHE) >= CACHE_ENTRIES:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[_cache_key(problem)] = win
+    return win
+
+
+def _middle(s: Sides, reach: array, back: array, pegs: int, budget: Budget) -> Generator[Progress, None, array]:
+    """Winnable positions of the middle level: reachable ones whose complement the backward sweep reached."""
+    cd = s.back_codec
+    packed_key, least_greatest = cd.packed_key, cd.least_greatest
+    everything = cd.everything
+    out = []
+    for i, key in enumerate(reach):
+        if member(back, everything ^ least_greatest(packed_key(key))[1]):
+            out.append(key)
+        if i & 0xFFFF == 0xFFFF:
+            stop_if_over(budget)
+            yield Progress("can still win", pegs, i, len(reach), len(out), 0, 0, budget.elapsed())
+    return to_array(out)
+
+
+def _down(s: Sides, above: array, back: array, pegs: int, budget: Budget) -> Generator[Progress, None, array]:
+    """Winnable positions with ``pegs`` pegs: children of the winnable ones above that can reach the goal."""
+    cd, bcd = s.codec, s.back_codec
+    least = cd.least
+    everything = cd.everything
+    raw: set[int] = set()
+    cd.expand_set(above, 0, len(above), raw)
+    out = set()
+    if bcd is cd:
+        least_greatest = cd.least_greatest
+        for x in raw:
+            key, greatest = least_greatest(x)
+            if key not in out and member(back, everything ^ greatest):
+                out.add(key)
+    else:  # lane 0 of a packed value is the position itself: its images under the backward group
+        back_greatest, packed_key = bcd.least_greatest, bcd.packed_key
+        for x in raw:
+            key = least(x)
+            if key not in out and member(back, everything ^ back_greatest(packed_key(x & everything))[1]):
+                out.add(key)
+    stop_if_over(budget)
+    yield Progress("can still win", pegs, len(above), len(above), len(out), 0, 0, budget.elapsed())
+    return to_array(sorted(out))
+
+
+def _up(s: Sides, below: array, reach: array, pegs: int, budget: Budget) -> Generator[Progress, None, array]:
+    """Winnable positions with ``pegs`` pegs: reachable parents of the winnable ones below."""
+    cd = s.codec
+    least_greatest = cd.least_greatest
+    everything = cd.everything
+    flipped = to_array(key ^ everything for key in below)
+    raw: set[int] = set()
+    cd.expand_set(flipped, 0, len(flipped), raw)
+    out = set()
+    for z in raw:
+        key = everything ^ least_greatest(z)[1]  # z is a child of a complement: flip it back
+        if key not in out and member(reach, key):
+            out.add(key)
+    stop_if_over(budget)
+    yield Progress("can still win", pegs, len(below), len(below), len(out), 0, 0, budget.elapsed())
+    return to_array(sorted(out))

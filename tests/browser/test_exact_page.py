@@ -1,0 +1,62 @@
+""""Count all solutions" and "Fewest moves" in the page: exact answers from the worker, per-level
+progress, the time estimate before a big board, and Cancel.
+
+Small problems (the 15-hole triangle) answer at once and are checked against the figures the
+depth-first count and the exhaustive oracle give (29,760 solutions and 10 moves from vacancy 1
+to one peg); the English central game shows its estimate, then its level-by-level progress, and
+is cancelled.
+"""
+
+from __future__ import annotations
+
+import pytest
+from browser_support import ARTIFACTS, go
+
+pytestmark = pytest.mark.browser
+
+
+def _open_analyses(page) -> None:
+    if not page.evaluate("document.querySelector('#count-all').closest('details').open"):
+        page.locator("summary", has_text="Analyse and export").click()
+
+
+def _analysis(page) -> str:
+    return page.text_content("#analysis") or ""
+
+
+def test_count_and_fewest_on_a_small_board(app):
+    go(app, "#board=triangle5&start=1&goal=any")
+    _open_analyses(app)
+    app.get_by_role("button", name="Count all solutions").click()
+    app.wait_for_function("() => document.querySelector('#analysis').textContent.includes('jump sequences')")
+    assert "29,760 jump sequences solve it" in _analysis(app)
+    app.get_by_role("button", name="Fewest moves").click()
+    app.wait_for_function("() => document.querySelector('#analysis').textContent.includes('proven minimal')")
+    assert _analysis(app).startswith("10 moves (13 jumps), proven minimal")
+    assert app.is_visible("#playback")
+    app.screenshot(path=str(ARTIFACTS / "exact-fewest-triangle5.png"), full_page=True)
+
+
+def test_big_board_says_its_estimate_shows_levels_and_cancels(app):
+    go(app, "#board=english")
+    _open_analyses(app)
+    dialogs: list[str] = []
+
+    def accept(dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.accept()
+
+    app.on("dialog", accept)
+    try:
+        app.get_by_role("button", name="Count all solutions").click()
+        app.wait_for_function("() => document.querySelector('#analysis').textContent.includes('positions')")
+    finally:
+        app.remove_listener("dialog", accept)
+    assert dialogs and "estimate" in dialogs[0] and "Start?" in dialogs[0]
+    line = _analysis(app)
+    assert "pegs:" in line and "positions" in line and "MB" in line
+    app.screenshot(path=str(ARTIFACTS / "exact-count-english-progress.png"), full_page=True)
+    app.get_by_role("button", name="Cancel").click()
+    app.wait_for_function("() => document.querySelector('#analysis').textContent.includes('no answer')")
+    assert "cancelled" in _analysis(app)
+    assert not app.get_by_role("button", name="Count all solutions").is_disabled()
