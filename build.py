@@ -25,6 +25,7 @@ import hashlib
 import http.server
 import json
 import math
+import re
 import shutil
 import struct
 import subprocess
@@ -253,13 +254,36 @@ def needs_build(dist: Path = DIST) -> bool:
 
 
 # ---------------------------------------------------------------- serving
+def page_csp(page: Path = ROOT / "index.html") -> str:
+    """The Content-Security-Policy of the app, as ``index.html`` declares it in its ``<meta>`` tag."""
+    found = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', page.read_text("utf-8"))
+    if not found:
+        raise SystemExit(f"{page.name} lacks its Content-Security-Policy meta tag")
+    return found.group(1)
+
+
+def security_headers() -> dict[str, str]:
+    """What ``serve`` adds to every response: the page's CSP (which then covers the engine worker
+    too) with a frame policy (``frame-ancestors`` only works as a header), no MIME sniffing."""
+    return {
+        "Content-Security-Policy": page_csp() + "; frame-ancestors 'none'",
+        "X-Content-Type-Options": "nosniff",
+        "X-Frame-Options": "DENY",
+        "Referrer-Policy": "no-referrer",
+    }
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
-    """Static files with the MIME types the app needs; ``no-cache`` so edits show up at once."""
+    """Static files with the MIME types the app needs, the security headers of :func:`security_headers`,
+    and ``no-cache`` so edits show up at once."""
 
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+    headers_to_add = security_headers()
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")
+        for name, value in self.headers_to_add.items():
+            self.send_header(name, value)
         super().end_headers()
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name

@@ -31,7 +31,9 @@ async function obtain(path, { hash }) {
     const old = await (await caches.open(name)).match(url);
     if (old && old.headers.get(HASH_HEADER) === hash) return old;
   }
-  const response = await fetch(url, { cache: "no-cache" });
+  // "reload": straight from the server, never a revalidated copy from the HTTP cache, which could be
+  // the bytes of a failed half-deploy that the server now answers 304 for (same modification time)
+  const response = await fetch(url, { cache: "reload" });
   if (!response.ok) throw new Error(`precache: ${path} answered ${response.status}`);
   const body = await response.arrayBuffer();
   const got = await sha256hex(body);

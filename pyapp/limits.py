@@ -52,6 +52,10 @@ MAX_MOVES_CHARS = 8 * MAX_HOLES
 MAX_LINK_CHARS = (len("board=") + MAX_SPEC_CHARS + len("&pos=") + MAX_TEXT_CHARS
                   + len("&goal=") + MAX_GOAL_CHARS + len("&moves=") + MAX_MOVES_CHARS)
 """A share link's fragment: a whole game at the limits above fits."""
+MAX_CNF_JUMP_VARIABLES = 200_000
+"""The CNF the page may download: jumps to make x possible jumps (one variable each).  The 12 x 12
+square (143 jumps x 480) is about 69,000 and 9 MB of text; a 400-hole board would be 87 MB and 5 s of
+processor time in one call that cannot be cancelled: the command line writes those to a file."""
 MAX_SECONDS = 7 * 24 * 3600.0
 """The largest time budget accepted (a week); budgets must be finite and positive."""
 

@@ -144,6 +144,10 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     # ``min`` looks first for the fewest pegs its position class allows (``pegs_at_best``)
     final_pegs = goal.pegs_at_best(board, start)
     finishes = goal.pagoda_targets(board, start)
+    # the set-up pauses between its stages too (tens of ms each on a 400-hole board in CPython,
+    # about 2.5 times that in Pyodide), so a cancel is seen during set-up as during the search
+    if (yield from _pause(budget)):
+        return done("unknown", "cancelled", method="budget")
     pagoda_dead = False  # for ``min``: a pagoda rules out the class lower bound
     if finishes:
         # the parity pagodas first: they need no library loading, so these proofs are immediate
@@ -155,6 +159,8 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
                                 f"less than the {thr} the goal needs", method="pagoda")
                 pagoda_dead = True
     pagodas = _pagodas_for(board, tuple(finishes)) if finishes else []
+    if (yield from _pause(budget)):
+        return done("unknown", "cancelled", method="budget")
     for p, thr in pagodas:
         v = p.value(start)
         if v < thr:
@@ -170,6 +176,8 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
         table_cap = budget.cap(table_cap, TABLE_ENTRY_BYTES)
     tables = _tables_for(board, goal.symmetries(board), tuple(finishes))
     reseed(tables, seed)
+    if (yield from _pause(budget)):
+        return done("unknown", "cancelled", method="budget")
     left = budget.remaining_nodes()
     run = Run(tables, BoundedTable(table_cap, tables.images), Stats(slice_seconds=budget.slice_seconds), budget,
               start, final_pegs, goal.exact, finishes, seed, NO_LIMIT if left is None else left)
@@ -214,6 +222,14 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     if outcome.status == "budget":
         return spent()
     return done("solved", None, outcome.path, outcome.method, st.nodes, len(run.table))
+
+
+def _pause(budget: Budget) -> Generator[Progress, None, bool]:
+    """A pause between two stages of the set-up: a progress report when one is due (so the caller
+    may cancel); True when the budget has been cancelled."""
+    if budget.report_due():
+        yield budget.progress(note="preparing the search")
+    return budget.cancelled
 
 
 def _complete(board: Board, goal: Goal, finishes: bool) -> Complete | None:

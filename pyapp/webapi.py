@@ -7,8 +7,8 @@ side (message envelopes, ids, cancel, JSDoc types) is ``static/protocol.mjs``.
   ``apply``, ``legal``, ``custom_board``, ``cnf``, ``warm``; ``hint`` and ``finishes`` too,
   run to the end).  Answer: ``{"ok": value}`` or ``{"error": message}``.
 * ``start(fn, args_json) -> Job`` and ``is_streaming(fn)``: long requests
-  (:data:`pyapp.webjobs.STREAMING`: ``solve``, ``hint``, ``finishes``, ``never_lose``, ``bench``;
-  built in :mod:`pyapp.webjobs`).  The worker calls ``job.step()`` (about
+  (:data:`pyapp.webjobs.STREAMING`: ``solve``, ``hint``, ``finishes``, ``never_lose``, ``count``,
+  ``fewest``, ``table``, ``bench``; built in :mod:`pyapp.webjobs`).  The worker calls ``job.step()`` (about
   ``slice_seconds`` of work each, then its event loop gets a turn, so a cancel message is
   seen at once) until it answers ``{"done": true, "result": value}`` or ``{"done": true,
   "error": message}``; before that each step answers ``{"done": false, "progress": p}`` with
@@ -41,7 +41,7 @@ from .catalogue import CATALOGUE, ENTRIES, get_board
 from .errors import PegError
 from .game import ending
 from .goal import Goal
-from .limits import MAX_HOLES, MAX_MOVES_CHARS, MAX_SPEC_CHARS
+from .limits import MAX_CNF_JUMP_VARIABLES, MAX_HOLES, MAX_MOVES_CHARS, MAX_SPEC_CHARS
 from .moves import Jump, count_moves, legal_jumps
 from .notation import format_moves
 from .position import format_position
@@ -187,8 +187,16 @@ def puzzle(args: dict) -> dict:
 def cnf(args: dict) -> dict:
     """The problem from the current position as DIMACS CNF text (rule-based encoding)."""
     from .sat import to_dimacs
+    from .sat.encode import fixed_steps
 
     s = from_request(args)
+    # its size is known before it is built: refuse one too large for a page (and uncancellable)
+    steps, _ = fixed_steps(s.problem)
+    size = steps * 2 * len(s.board.lines)
+    if size > MAX_CNF_JUMP_VARIABLES:
+        raise PegError(f"this CNF would have about {size:,} jump variables ({steps} jumps x "
+                       f"{2 * len(s.board.lines)} possible jumps), too large to download from the page (at most "
+                       f"{MAX_CNF_JUMP_VARIABLES:,}): write it with 'python -m pyapp cnf BOARD -o FILE'")
     name = f"{s.board.id}-{len(s.jumps)}.cnf" if s.board.id in CATALOGUE else "custom.cnf"
     return {"dimacs": to_dimacs(s.problem), "filename": name}
 
@@ -210,7 +218,7 @@ def call(fn: str, args_json: str) -> str:
         args = json.loads(args_json) if args_json else {}
         if fn not in ONE_SHOT:
             raise PegError(f"unknown request {fn!r}: expected one of {', '.join([*ONE_SHOT, *STREAMING])}")
-        return json.dumps({"ok": ONE_SHOT[fn](args)}, default=str)
+        return json.dumps({"ok": ONE_SHOT[fn](fields.request(args))}, default=str)
     except PegError as err:
         return json.dumps({"error": str(err)})
     except (ValueError, TypeError, KeyError) as err:
@@ -226,7 +234,7 @@ def start(fn: str, args_json: str) -> Job:
         args = json.loads(args_json) if args_json else {}
         if fn not in STREAMING:
             raise PegError(f"unknown long request {fn!r}: expected one of {', '.join(STREAMING)}")
-        return STREAMING[fn](args)
+        return STREAMING[fn](fields.request(args))
     except (ValueError, TypeError) as err:
         message = str(err) if isinstance(err, PegError) else f"bad request {fn!r}: {err}"
 

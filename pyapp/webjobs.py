@@ -199,6 +199,35 @@ def finishes_job(args: dict) -> Job:
     return Job(finishes_steps(board, s.position, budget=budget), finish, _progress, budget, cancelled)
 
 
+def count_job(args: dict) -> Job:
+    """The exact number of solving jump sequences (``solutions`` as text: it may be far above 2**53)."""
+    from .analysis.count import count_steps
+
+    s = from_request(args)
+    budget = _budget(args, DEFAULT_SOLVE_SECONDS)
+
+    def finish(c: Any) -> dict:
+        return {"solutions": None if c.solutions is None else str(c.solutions), "positions": c.positions,
+                "seconds": round(c.seconds, 3), "reason": c.reason, "cancelled": budget.cancelled}
+
+    return Job(count_steps(s.problem, budget=budget), finish, _progress, budget)
+
+
+def fewest_job(args: dict) -> Job:
+    """A solution with the fewest moves, proven minimal where the search completes."""
+    from .analysis.fewest import fewest_steps
+
+    s = from_request(args)
+    budget = _budget(args, DEFAULT_SOLVE_SECONDS)
+
+    def finish(f: Any) -> dict:
+        return {"status": f.status, "moves": f.moves, "solution": format_moves(s.board, f.jumps),
+                "proven": f.proven, "reason": f.reason, "lower_bound": f.lower_bound, "positions": f.positions,
+                "seconds": round(f.seconds, 3), "cancelled": budget.cancelled}
+
+    return Job(fewest_steps(s.problem, budget=budget), finish, _progress, budget)
+
+
 def exact_job(args: dict, analysis: str) -> Job:
     """The exact analyses of :mod:`pyapp.exact` (``count``, ``levels``, ``fewest``), level by level."""
     from .exact import web as exact_web
@@ -243,7 +272,7 @@ def table_job(args: dict) -> Job:
 
 STREAMING: dict[str, Callable[[dict], Job]] = {"solve": solve_job, "bench": bench_job, "hint": hint_job,
                                                "finishes": finishes_job, "never_lose": never_lose_job,
-                                               "table": table_job, "count_exact": count_exact_job,
-                                               "fewest_exact": fewest_exact_job}
+                                               "count": count_job, "fewest": fewest_job, "table": table_job,
+                                               "count_exact": count_exact_job, "fewest_exact": fewest_exact_job}
 
 

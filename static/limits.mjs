@@ -11,4 +11,5 @@ export const MAX_HOLE_CHARS = 10;
 export const MAX_MOVES = 400;
 export const MAX_MOVES_CHARS = 3200;
 export const MAX_LINK_CHARS = 9402;
+export const MAX_CNF_JUMP_VARIABLES = 200000;
 export const MAX_SECONDS = 604800;

@@ -5,6 +5,7 @@
 // slices the worker yields to its event loop, so a cancel is seen within one slice.
 
 import { message } from "./protocol.mjs";
+import { missingRuntimeFile } from "./runtime_files.mjs";
 
 const jobs = new Map(); // id -> {cancelled}
 let webapi = null;
@@ -100,9 +101,10 @@ async function boot() {
   const url = (path) => new URL(`../${path}`, import.meta.url);
   const zip = fetch(url("pyapp.zip"));
   const early = { meta: fetch(url("snapshot.json")), bin: fetch(url("snapshot.bin")) };
+  const lock = fetch(url("pyodide/pyodide-lock.json"));
   // the runtime's 1.2 MB of JavaScript too (loadPyodide imports the same module: one download, one parse)
   const asm = import("../pyodide/pyodide.asm.mjs");
-  for (const p of [zip, early.meta, early.bin, asm]) p.catch(() => {});
+  for (const p of [zip, early.meta, early.bin, asm, lock]) p.catch(() => {});
   // compile the WebAssembly while the snapshot is fetched and checked: Pyodide's own streaming
   // instantiation (below) then instantiates this module instead of fetching and compiling again
   // (Pyodide's own request for the file is answered with an empty placeholder: one download)
@@ -141,12 +143,21 @@ async function boot() {
   let py = null;
   let snapshot = "not tried";
   try {
+    // the lock file is read here: left to Pyodide, a missing or damaged one rejects promises nobody handles
+    const lockResponse = await lock;
+    if (!lockResponse.ok) {
+      throw new Error(`the file pyodide/pyodide-lock.json is missing from the site (HTTP ${lockResponse.status})`);
+    }
+    const lockFileContents = await lockResponse.json().catch(() => {
+      throw new Error("the file pyodide/pyodide-lock.json is damaged (not valid JSON): deploy the whole dist/ folder again");
+    });
+    const options = { indexURL, lockFileContents, packageBaseUrl: indexURL };
     const { loadPyodide, version } = await import("../pyodide/pyodide.mjs");
     stage("snapshot");
     const snap = await snapshotBytes(version, early).catch((err) => ({ skipped: String(err.message || err) }));
     if (snap.bytes) {
       try {
-        py = await withWatchdog(loadPyodide({ indexURL, _loadSnapshot: snap.bytes }));
+        py = await withWatchdog(loadPyodide({ ...options, _loadSnapshot: snap.bytes }));
         snapshot = "restored";
       } catch (err) {
         snapshot = `restore failed (${pythonMessage(err)})`;
@@ -154,7 +165,7 @@ async function boot() {
     } else {
       snapshot = snap.skipped;
     }
-    py ??= await withWatchdog(loadPyodide({ indexURL }));
+    py ??= await withWatchdog(loadPyodide(options));
   } finally {
     WebAssembly.instantiateStreaming = streaming;
     self.fetch = realFetch;
@@ -175,11 +186,19 @@ async function boot() {
   post(message.ready({ python: version, seconds: (performance.now() - t0) / 1000, stages: { ...stageTimes }, files, snapshot }));
 }
 
-const ready = boot().catch((err) => {
-  const text = `The Python engine could not start: ${pythonMessage(err)}`;
+// A runtime file that is missing or damaged makes Pyodide reject promises nobody awaits: those are
+// part of the start-up failure reported below, not separate uncaught errors.
+const quietRejections = (event) => event.preventDefault();
+self.addEventListener("unhandledrejection", quietRejections);
+const ready = boot().catch(async (err) => {
+  const missing = await missingRuntimeFile(new URL("../", import.meta.url)).catch(() => null);
+  const text = `The Python engine could not start: ${missing || pythonMessage(err)}`;
   post(message.failed(text));
   throw new Error(text);
 });
+// after a good start, a rejection nobody handles is a bug again and is reported as usual; after a
+// failed start the runtime may still reject its leftover promises, which add nothing to the message
+ready.then(() => self.removeEventListener("unhandledrejection", quietRejections), () => {});
 ready.catch(() => {}); // reported above; requests that await `ready` still see the rejection
 
 async function runJob(id, fn, args) {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import struct
 import sys
 import threading
@@ -121,6 +122,45 @@ def test_needs_build_sees_a_newer_source(tmp_path, monkeypatch):
     os.utime(tmp_path / "src.txt", None)
     os.utime(dist / "sw.js", (2, 2))
     assert build.needs_build(dist)
+
+
+def test_server_sends_nosniff_a_frame_policy_and_the_pages_csp(site):
+    server = build.make_server(site, 0, verbose=False)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    try:
+        for path in ("", "static/worker.mjs", "pyodide/pyodide.asm.wasm", "sw.js"):
+            with urllib.request.urlopen(base + path) as response:
+                headers = response.headers
+                assert headers["X-Content-Type-Options"] == "nosniff", path
+                assert headers["X-Frame-Options"] == "DENY", path
+                csp = headers["Content-Security-Policy"]
+                assert "frame-ancestors 'none'" in csp and csp.startswith(build.page_csp()), path
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_every_page_declares_the_same_strict_csp():
+    csp = build.page_csp()
+    for part in ("default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "object-src 'none'",
+                 "base-uri 'none'"):
+        assert part in csp
+    assert "unsafe-inline" not in csp and "'unsafe-eval'" not in csp
+    for page in build.PAGES:
+        html = (ROOT / page).read_text()
+        assert build.page_csp(ROOT / page) == csp, page
+        # nothing inline that the policy would block
+        assert "<style" not in html and " style=" not in html and not re.search(r"\son[a-z]+=", html), page
+        assert all('src="' in tag for tag in html.split("<script")[1:]), page
+
+
+def test_the_workers_runtime_file_list_matches_the_build():
+    text = (ROOT / "static" / "runtime_files.mjs").read_text()
+    listed = text.split("RUNTIME_FILES = [")[1].split("]")[0]
+    names = [part.strip().strip('"') for part in listed.replace("\n", " ").split(",") if part.strip()]
+    assert names == [f"pyodide/{n}" for n in build.PYODIDE_FILES] + ["pyapp.zip"]
 
 
 def test_site_has_the_board_data_and_the_first_board_drawn_into_the_page(site):

@@ -127,6 +127,14 @@ def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int
     sym_tables = [board._tables[i] for i in syms]
     lane = max(board.bits) + 1
     sym_deltas = [0] * size
+    # each kept symmetry as a map bit -> image bit: a jump's three holes are mapped directly (the per-byte
+    # tables of board.transform cost one lookup per byte of the layout, hundreds of times more on big boards)
+    index = {b: i for i, b in enumerate(board.bits)}
+    images = [[0] * (max(board.bits) + 1) for _ in syms]
+    for k, s in enumerate(syms):
+        perm = board.symmetries[s]
+        for b, i in index.items():
+            images[k][b] = perm[i]
     # one pass over every jump: its pagoda change, its tie-break, and its flip mask under each kept symmetry
     for di, d in enumerate(index_dir):
         src = d.src
@@ -138,10 +146,9 @@ def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int
             i = di * top - 1 + low.bit_length()
             deltas[i] = packed_w.get(c, 0) - packed_w.get(a, 0) - packed_w.get(b, 0)
             ties[i] = rng.randrange(64) if rng is not None else 0
-            jm = (1 << a) | (1 << b) | (1 << c)
             packed = 0
-            for k, s in enumerate(syms):
-                packed |= board.transform(jm, s) << (lane * k)
+            for k, image in enumerate(images):
+                packed |= ((1 << image[a]) | (1 << image[b]) | (1 << image[c])) << (lane * k)
             sym_deltas[i] = packed
     x0_bias = check_c = check_h = 0
     for k, (_, thr) in enumerate(pagodas):

@@ -42,9 +42,10 @@ class Server:
     """A static server for ``dist`` on 127.0.0.1 (free port), in a thread; stoppable.
     ``hits`` lists the paths it served."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, plain: bool = True) -> None:
         self.httpd = build.make_server(directory, 0, verbose=False)
-        self.httpd.RequestHandlerClass = functools.partial(CountingHandler, directory=str(directory))
+        if plain:  # else build.py serve's own handler, security headers included
+            self.httpd.RequestHandlerClass = functools.partial(CountingHandler, directory=str(directory))
         self.httpd.hits = []  # type: ignore[attr-defined]
         self.hits: list[str] = self.httpd.hits  # type: ignore[attr-defined]
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
@@ -57,6 +58,22 @@ class Server:
             self.httpd.shutdown()
             self.httpd.server_close()
             self.running = False
+
+
+class CspAwareBrowser:
+    """The browser, whose contexts bypass the page's Content-Security-Policy unless asked not to
+    (``bypass_csp=False``): Playwright evaluates expression strings (``wait_for_function("...")``) with
+    ``eval``, which the app's CSP refuses.  ``test_csp.py`` runs the app with the policy in force."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options):
+        options.setdefault("bypass_csp", True)
+        return self._browser.new_context(**options)
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
 
 
 def no_browser(reason: str):
@@ -76,12 +93,13 @@ def open_app(context, url: str):
 
 
 def wait_ready(page) -> None:
-    page.wait_for_function("window.pegLab && window.pegLab.timings.firstBoard", timeout=LOAD_TIMEOUT_MS)
+    # a function, not an expression string: Playwright evaluates strings with eval, which the CSP refuses
+    page.wait_for_function("() => window.pegLab && window.pegLab.timings.firstBoard", timeout=LOAD_TIMEOUT_MS)
 
 
 def wait_state(page, jumps: int) -> None:
     """Wait until the jump counter shows ``jumps``."""
-    page.wait_for_function(f"document.getElementById('count-jumps').textContent === '{jumps}'")
+    page.wait_for_function("n => document.getElementById('count-jumps').textContent === n", arg=str(jumps))
 
 
 def go(page, fragment: str) -> None:

@@ -14,6 +14,7 @@ import pytest
 from browser_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
+    CspAwareBrowser,
     Server,
     build,
     no_browser,
@@ -59,7 +60,7 @@ def chromium():
     if browser is None:
         manager.stop()
         no_browser("; ".join(errors) or "no Chromium found")
-    yield browser
+    yield CspAwareBrowser(browser)
     browser.close()
     manager.stop()
 
