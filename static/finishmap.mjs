@@ -116,7 +116,8 @@ export function createFinishes(ctx) {
       const why = f.cancelled ? "the search was cancelled" : "the budget ran out";
       status(unknown ? `${text} ${unknown} hole${unknown === 1 ? "" : "s"} undecided (${why}): dotted rings.` : text,
         ok.length ? "won" : "");
-      store.do("analysis/set", "");
+      store.do("analysis/set", ok.length ? `One peg can finish on ${ok.join(", ")}: green rings; every reason below.`
+        : "One peg can finish nowhere known: every reason below.");
     } catch (err) {
       store.do("task/end");
       store.do("progress/set", "");
