@@ -4,16 +4,21 @@
 // and the engine (protocol.mjs: pyapp in Pyodide, in a module worker).
 
 import { BoardView } from "./board.mjs";
+import { attachCoordinates } from "./coords.mjs";
 import { Editor } from "./editor.mjs";
 import { createExact } from "./exact.mjs";
-import { createGameController, defineGame, gameArgs, groupMoves } from "./game.mjs";
+import { createFinishes, defineFinishes, finishesView, mapShown } from "./finishmap.mjs";
+import { createGameController, defineGame } from "./game.mjs";
 import { attachInput } from "./input.mjs";
+import { createMoveList, moveListView } from "./movelist.mjs";
+import { createNeverLose, defineNeverLose, neverLoseView } from "./neverlose.mjs";
 import { Playback, definePlayback } from "./playback.mjs";
+import { createPuzzles, definePuzzle } from "./puzzle.mjs";
 import { Catalogue } from "./rules.mjs";
 import { defineStartup, loadingView, prepareOffline, startEngine, watchForUpdates } from "./startup.mjs";
 import { Store } from "./store.mjs";
 import { createTasks, defineTasks } from "./tasks.mjs";
-import { boardView, fragmentView, panelView } from "./views.mjs";
+import { boardView, fragmentView, isOwnLink, panelView } from "./views.mjs";
 
 const $ = (id) => document.getElementById(id);
 const T0 = performance.now(); // ms since navigation start
@@ -29,7 +34,7 @@ const ui = {
 const buttons = {
   undo: $("undo"), redo: $("redo"), restart: $("restart"), copyLink: $("copy-link"), solve: $("solve"),
   cancel: $("cancel"), hint: $("hint"), finishes: $("finishes"), cnf: $("download-cnf"), edit: $("edit-button"),
-  customUse: $("custom-use"),
+  customUse: $("custom-use"), neverLose: $("never-lose"), newPuzzle: $("new-puzzle"),
 };
 
 // the data for playing catalogue boards without Python (build.py writes it from pyapp): fetched first
@@ -43,6 +48,9 @@ defineGame(store);
 defineTasks(store);
 definePlayback(store);
 defineStartup(store);
+defineFinishes(store);
+defineNeverLose(store);
+definePuzzle(store);
 const s = store.state;
 
 const view = new BoardView(ui.holder);
@@ -63,19 +71,30 @@ ctx.playback = lab.playback = new Playback(store, {
   text: $("solution-text"),
 }, {
   view,
-  commit: async (jumps) => {
-    store.do("game/setRedo", []);
-    await game.sync(gameArgs(s.game, groupMoves(jumps)));
-  },
+  // each step shows base + solution[0:k]; the rest of the solution stays ahead in the move list
+  commit: (jumps) => moveList.showLine(s.solution.base.concat(s.solution.jumps), jumps.length),
   announce: (text) => status(text),
 });
 const tasks = createTasks(ctx);
+const moveList = createMoveList(ctx, $("move-list"));
+const finishes = createFinishes(ctx);
+const neverLose = createNeverLose(ctx);
+ctx.puzzles = createPuzzles(ctx, { level: $("puzzle-level") });
+ctx.onActivate = (name) => (mapShown(s) ? finishes.pick(name) : null); // already inside the queue
 const exact = createExact(ctx, { count: $("count-all"), fewest: $("fewest-moves") });
 const written = { hash: null };
 store.subscribe(boardView(view));
 store.subscribe(panelView(ui, buttons));
 store.subscribe(fragmentView(written));
 store.subscribe(loadingView(ui));
+store.subscribe(moveListView($("move-list")));
+store.subscribe(finishesView(view, { list: $("finish-reasons"), hide: $("finish-hide") }));
+store.subscribe(neverLoseView(view, { button: buttons.neverLose, note: $("neverlose-note"), undo: $("neverlose-undo") }));
+store.subscribe((state) => {
+  const free = !!state.board && state.engine.status === "idle" && !state.task && !state.editor.open;
+  buttons.newPuzzle.disabled = !free;
+  buttons.neverLose.disabled = !state.board || state.editor.open || state.engine.status !== "idle";
+});
 
 async function copyText(text) {
   try {
@@ -142,7 +161,8 @@ async function start() {
   // the board is played in the page from the first paint (catalogue boards need no engine)
   const known = await catalogue;
   if (known) ui.boardSelect.replaceChildren(...known.boards.map((b) => new Option(b.d.title, b.d.id)));
-  const first = store.queue(() => game.loadFromLink(location.hash)).then(() => {
+  const hash = location.hash;
+  const first = store.queue(() => game.loadFromLink(hash, { fromElsewhere: !isOwnLink(hash) })).then(() => {
     lab.timings.firstPlayable = performance.now();
   });
   // a first visit waits for the offline copy, so the runtime is downloaded once, not twice
@@ -184,7 +204,16 @@ buttons.restart.addEventListener("click", () => game.restart());
 buttons.solve.addEventListener("click", tasks.solve);
 buttons.cancel.addEventListener("click", tasks.cancel);
 buttons.hint.addEventListener("click", tasks.hint);
-buttons.finishes.addEventListener("click", tasks.finishes);
+buttons.finishes.addEventListener("click", finishes.run);
+$("finish-hide").addEventListener("click", finishes.hide);
+$("finish-reasons").addEventListener("click", (event) => {
+  const name = event.target.closest?.("[data-finish]")?.dataset.finish;
+  if (name) store.queue(() => finishes.pick(name));
+});
+buttons.neverLose.addEventListener("click", () => neverLose.toggle());
+$("neverlose-undo").addEventListener("click", () => game.input.undo());
+buttons.newPuzzle.addEventListener("click", ctx.puzzles.newPuzzle);
+attachCoordinates($("coords-toggle"), ui.holder);
 buttons.cnf.addEventListener("click", tasks.cnf);
 $("count-all").addEventListener("click", exact.count);
 $("fewest-moves").addEventListener("click", exact.fewest);

@@ -53,6 +53,10 @@ export function defineGame(store) {
     set(s, text, kind = "", sticky = false) { s.status = { text, kind, sticky }; },
     unstick(s) { s.status = { ...s.status, sticky: false }; },
   });
+  store.define("link", { kept: null }, {
+    /** A link that could not be opened: kept in the address bar until the game changes. */
+    keep(s, hash) { s.link = { kept: hash }; },
+  });
   store.define("editor", { open: false }, {
     open(s) { s.editor = { open: true }; },
     close(s) { s.editor = { open: false }; },
@@ -86,31 +90,46 @@ export function createGameController(ctx) {
     return state;
   }
 
-  async function loadGame(next, moves = []) {
+  async function loadGame(next, moves = [], extra = {}) {
     store.do("game/load", next);
     view.focusName = null; // a new game: the focus ring starts again on a peg that can jump
     view.mark("focus", []);
     ctx.playback?.hide();
     store.do("analysis/set", "");
-    await sync(gameArgs(s.game, moves));
+    store.do("progress/set", ""); // the last search's line belongs to the last game
+    return sync({ ...gameArgs(s.game, moves), ...extra });
   }
 
-  async function fallback(text) {
-    status(`${text} Showing the English board instead.`, "error", true);
+  /** A link that cannot be opened: say why, quoting what was typed, and keep it in the address
+   *  bar (the English board is shown meanwhile) so a typo can be fixed there. */
+  async function fallback(text, hash) {
+    const typed = hash.length > 120 ? `${hash.slice(0, 120)}…` : hash;
+    store.do("link/keep", hash);
+    status(`${text} The link was “${typed}”. Showing the English board instead.`, "error", true);
     await loadGame(DEFAULT_GAME);
   }
 
-  async function loadFromLink(hash) {
+  /** Open the game in a link; `fromElsewhere` is false when the address is the page's own
+   *  (a reload), which then opens silently. */
+  async function loadFromLink(hash, { fromElsewhere = true } = {}) {
     const parsed = parseFragment(hash);
-    if (!parsed.ok) return fallback(`This link could not be opened: ${parsed.error}.`);
+    if (!parsed.ok) return fallback(`This link could not be opened: ${parsed.error}.`, hash);
     if (!parsed.game) return loadGame(DEFAULT_GAME);
-    const { moves, ...rest } = parsed.game;
+    let { moves, puzzle, ...rest } = parsed.game;
     try {
-      await loadGame(rest, moves);
-      status("Opened the shared game.");
-      if (s.board?.over) status(s.board.message, s.board.won ? "won" : "");
+      if (puzzle) rest = await ctx.puzzles.fromLink({ ...rest, puzzle });
+      // the moves up to the first one that cannot be played are kept; that one is named
+      const state = await loadGame(rest, moves, { legal_prefix: true });
+      const refused = state.refused;
+      if (refused) {
+        const kept = refused.index - 1;
+        const upTo = kept ? `up to move ${kept}` : "without its moves";
+        status(`Opened the shared game ${upTo}: move ${refused.index} (“${refused.move}”) was refused: ${refused.reason}.`, "error", true);
+      } else if (s.board?.over) status(s.board.message, s.board.won ? "won" : "");
+      else if (puzzle) ctx.puzzles.announce(s.puzzle);
+      else if (fromElsewhere) status("Opened the shared game.");
     } catch (err) {
-      await fallback(`This link could not be opened: ${err.message}.`);
+      await fallback(`This link could not be opened: ${err.message}.`, hash);
     }
   }
 
@@ -154,15 +173,20 @@ export function createGameController(ctx) {
     await playJump(s.game.redo.at(-1));
   }
 
+  /** Back to the start, keeping every jump as Redo (and in the move list): Restart can be undone. */
   async function restart() {
     if (blocked()) return;
-    store.do("game/setRedo", []);
+    const redo = [...s.game.redo, ...s.game.jumps.slice().reverse()];
     store.do("status/unstick");
     await sync(gameArgs(s.game, []));
+    store.do("game/setRedo", redo);
+    if (redo.length) status("Back at the start: Redo (or the move list) plays the moves again.");
   }
 
   function activate(name) {
     if (blocked()) return null;
+    const taken = ctx.onActivate?.(name); // e.g. the finishes map: a click picks a finish
+    if (taken) return taken;
     const selected = s.selection.selected;
     if (selected) {
       const jump = sourcesOf(s, selected).find((j) => j[2] === name);

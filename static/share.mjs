@@ -1,7 +1,8 @@
 // Share links: the URL fragment holds the game in readable form,
 //   #board=english&start=d4&goal=d4&moves=f4-d4,d2-d4
 // (board: catalogue id or custom spec like square:ooo/o.o/ooo; start: the single vacant hole, or
-// pos: the position, rows joined by "/" without alignment spaces; goal: hole, any or min; moves: standard notation).
+// pos: the position, rows joined by "/" without alignment spaces; goal: hole, any or min; moves: standard notation;
+// puzzle + seed: a puzzle's peg count and seed, which the engine turns back into the same position).
 // Parsing only checks the shape and the sizes (the engine's own limits, pyapp/limits.py, generated
 // into limits.mjs); the engine validates every value and nothing read here is ever inserted as HTML.
 
@@ -9,18 +10,19 @@ import {
   MAX_GOAL_CHARS, MAX_HOLE_CHARS, MAX_LINK_CHARS, MAX_MOVES, MAX_MOVES_CHARS, MAX_ROWS, MAX_SPEC_CHARS, MAX_TEXT_CHARS,
 } from "./limits.mjs";
 
-const KEYS = new Set(["board", "start", "pos", "goal", "moves"]);
+const KEYS = new Set(["board", "start", "pos", "goal", "moves", "puzzle", "seed"]);
 export const MAX_FRAGMENT = MAX_LINK_CHARS;
 const FIELD_CHARS = { board: MAX_SPEC_CHARS, start: MAX_HOLE_CHARS, pos: MAX_TEXT_CHARS, goal: MAX_GOAL_CHARS,
-  moves: MAX_MOVES_CHARS };
+  moves: MAX_MOVES_CHARS, puzzle: 6, seed: 6 };
 
 const readable = (value) =>
   encodeURIComponent(value).replace(/%2F/gi, "/").replace(/%2C/gi, ",").replace(/%3A/gi, ":");
 
-/** The fragment (without '#') for a game: {board, start?, position?, goal?, moves[]}. */
-export function formatFragment({ board, start, position, goal, moves }) {
+/** The fragment (without '#') for a game: {board, start?, position?, puzzle?: {pegs, seed}, goal?, moves[]}. */
+export function formatFragment({ board, start, position, puzzle, goal, moves }) {
   const parts = [`board=${readable(board)}`];
-  if (position) parts.push(`pos=${readable(position.replace(/\n/g, "/").replace(/ /g, ""))}`);
+  if (puzzle) parts.push(`puzzle=${puzzle.pegs}`, `seed=${puzzle.seed}`);
+  else if (position) parts.push(`pos=${readable(position.replace(/\n/g, "/").replace(/ /g, ""))}`);
   else if (start) parts.push(`start=${readable(start)}`);
   if (goal) parts.push(`goal=${readable(goal)}`);
   if (moves && moves.length) parts.push(`moves=${moves.map(readable).join(",")}`);
@@ -47,7 +49,7 @@ export function parseFragment(hash) {
       return { ok: false, error: `the link's "${key.slice(0, 20)}" value is not valid URL encoding` };
     }
     if (!KEYS.has(key)) {
-      return { ok: false, error: `the link has an unknown field "${key.slice(0, 20)}" (expected board, start, pos, goal, moves)` };
+      return { ok: false, error: `the link has an unknown field "${key.slice(0, 20)}" (expected board, start, pos, goal, moves, puzzle, seed)` };
     }
     if (key in seen) return { ok: false, error: `the link names "${key}" twice` };
     // eslint-disable-next-line no-control-regex
@@ -59,6 +61,13 @@ export function parseFragment(hash) {
   }
   if (!seen.board) return { ok: false, error: "the link does not name a board (board=...)" };
   if (seen.start && seen.pos) return { ok: false, error: "the link gives both a start hole and a position" };
+  if ((seen.puzzle || seen.seed) && (seen.start || seen.pos)) {
+    return { ok: false, error: "the link gives a puzzle and also a start or a position" };
+  }
+  for (const key of ["puzzle", "seed"]) {
+    if (key in seen && !/^\d{1,6}$/.test(seen[key])) return { ok: false, error: `the link's ${key} "${seen[key].slice(0, 20)}" is not a whole number` };
+  }
+  if (("puzzle" in seen) !== ("seed" in seen)) return { ok: false, error: "a puzzle link needs both puzzle=PEGS and seed=N" };
   for (const key of ["board", "pos"]) {
     const rows = (seen[key] || "").split("/").filter((row) => row.trim()).length;
     if (rows > MAX_ROWS) return { ok: false, error: `the link's "${key}" has ${rows} rows, at most ${MAX_ROWS} are supported` };
@@ -71,6 +80,7 @@ export function parseFragment(hash) {
     position: seen.pos || null,
     goal: seen.goal || null,
     moves: (seen.moves || "").split(/[\s,]+/).filter(Boolean),
+    puzzle: seen.puzzle ? { pegs: Number(seen.puzzle), seed: Number(seen.seed) } : null,
   };
   return { ok: true, game };
 }

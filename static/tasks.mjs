@@ -1,5 +1,5 @@
-// Long engine requests started from the page: Solve (with progress and Cancel), Hint,
-// "Where can one peg finish?" and Download CNF.  Store slices: task (the running request, or
+// Long engine requests started from the page: Solve (with progress and Cancel), Hint and
+// Download CNF ("Where can one peg finish?" is finishmap.mjs).  Store slices: task (the running request, or
 // null), progress (the line under Solve) and analysis (the analysis panel's text).
 // A Solve pressed while the engine is still starting waits for it ("engine starting") and
 // runs as soon as it can; the board stays locked meanwhile, as during any search.
@@ -42,8 +42,10 @@ export function createTasks(ctx) {
         return;
       }
       const what = s.board.goal.kind === "min" ? `Best found: ${r.pegs_left} peg${r.pegs_left === 1 ? "" : "s"} left` : "Solved";
-      status(`${what}: ${r.move_count} moves (${r.jumps} jumps), found in ${r.seconds.toFixed(2)} s. Use the player below to watch it.`, "won");
+      status(`${what}: ${r.move_count} moves (${r.jumps} jumps), found in ${r.seconds.toFixed(2)} s. The move list continues with it; the player below plays it.`, "won");
       ctx.playback.load(base, r.jump_list, r.moves.join(" "));
+      // the solution continues the game from where Solve was pressed: it is the line ahead (Redo)
+      store.do("game/setRedo", r.jump_list.slice().reverse());
     } else if (r.status === "impossible") {
       status(`Impossible from here: ${r.reason}.`, "error");
       ctx.playback.hide();
@@ -145,16 +147,6 @@ export function createTasks(ctx) {
     }, true);
   }
 
-  function finishes() {
-    return oneShot("finishes", "finishes", { ...gameArgs(s.game), max_seconds: 20 }, (f) => {
-      const ok = Object.keys(f.possible);
-      const lines = [ok.length ? `One peg can finish on: ${ok.join(", ")}.` : "One peg cannot finish anywhere from here."];
-      for (const [hole, why] of Object.entries(f.impossible)) lines.push(`${hole}: impossible (${why})`);
-      for (const [hole, why] of Object.entries(f.unknown || {})) lines.push(`${hole}: unknown (${why})`);
-      store.do("analysis/set", lines.join("\n"));
-    }, true);
-  }
-
   function downloadCnf() {
     return oneShot("cnf", "cnf", gameArgs(s.game), ({ dimacs, filename }) => {
       const url = URL.createObjectURL(new Blob([dimacs], { type: "text/plain" }));
@@ -175,6 +167,6 @@ export function createTasks(ctx) {
     // Solve only waits for its turn; the search itself runs outside the queue (Cancel must get through)
     solve: () => store.queue(async () => { solve(); }),
     cancel,
-    hint: q(hint), finishes: q(finishes), cnf: q(downloadCnf),
+    hint: q(hint), cnf: q(downloadCnf),
   };
 }

@@ -3,6 +3,7 @@
 // objects it rendered last and skips work when they are the same objects.
 
 import { showMoves } from "./playback.mjs";
+import { activePuzzle } from "./puzzle.mjs";
 import { formatFragment } from "./share.mjs";
 
 /** Did any of `keys` change since `last`?  Records the new slices in `last`. */
@@ -119,18 +120,50 @@ function goalSelect(sel, st, game) {
  *  written, so the app can tell its own changes from the user's. */
 export function fragmentView(written) {
   let lastBoard = null;
+  let kept = null; // the link that could not be opened, left in the address bar for the user to fix
   return (state) => {
     const st = state.board;
     if (!st || st === lastBoard) return;
     lastBoard = st;
+    if (state.link.kept !== kept) {
+      kept = state.link.kept;
+      written.hash = kept; // the fallback board shown for it does not overwrite it
+      return;
+    }
+    const puzzle = activePuzzle(state);
     const frag = formatFragment({
       board: st.board.spec,
+      puzzle: puzzle ? { pegs: puzzle.pegs, seed: puzzle.seed } : null,
       position: state.game.position ? st.start_text : null,
-      start: state.game.position ? null : state.game.start || (st.board.catalogue ? st.start_hole : null),
+      // the engine's spelling of the start hole (a link's "D4" is written back as "d4")
+      start: state.game.position ? null : (state.game.start ? st.start_hole || state.game.start
+        : st.board.catalogue ? st.start_hole : null),
       goal: st.goal.text,
       moves: st.moves,
     });
     written.hash = `#${frag}`;
+    rememberOwnLink(written.hash);
     if (location.hash !== written.hash) history.replaceState(null, "", written.hash);
   };
+}
+
+const OWN_LINK = "peg-lab-last-link";
+
+/** The page remembers the last address it wrote, so a reload of one's own game is not
+ *  greeted as "the shared game". */
+function rememberOwnLink(hash) {
+  try {
+    sessionStorage.setItem(OWN_LINK, hash);
+  } catch {
+    // storage disabled: every link counts as shared
+  }
+}
+
+/** True when `hash` is the address this tab wrote last (a reload), not a link from elsewhere. */
+export function isOwnLink(hash) {
+  try {
+    return !!hash && sessionStorage.getItem(OWN_LINK) === hash;
+  } catch {
+    return false;
+  }
 }

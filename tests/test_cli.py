@@ -129,3 +129,16 @@ def test_long_analyses_report_progress_on_stderr(capsys, monkeypatch):
 def test_short_runs_print_no_progress(capsys):
     code, out, err = run(capsys, "count", "triangle5", "--start", "1", "--goal", "any")
     assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("argv", [["finishes", "german", "--max-seconds", "1.5"],
+                                  ["hint", "german", "--max-seconds", "1.5"]])
+def test_finishes_and_hint_report_progress_too(capsys, monkeypatch, argv):
+    from pyapp.commands import _progress
+
+    monkeypatch.setattr(_progress, "FIRST_SECONDS", 0.0)
+    monkeypatch.setattr(_progress, "EVERY_SECONDS", 0.0)
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0 and json.loads(out)
+    lines = err.strip().splitlines()
+    assert lines and all(line.startswith(f"{argv[0]}: ") and " nodes, " in line for line in lines), err

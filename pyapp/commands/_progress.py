@@ -48,5 +48,6 @@ class StderrProgress:
              f"{progress.bytes / 1e6:,.0f} MB")
 
     def nodes(self, progress) -> None:
-        """Adapter for the solver's :class:`~pyapp.solver.Progress` reports."""
-        self(progress.nodes, progress.seconds)
+        """Adapter for :class:`~pyapp.budget.Progress` reports (nodes; the time is this run's wall
+        clock, since a report from a sub-search counts the seconds of its own share)."""
+        self(progress.nodes)

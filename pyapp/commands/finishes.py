@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from ..analysis import finishes
+from ..analysis.finishes import finishes_steps
+from ..budget import drive
 from ..notation import format_moves
 from ._common import add_problem_args, add_time_budget, budget_from_args, problem_from_args
+from ._progress import StderrProgress
 
 
 def register(sub) -> None:
@@ -17,7 +19,8 @@ def register(sub) -> None:
 def run(args) -> dict:
     problem = problem_from_args(args)
     board = problem.board
-    f = finishes(board, problem.start, budget=budget_from_args(args))
+    f = drive(finishes_steps(board, problem.start, budget=budget_from_args(args)),
+              on_progress=StderrProgress("finishes", "node").nodes)
     order = {bit: i for i, bit in enumerate(board.bits)}
 
     def names(holes):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from ..analysis import hint
+from ..analysis.hint import hint_steps
+from ..budget import drive
 from ..notation import format_jump, format_moves
 from ._common import add_problem_args, add_time_budget, budget_from_args, problem_from_args
+from ._progress import StderrProgress
 
 
 def register(sub) -> None:
@@ -17,7 +19,7 @@ def register(sub) -> None:
 def run(args) -> dict:
     problem = problem_from_args(args)
     board = problem.board
-    h = hint(problem, budget=budget_from_args(args))
+    h = drive(hint_steps(problem, budget_from_args(args)), on_progress=StderrProgress("hint", "node").nodes)
     return {
         "good": [format_jump(board, j) for j in h.good],
         "bad": [format_jump(board, j) for j in h.bad],

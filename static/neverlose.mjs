@@ -1,0 +1,139 @@
+// Never-lose mode (after G. Bell's "Never Lose" player), switched by the "Never lose" toggle
+// button.  After every change of position the engine checks, with Hint's budget, whether the goal
+// can still be reached (pyapp.analysis.neverlose through the streaming "never_lose" request) and
+// files every legal jump as good, bad (with why) or unknown.  So:
+//   * a move that makes the goal unreachable is flagged at once (the previous check already knew
+//     the jump was bad), in the status region, with the reason and an Undo button;
+//   * before moving, pegs whose every jump loses are marked `loses-from`, and once a peg is
+//     selected the targets of its losing jumps are marked `loses-to`;
+//   * when the budget runs out the note says "unknown", with how far the search got.
+// The check runs beside the game, not as a task: the board stays playable, a newer position
+// cancels the older check.  Store slice "neverlose": {on, key, checking, result}.
+
+import { positionKey } from "./finishmap.mjs";
+import { gameArgs } from "./game.mjs";
+
+export const NEVER_LOSE_SECONDS = 10; // Hint's budget (pyapp.analysis.hint.DEFAULT_HINT_SECONDS)
+const jumpText = (j) => `${j[0]}-${j[2]}`;
+const sameJump = (a, b) => a.join() === b.join();
+
+export function defineNeverLose(store) {
+  store.define("neverlose", { on: false, key: null, checking: false, result: null }, {
+    toggle(s, on) { s.neverlose = { on, key: null, checking: false, result: null }; },
+    checking(s, key) { s.neverlose = { ...s.neverlose, key, checking: true, result: null }; },
+    result(s, key, result) { if (s.neverlose.on) s.neverlose = { ...s.neverlose, key, checking: false, result }; },
+  });
+}
+
+/** The result for the position shown now, or null. */
+const current = (state) => (state.neverlose.on && state.neverlose.key === positionKey(state) ? state.neverlose.result : null);
+
+/** Board marks and the note under the toggle.  ui = {button, note, undo}. */
+export function neverLoseView(view, ui) {
+  let last = {};
+  return (state) => {
+    const nl = state.neverlose;
+    const key = positionKey(state);
+    if (nl === last.nl && key === last.key && state.selection === last.selection && view.svg === last.svg) return;
+    last = { nl, key, selection: state.selection, svg: view.svg };
+    ui.button.setAttribute("aria-pressed", String(nl.on));
+    const r = current(state);
+    const bad = r ? r.bad.map((b) => b.jump) : [];
+    const legal = state.board ? state.board.legal : [];
+    const sources = [...new Set(legal.map((j) => j[0]))];
+    view.mark("loses-from", r ? sources.filter((p) => legal.filter((j) => j[0] === p).every((j) => bad.some((b) => sameJump(b, j)))) : []);
+    const sel = state.selection.selected;
+    view.mark("loses-to", r && sel ? bad.filter((j) => j[0] === sel).map((j) => j[2]) : []);
+    ui.undo.hidden = !(r && r.status === "lost" && state.game.jumps.length);
+    ui.note.hidden = !nl.on;
+    if (!nl.on) return;
+    if (nl.checking && nl.key === key) ui.note.textContent = "Never lose: checking this position…";
+    else if (!r) ui.note.textContent = "Never lose: on.";
+    else ui.note.textContent = noteText(r);
+  };
+}
+
+function noteText(r) {
+  if (r.status === "lost") return `Never lose: the goal can no longer be reached (${r.reason}).`;
+  if (r.status === "over") return "Never lose: no jump is left.";
+  const parts = [];
+  if (r.status === "unknown") parts.push(`Never lose: unknown — not decided within the ${r.budget} s budget (${r.reason}).`);
+  else parts.push("Never lose: the goal can still be reached.");
+  if (r.bad.length) parts.push(`Losing jumps (red): ${r.bad.map((b) => jumpText(b.jump)).join(", ")}.`);
+  else if (r.status === "winnable" && !r.unknown.length) parts.push("No jump loses here.");
+  if (r.unknown.length) parts.push(`Not decided in time: ${r.unknown.map((u) => jumpText(u.jump)).join(", ")}.`);
+  return parts.join(" ");
+}
+
+/** ctx = {store, engine, game}.  Returns {toggle}. */
+export function createNeverLose(ctx) {
+  const { store } = ctx;
+  const s = store.state;
+  let running = null; // {id, key}
+  let seenKey = null;
+  let lastDone = null; // {key, jumps, result}: the last finished check, to flag the next move at once
+
+  const status = (text, kind = "", sticky = false) => store.do("status/set", text, kind, sticky);
+
+  function flagNow() {
+    // the move just played was filed "bad" by the check of the position before it: say so at once
+    const jumps = s.game.jumps;
+    if (!lastDone || jumps.length !== lastDone.jumps.length + 1) return false;
+    if (!lastDone.jumps.every((j, i) => sameJump(j, jumps[i]))) return false;
+    const bad = lastDone.result.bad.find((b) => sameJump(b.jump, jumps.at(-1)));
+    if (!bad) return false;
+    status(`The move ${jumpText(bad.jump)} loses: ${bad.reason}. Undo it to play on.`, "error", true);
+    return true;
+  }
+
+  async function check() {
+    const key = positionKey(s);
+    if (!s.neverlose.on || !key || s.task || key === running?.key) return;
+    if (running) ctx.engine.cancel(running.id);
+    const jumps = s.game.jumps.map((j) => j.slice());
+    const flagged = flagNow();
+    const { id, promise } = ctx.engine.request("never_lose", { ...gameArgs(s.game), max_seconds: NEVER_LOSE_SECONDS });
+    running = { id, key };
+    store.do("neverlose/checking", key);
+    let r;
+    try {
+      r = await promise;
+    } catch (err) {
+      r = { status: "unknown", reason: err.message, good: [], bad: [], unknown: [], line: [], budget: NEVER_LOSE_SECONDS };
+    }
+    if (running?.id === id) running = null;
+    if (positionKey(s) !== key || !s.neverlose.on || s.task) return; // a newer check follows
+    store.do("neverlose/result", key, r);
+    lastDone = { key, jumps, result: r };
+    if (r.status === "lost" && !flagged) {
+      const move = s.board.moves.at(-1);
+      status(move ? `The move ${move} loses: ${r.reason}. Undo it to play on.`
+        : `This position is lost: ${r.reason}.`, "error", true);
+    }
+  }
+
+  store.subscribe((state) => {
+    const key = positionKey(state);
+    if (state.task) {
+      // a Solve or an analysis gets the engine to itself; the check runs again once it is over
+      if (running) ctx.engine.cancel(running.id);
+      seenKey = null;
+      return;
+    }
+    if (!state.neverlose.on || key === seenKey) return;
+    seenKey = key;
+    setTimeout(check, 0); // after this action: subscribers never change the state themselves
+  });
+
+  function toggle() {
+    const on = !s.neverlose.on;
+    if (!on && running) ctx.engine.cancel(running.id);
+    running = null;
+    seenKey = null;
+    lastDone = null;
+    store.do("neverlose/toggle", on);
+    status(on ? "Never lose is on: every move that makes the goal unreachable is flagged." : "Never lose is off.");
+  }
+
+  return { toggle, check };
+}
