@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Generator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 
 from ..goal import fewest_in_class
@@ -34,13 +34,9 @@ MAX_GOAL_PEGS = 2
 
 
 @dataclass
-class Decision:
-    """``status`` solved / impossible / unknown; ``path`` of positions when solved; ``lower`` for ``min``."""
+class Decision(LevelResult):
+    """A level search's answer to a goal: :class:`LevelResult`'s fields plus ``lower`` for ``min``."""
 
-    status: str
-    path: list[int] = field(default_factory=list)
-    reason: str = ""
-    stats: LevelStats = field(default_factory=LevelStats)
     lower: int | None = None
     """``min`` only: the proven lower bound on the pegs left (the answer when ``solved``)."""
     searches: int = 0
