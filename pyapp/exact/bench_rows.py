@@ -4,6 +4,9 @@
   published figure (Durango Bill, "Peg solitaire: the number of solutions"; George I. Bell).
 * English central game, fewest moves: must be a proven 18 (Bergholt 1912; proved minimal
   by Beasley 1964), with a solution that replays to one peg on d4.
+* English central game, level histogram (``count --levels``): its totals must equal 23,475,688
+  positions reachable and 1,679,072 that can still finish at the centre, up to symmetry
+  (George I. Bell, "Notes on solving and playing peg solitaire on a computer", arXiv:0903.3696).
 * Triangle 7 (vacancy 4, one peg anywhere), count: no published figure we can name, so the
   check recomputes it meeting at a different level (another split of every solution into a
   first and a second half: a wrong weight or orbit size would not survive that).
@@ -22,6 +25,7 @@ from ..budget import Budget
 from ..moves import count_moves
 from .count import count_exact
 from .fewest import fewest_exact
+from .levels import level_table
 
 ENGLISH_SOLUTIONS = 40_861_647_040_079_968
 """Durango Bill, "Peg solitaire: the number of solutions"; George I. Bell, "English peg solitaire"."""
@@ -30,6 +34,8 @@ ENGLISH_FEWEST = 18
 ENGLISH_WINNABLE = 1_679_072
 """Positions reachable from the centre start that can still finish at the centre, up to symmetry
 (George I. Bell, "English peg solitaire" pages): the set the search by moves is confined to."""
+ENGLISH_REACHABLE = 23_475_688
+"""Positions reachable from the centre start, up to symmetry (G. I. Bell, arXiv:0903.3696)."""
 SECONDS = 7200.0
 """Budget of one exact row (the rows are measured, not capped: a long run is still an answer)."""
 
@@ -94,6 +100,28 @@ def _fewest_row(name: str, title: str, board_id: str, start: str, goal: str, exp
                 runs=1, traced=False)
 
 
+def _levels_row(name: str, title: str, board_id: str, start: str, goal: str, reachable: int, winnable: int,
+                source: str, target: str) -> Case:
+    problem = _problem(board_id, start, goal)
+
+    def work(i: int, budget: Budget):
+        return level_table(problem, _budget(budget))
+
+    def check(i: int, r) -> Outcome:
+        out = Outcome(r.status, f"{r.reachable:,} reachable, {r.winnable:,} can still win ({len(r.rows)} levels)"
+                      if r.status == "counted" else f"unknown: {r.reason}", nodes=r.reachable,
+                      peak_bytes=r.peak_bytes)
+        if r.status != "counted":
+            out.unanswered = r.reason
+        elif (r.reachable, r.winnable) != (reachable, winnable):
+            out.wrong = (f"{r.reachable:,} reachable / {r.winnable:,} can win, published {reachable:,} / "
+                         f"{winnable:,} ({source})")
+        return out
+
+    return Case(name, title, work, check, f"{reachable:,} / {winnable:,} ({source})", target=target,
+                runs=1, traced=False)
+
+
 def cases() -> list[Case]:
     """The exact rows, in suite order."""
     return [
@@ -102,6 +130,9 @@ def cases() -> list[Case]:
         _fewest_row("exact-fewest-english", "English 33: fewest moves of the central game, proven",
                     "english", "d4", "d4", ENGLISH_FEWEST, "Bergholt 1912; Beasley 1964", "< 120 s CPython, < 5 min",
                     winnable=ENGLISH_WINNABLE),
+        _levels_row("exact-levels-english", "English 33: positions reachable / can still win, per level",
+                    "english", "d4", "d4", ENGLISH_REACHABLE, ENGLISH_WINNABLE, "G. I. Bell, arXiv:0903.3696",
+                    "< 120 s CPython"),
         _count_row("exact-count-triangle7", "Triangle 7: vacancy 4 -> one peg, every solution counted",
                    "triangle7", "4", "any", None, "recounted meeting at another level (checked here)",
                    "< 30 s CPython"),

@@ -58,6 +58,10 @@ class Sides:
     last_pegs: int
     """Pegs at the goal."""
     holes: int
+    wide_codec: Codec
+    """Counting codec: every symmetry of the goal, whether or not it fixes the start (see
+    :mod:`pyapp.exact.count`); on a start fixed by few symmetries (triangle7 vacancy 4: none
+    but the identity) its forward sweep is up to the group's order smaller."""
 
     @property
     def complement_problem(self) -> bool:
@@ -85,4 +89,6 @@ def sides(problem: Problem) -> Sides:
     if not fixed <= set(back_group):  # pragma: no cover - a symmetry fixing the start keeps its class
         back_group = tuple(sorted(fixed))
     last = goal.final_pegs or 1
-    return Sides(problem, cd, codec(board, back_group), start, backward, start.bit_count(), last, len(board))
+    wide = codec(board, tuple(sorted(set(goal.symmetries(board)) | fixed)))
+    return Sides(problem, cd, codec(board, back_group), start, backward, start.bit_count(), last, len(board),
+                 wide)
