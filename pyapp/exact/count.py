@@ -152,24 +152,6 @@ def _meet(s: Sides, budget: Budget, state: dict, held, forced: int | None = None
     return front["forward"], front["backward"]
 
 
-def _cosets(s: Sides, fcd: Codec) -> list[int]:
-    """Lanes of ``fcd`` (forward codec) holding one symmetry of each coset ``H g`` of the backward group ``H``:
-    the backward counts of ``g(x)`` and ``h(g(x))`` are equal, so one image per coset is enough."""
-    board = s.problem.board
-    holes = [1 << b for b in board.bits]
-
-    def image(g: int, h: int) -> tuple[int, ...]:
-        return tuple(board.transform(board.transform(p, g), h) for p in holes)
-
-    seen: set[tuple[int, ...]] = set()
-    lanes = []
-    for lane, g in enumerate(fcd.group):
-        if image(g, 0) not in seen:
-            lanes.append(lane)
-            seen.update(image(g, h) for h in s.back_codec.group)
-    return lanes
-
-
 def _combine(s: Sides, forward: Level, backward: Level, budget: Budget, state: dict, fcd: Codec
              ) -> Generator[Progress, None, int]:
     """``sum T_f(C) * T_b(D) / |D|`` over the forward classes ``C`` of the middle level, ``D`` the
@@ -179,7 +161,7 @@ def _combine(s: Sides, forward: Level, backward: Level, budget: Budget, state: d
     packed_key, least_greatest, orbit = bcd.packed_key, bcd.least_greatest, bcd.orbit_size
     everything = bcd.everything
     holes = fcd.holes
-    lanes = [lane * holes for lane in _cosets(s, fcd)]
+    lanes = [lane * holes for lane in s.coset_lanes(fcd)]
     images = fcd.packed_key
     bkeys, bweights = backward.keys, backward.weights
     fkeys, fweights = forward.keys, forward.weights

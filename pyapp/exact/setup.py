@@ -68,6 +68,24 @@ class Sides:
         """True when the backward sweep is the forward one (the goal is the start's complement)."""
         return list(self.backward) == [self.start]
 
+    def coset_lanes(self, fcd: Codec) -> list[int]:
+        """Lanes of ``fcd`` (a forward codec) holding one symmetry of each coset ``H g`` of the backward
+        group ``H``: the backward counts of ``g(x)`` and ``h(g(x))`` are equal, so one image per coset
+        is enough to read how ``x`` (or any member of its class) reaches the goal."""
+        board = self.problem.board
+        holes = [1 << b for b in board.bits]
+
+        def image(g: int, h: int) -> tuple[int, ...]:
+            return tuple(board.transform(board.transform(p, g), h) for p in holes)
+
+        seen: set[tuple[int, ...]] = set()
+        lanes = []
+        for lane, g in enumerate(fcd.group):
+            if image(g, 0) not in seen:
+                lanes.append(lane)
+                seen.update(image(g, h) for h in self.back_codec.group)
+        return lanes
+
     def meet(self) -> int:
         """The level where the two sweeps meet: as many levels on each side as possible."""
         return (self.first_pegs + self.last_pegs + 1) // 2
