@@ -12,7 +12,7 @@ from . import fields, webplay
 from .board import Board
 from .budget import Budget, Progress
 from .errors import PegError
-from .moves import Jump, legal_jumps
+from .moves import Jump, apply_jump, legal_jumps
 from .notation import format_moves
 from .problem import Result
 from .request import from_request, result_json
@@ -122,7 +122,11 @@ def never_lose_job(args: dict) -> Job:
                 "bad": [], "unknown": [], "nodes": last["nodes"], "seconds": round(time.perf_counter() - t0, 3),
                 "budget": seconds}
 
-    return Job(webplay.never_lose_job(s.problem, seconds), lambda value: value, progress, cancelled=cancelled)
+    history = [s.start]
+    for jump in s.jumps:
+        history.append(apply_jump(history[-1], jump))
+    return Job(webplay.never_lose_job(s.problem, seconds, history), lambda value: value, progress,
+               cancelled=cancelled)
 
 
 def bench_job(args: dict) -> Job:
