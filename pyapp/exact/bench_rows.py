@@ -20,6 +20,9 @@ WebAssembly heap.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from ..bench_cases import Case, Outcome, _check_solution, _problem
 from ..budget import Budget
 from ..moves import count_moves
@@ -45,12 +48,16 @@ def _budget(budget: Budget) -> Budget:
     return Budget(SECONDS, None, budget.max_bytes)
 
 
+def _row(name: str, title: str, run: Callable[[Budget], Any], check: Callable[[int, Any], Outcome], expected: str,
+         target: str) -> Case:
+    """A row run once, untraced, with the exact analyses' own budget (see :func:`_budget`)."""
+    return Case(name, title, lambda i, budget: run(_budget(budget)), check, expected, target=target, runs=1,
+                traced=False)
+
+
 def _count_row(name: str, title: str, board_id: str, start: str, goal: str, expected: int | None,
                source: str, target: str) -> Case:
     problem = _problem(board_id, start, goal)
-
-    def work(i: int, budget: Budget):
-        return count_exact(problem, _budget(budget))
 
     def check(i: int, r) -> Outcome:
         out = Outcome(r.status, f"{r.solutions:,} solutions (meet at {r.meet} pegs, {r.positions:,} positions)"
@@ -66,16 +73,13 @@ def _count_row(name: str, title: str, board_id: str, start: str, goal: str, expe
                 out.wrong = f"meeting at {r.meet} pegs gives {r.solutions:,}, at {r.meet + 1} gives {again.solutions}"
         return out
 
-    return Case(name, title, work, check, f"{expected:,} ({source})" if expected else source, target=target,
-                runs=1, traced=False)
+    return _row(name, title, lambda budget: count_exact(problem, budget), check,
+                f"{expected:,} ({source})" if expected else source, target)
 
 
 def _fewest_row(name: str, title: str, board_id: str, start: str, goal: str, expected: int | None,
                 source: str, target: str, winnable: int | None = None) -> Case:
     problem = _problem(board_id, start, goal)
-
-    def work(i: int, budget: Budget):
-        return fewest_exact(problem, _budget(budget))
 
     def check(i: int, r) -> Outcome:
         out = Outcome(r.status, f"{r.status}, {r.moves} moves, proven ({r.winnable:,} winnable positions)"
@@ -96,16 +100,13 @@ def _fewest_row(name: str, title: str, board_id: str, start: str, goal: str, exp
             out.unanswered = r.reason
         return out
 
-    return Case(name, title, work, check, f"{expected} moves ({source})" if expected else source, target=target,
-                runs=1, traced=False)
+    return _row(name, title, lambda budget: fewest_exact(problem, budget), check,
+                f"{expected} moves ({source})" if expected else source, target)
 
 
 def _levels_row(name: str, title: str, board_id: str, start: str, goal: str, reachable: int, winnable: int,
                 source: str, target: str) -> Case:
     problem = _problem(board_id, start, goal)
-
-    def work(i: int, budget: Budget):
-        return level_table(problem, _budget(budget))
 
     def check(i: int, r) -> Outcome:
         out = Outcome(r.status, f"{r.reachable:,} reachable, {r.winnable:,} can still win ({len(r.rows)} levels)"
@@ -118,8 +119,8 @@ def _levels_row(name: str, title: str, board_id: str, start: str, goal: str, rea
                          f"{winnable:,} ({source})")
         return out
 
-    return Case(name, title, work, check, f"{reachable:,} / {winnable:,} ({source})", target=target,
-                runs=1, traced=False)
+    return _row(name, title, lambda budget: level_table(problem, budget), check,
+                f"{reachable:,} / {winnable:,} ({source})", target)
 
 
 def cases() -> list[Case]:
