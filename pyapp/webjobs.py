@@ -272,7 +272,8 @@ def table_job(args: dict) -> Job:
         return {"board": board.id, "counts": table.counts(), "cancelled": table.cancelled,
                 "seconds": round(table.seconds, 3), "problem_seconds": per, "version": webtable.code_version(),
                 "cells": [{"start": c.start, "finish": c.finish, "status": c.status, "reason": c.reason,
-                           "moves": c.moves, "method": c.method, "seconds": c.seconds} for c in table.cells],
+                           "moves": c.moves, "method": c.method, "seconds": c.seconds, "nodes": c.nodes}
+                          for c in table.cells],
                 "starts": webtable.by_start(board, table)}
 
     def progress(p: Any) -> dict:

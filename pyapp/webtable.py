@@ -113,7 +113,7 @@ def by_start(board: Board, table: Table) -> dict[str, Any]:
             elif c.status == "impossible":
                 impossible[where] = c.reason or "impossible"
             else:
-                unknown[where] = c.reason or "budget spent"
+                unknown[where] = f"{c.reason or 'budget spent'} (stopped after {c.nodes:,} nodes, {c.seconds:.1f} s)"
         missing = len(board.names) - len(done)
         out[hole] = {"computed": rep, "summary": _summary(board, hole, possible, impossible, unknown, missing),
                      "finishes": {"possible": possible, "impossible": impossible, "unknown": unknown,

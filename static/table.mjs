@@ -130,7 +130,8 @@ export function createTable(ctx) {
     const how = entry.computed === hole ? "computed" : `mapped by symmetry from ${entry.computed}`;
     const ok = entry.finishes.groups.find((g) => g.verdict === "yes")?.holes || [];
     status(`Start ${hole} (${how}): ${ok.length ? `one peg can finish on ${ok.join(", ")} (green): pick one to play its ` +
-      "solution" : "no finish found"}; ${sum.impossible} impossible${sum.unknown ? `, ${sum.unknown} unknown` : ""}.`,
+      "solution" : "no finish found"}; ${sum.impossible} impossible${sum.unknown ? `, ${sum.unknown} unknown` : ""}` +
+      `${sum.missing ? `, ${sum.missing} not computed (cancelled)` : ""}.`,
     ok.length ? "won" : "");
   }
 

@@ -43,8 +43,8 @@ export function tableView(ui) {
     const width = Math.max(...xs) + unit / 2 - x0;
     const height = Math.max(...ys) + unit / 2 - y0;
     ui.grid.style.aspectRatio = `${width} / ${height}`;
-    ui.grid.style.setProperty("--cell", `${(100 * unit * 0.9) / width}%`);
-    ui.grid.style.setProperty("--cell-h", `${(100 * unit * 0.9) / height}%`);
+    ui.grid.style.setProperty("--cell", `${(100 * unit * 0.94) / width}%`);
+    ui.grid.style.setProperty("--cell-h", `${(100 * unit * 0.94) / height}%`);
     buttons = new Map();
     ui.grid.replaceChildren(...cells.map((c) => {
       const b = document.createElement("button");
@@ -117,7 +117,7 @@ export function tableView(ui) {
       ui.bar.max = p.total || 1;
       ui.bar.value = p.done;
       ui.barText.textContent = `Problem ${fmt(Math.min(p.done + 1, p.total))} of ${fmt(p.total)}` +
-        `${p.problem ? `: ${p.problem}` : ""} · ${fmt(p.nodes)} nodes · ${p.seconds.toFixed(1)} s`;
+        `${p.problem ? `: ${p.problem}` : ""}${p.nodes ? ` · ${fmt(p.nodes)} nodes` : ""} · ${p.seconds.toFixed(1)} s`;
     }
     ui.legend.replaceChildren(...Object.entries(VERDICTS).filter(([v]) => tally[v] || v !== "pending" || !t.result)
       .map(([v, text]) => {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from pyapp import webapi, webtable
-from pyapp.analysis.table import Table, table_steps
+from pyapp.analysis.table import Cell, Table, table_steps
 from pyapp.budget import drive
 from pyapp.catalogue import get_board
 from pyapp.game import replay
@@ -69,6 +69,15 @@ def test_a_cancelled_table_says_what_was_not_computed():
     assert second["summary"]["unknown"] == 0  # not computed is not undecided
     assert list(second["finishes"]["unknown"].values()).count(webtable.NOT_COMPUTED) == 10
     assert starts["5"]["summary"]["missing"] == 15
+
+
+def test_an_unknown_finish_says_how_far_its_search_got():
+    board = get_board("triangle5")
+    cells = drive(table_steps(board, starts=["1"])).cells
+    cells[0] = Cell("1", cells[0].finish, "unknown", "budget spent", [], "search", 2.5, 123456)
+    starts = webtable.by_start(board, Table(board.id, cells))
+    assert starts["1"]["finishes"]["unknown"] == {cells[0].finish: "budget spent (stopped after 123,456 nodes, 2.5 s)"}
+    assert starts["1"]["summary"]["verdict"] == "unknown" and starts["1"]["summary"]["unknown"] == 1
 
 
 def test_progress_counts_problems_and_names_the_current_one():

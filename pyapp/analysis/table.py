@@ -51,6 +51,8 @@ class Cell:
     moves: list[str]
     method: str
     seconds: float
+    nodes: int = 0
+    """Search nodes spent on it (how far an ``unknown`` got)."""
 
 
 @dataclass
@@ -119,7 +121,7 @@ def table_steps(board: Board, *, budget: Budget | None = None, problem_seconds: 
                 if not rep.valid or rep.final != 1 << board.hole(finish):  # pragma: no cover - a solver bug
                     raise AssertionError(f"table: the solution of {note} does not replay: {rep.error}")
             table.cells.append(Cell(vacancy, finish, result.status, result.reason, moves, result.method,
-                                    round(result.seconds, 6)))
+                                    round(result.seconds, 6), result.nodes))
             yield TableProgress(0, 0, time.perf_counter() - t0, 0, note, done, total, f"{vacancy} -> {finish}")
     table.seconds = time.perf_counter() - t0
     return table
