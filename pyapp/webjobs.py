@@ -270,7 +270,11 @@ def table_job(args: dict) -> Job:
                     slice_seconds=ANALYSIS_SLICE_SECONDS)
 
     def finish(table: Any) -> dict:
+        from .bench import _wasm_heap_bytes  # the benchmark's own probe: None outside Pyodide
+
+        heap = _wasm_heap_bytes()
         return {"board": board.id, "counts": table.counts(), "cancelled": table.cancelled,
+                "wasm_heap_mb": None if heap is None else round(heap / 2**20, 1),
                 "seconds": round(table.seconds, 3), "problem_seconds": per, "version": webtable.code_version(),
                 "cells": [{"start": c.start, "finish": c.finish, "status": c.status, "reason": c.reason,
                            "moves": c.moves, "method": c.method, "seconds": c.seconds, "nodes": c.nodes}
