@@ -99,9 +99,10 @@ def markdown(rows: list[dict]) -> str:
              "| slowest problem | wasm heap after | load avg |", "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         unknown = f"{len(r['unknown'])}" + (f" ({', '.join(r['unknown'])})" if r["unknown"] else "")
+        heap = "-" if r.get("heap_mb") is None else f"{r['heap_mb']:.0f} MB"
         lines.append(f"| {r['board']} | {r['cells']} | {r['allowed']} | {r['solved']} | "
                      f"{r['impossible_beyond_class']} | {unknown} | {r['seconds']:.1f} s | {r['slowest']} | "
-                     f"{r['heap_mb']} MB | {r['load_start']}-{r['load_end']} |")
+                     f"{heap} | {r['load_start']}-{r['load_end']} |")
     return "\n".join(lines)
 
 
