@@ -11,8 +11,9 @@ by peg count.  :func:`level_search` grows two such searches breadth first:
   complements of the goal positions.
 
 It always grows the side whose next level promises to be smaller (its last level times
-the growth of its last step, :func:`_predicted`), until both stand at the same peg count; then the problem is solved exactly when the two last levels share a position
-class, and impossible when they do not (or as soon as one side has an empty level:
+the growth of its last step, :func:`_predicted`), until both stand at the same peg count;
+then the problem is solved exactly when the two last levels share a position class, and
+impossible when they do not (or as soon as one side has an empty level:
 nothing goes on from there).  Nothing is guessed, so an ``impossible`` is a proof.
 
 **Pruning** at every level: each side drops the positions that a pagoda function proves
