@@ -86,6 +86,8 @@ class Kind:
     """A short name of the goal for tables (the hole kind overrides :meth:`short`)."""
     argument: ClassVar[bool] = False
     """True when the goal needs a position (``hole``, ``target``); the others are read by name."""
+    badge: ClassVar[str] = ""
+    """One word for a counter on the page (the hole kind overrides :meth:`word`)."""
 
     def final_pegs(self, goal: Goal) -> int | None:
         return 1
@@ -120,12 +122,16 @@ class Kind:
     def hole_name(self, goal: Goal, board: Board) -> str | None:
         return None
 
+    def word(self, goal: Goal, board: Board) -> str:
+        return self.badge
+
 
 class _Any(Kind):
     """One peg, anywhere."""
 
     name = "any"
     label = "one peg"
+    badge = "any"
 
 
 class _Exact(Kind):
@@ -163,7 +169,7 @@ class _Hole(_Exact):
     def text(self, goal: Goal, board: Board) -> str:
         return board.name_of[goal.target.bit_length() - 1]
 
-    short = hole_name = text
+    short = hole_name = word = text
 
     def describe(self, goal: Goal, board: Board) -> str:
         return f"one peg at {self.text(goal, board)}"
@@ -174,6 +180,7 @@ class _Target(_Exact):
 
     name = "target"
     label = "target"
+    badge = "target"
 
     def text(self, goal: Goal, board: Board) -> str:
         # without alignment spaces (parse_position gives a row's symbols to its holes in order): short links
@@ -189,6 +196,7 @@ class _Min(Kind):
     name = "min"
     definite = False
     label = "fewest pegs"
+    badge = "fewest"
 
     def final_pegs(self, goal: Goal) -> int | None:
         return None
@@ -258,6 +266,10 @@ class Goal:
     def hole_name(self, board: Board) -> str | None:
         """The goal hole's name when the goal is one peg on a given hole, else None."""
         return self._kind.hole_name(self, board)
+
+    def word(self, board: Board) -> str:
+        """One word for a counter: the hole's name, 'any', 'fewest' or 'target'."""
+        return self._kind.word(self, board)
 
     # ------------------------------------------------------------ what the engine asks
     @property

@@ -4,7 +4,7 @@ This docstring is the one description of the protocol on the Python side; the Ja
 side (message envelopes, ids, cancel, JSDoc types) is ``static/protocol.mjs``.
 
 * ``call(fn, args_json) -> str``: one-shot requests (:data:`ONE_SHOT`: ``boards``, ``state``, ``puzzle``,
-  ``apply``, ``legal``, ``custom_board``, ``cnf``, ``warm``; ``hint`` and ``finishes`` too,
+  ``apply``, ``legal``, ``custom_board``, ``cnf``, ``warm``, ``table_info``; ``hint`` and ``finishes`` too,
   run to the end).  Answer: ``{"ok": value}`` or ``{"error": message}``.
 * ``start(fn, args_json) -> Job`` and ``is_streaming(fn)``: long requests
   (:data:`pyapp.webjobs.STREAMING`: ``solve``, ``hint``, ``finishes``, ``never_lose``, ``count``,
@@ -56,12 +56,14 @@ def _names(board: Board, jump: Jump) -> list[str]:
 
 
 def _goal_dict(board: Board, goal: Goal) -> dict:
-    """The goal for the page: ``text`` (as :meth:`Goal.parse` reads it), ``hole`` (or None),
-    ``label`` and ``description`` to show, ``definite`` (False for 'as few pegs as possible'),
-    so the page can ask instead of testing ``kind`` (``boards.json`` carries the same dicts for
-    ``static/rules.mjs``)."""
+    """The goal for the page: ``text`` (as :meth:`Goal.parse` reads it, also the goal picker's value),
+    ``hole`` (or None), ``label``, ``word`` (one word for the counter) and ``description`` to show,
+    ``definite`` (False for 'as few pegs as possible'), ``final_pegs`` (pegs left when it is met, None
+    for 'as few as possible'), so the page asks instead of testing ``kind`` (``boards.json`` carries
+    the same dicts for ``static/rules.mjs``)."""
     return {"kind": goal.kind, "hole": goal.hole_name(board), "text": goal.text(board), "label": goal.short(board),
-            "description": goal.describe(board), "definite": goal.definite}
+            "description": goal.describe(board), "definite": goal.definite, "final_pegs": goal.final_pegs,
+            "word": goal.word(board)}
 
 
 def _single_vacancy(board: Board, pos: int) -> str | None:
@@ -208,9 +210,21 @@ def exact_estimate(args: dict) -> dict:
     return estimate(from_request(args).problem)
 
 
+def table_info(args: dict) -> dict:
+    """The whole-board table's size and code version before it starts (:func:`pyapp.webtable.info`):
+    ``board`` and ``problem_seconds`` as for the ``table`` request."""
+    from . import webtable
+    from .analysis.table import DEFAULT_PROBLEM_SECONDS
+
+    args = fields.request(args)
+    board = resolve_board(fields.text(args, "board", MAX_SPEC_CHARS, "english") or "english").board
+    return webtable.info(board, fields.number(args, "problem_seconds", DEFAULT_PROBLEM_SECONDS))
+
+
 ONE_SHOT: dict[str, Callable[[dict], Any]] = {
     "boards": boards, "state": state, "render": state, "custom_board": custom_board,
     "hint": hint, "finishes": finishes, "cnf": cnf, "puzzle": puzzle, "exact_estimate": exact_estimate,
+    "table_info": table_info,
 }
 def call(fn: str, args_json: str) -> str:
     """Run a one-shot request; returns JSON ``{"ok": value}`` or ``{"error": message}``."""

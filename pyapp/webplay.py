@@ -8,11 +8,12 @@ data, holes by name, so it can be tested without the worker.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from typing import Any
 
 from .analysis.hint import DEFAULT_HINT_SECONDS
 from .analysis.neverlose import NeverLose, never_lose_steps
+from .analysis.neverlose_exact import never_lose_exact
 from .board import Board
 from .errors import PegError
 from .game import replay
@@ -54,17 +55,27 @@ def puzzle_json(board: Board, spec: str, args: dict) -> dict:
             "goal": board.name_of[p.finish], "solution": format_moves(board, list(p.solution))}
 
 
-def never_lose_job(problem: Problem, max_seconds: float | None) -> Generator[Progress, None, dict]:
-    """The never-lose analysis as a step generator returning the page's JSON."""
+def never_lose_job(problem: Problem, max_seconds: float | None,
+                   history: Sequence[int] = ()) -> Generator[Progress, None, dict]:
+    """The never-lose analysis as a step generator returning the page's JSON.
+
+    ``history`` is the game's positions so far, ending with ``problem.start``: when the exact
+    analyses already hold a winnable set computed from one of them, the answer is one lookup
+    per jump (:mod:`pyapp.analysis.neverlose_exact`) and no search runs."""
+    exact = never_lose_exact(problem.board, problem.goal, history) if history else None
+    if exact is not None:
+        return never_lose_json(problem.board, exact, max_seconds, method="exact")
     result: NeverLose = yield from never_lose_steps(problem, max_seconds=max_seconds)
     return never_lose_json(problem.board, result, max_seconds)
 
 
-def never_lose_json(board: Board, r: NeverLose, max_seconds: float | None) -> dict:
+def never_lose_json(board: Board, r: NeverLose, max_seconds: float | None, method: str = "search") -> dict:
     """``status`` (winnable / lost / unknown / over), ``reason``, ``line`` (moves to the goal),
-    the legal jumps as ``good`` / ``bad`` / ``unknown`` (each bad or unknown one with its reason)."""
+    the legal jumps as ``good`` / ``bad`` / ``unknown`` (each bad or unknown one with its reason),
+    and ``method``: ``search`` (the solver, on the Hint budget) or ``exact`` (the winnable set)."""
     h = r.jumps
     return {
+        "method": method,
         "status": r.status, "reason": r.reason, "line": format_moves(board, r.line),
         "good": [_names(board, j) for j in h.good],
         "bad": [{"jump": _names(board, j), "reason": h.reasons.get(j, "")} for j in h.bad],

@@ -17,6 +17,8 @@ import { createPuzzles, definePuzzle } from "./puzzle.mjs";
 import { Catalogue } from "./rules.mjs";
 import { defineStartup, loadingView, prepareOffline, startEngine, watchForUpdates } from "./startup.mjs";
 import { Store } from "./store.mjs";
+import { createTable, defineTable } from "./table.mjs";
+import { tableView } from "./tablegrid.mjs";
 import { createTasks, defineTasks } from "./tasks.mjs";
 import { boardView, fragmentView, isOwnLink, panelView } from "./views.mjs";
 
@@ -34,7 +36,7 @@ const ui = {
 const buttons = {
   undo: $("undo"), redo: $("redo"), restart: $("restart"), copyLink: $("copy-link"), solve: $("solve"),
   cancel: $("cancel"), hint: $("hint"), finishes: $("finishes"), cnf: $("download-cnf"), edit: $("edit-button"),
-  customUse: $("custom-use"), neverLose: $("never-lose"), newPuzzle: $("new-puzzle"),
+  customUse: $("custom-use"), neverLose: $("never-lose"), newPuzzle: $("new-puzzle"), table: $("table-open"),
 };
 
 // the data for playing catalogue boards without Python (build.py writes it from pyapp): fetched first
@@ -51,6 +53,7 @@ defineStartup(store);
 defineFinishes(store);
 defineNeverLose(store);
 definePuzzle(store);
+defineTable(store);
 const s = store.state;
 
 const view = new BoardView(ui.holder);
@@ -82,6 +85,7 @@ const neverLose = createNeverLose(ctx);
 ctx.puzzles = createPuzzles(ctx, { level: $("puzzle-level") });
 ctx.onActivate = (name) => (mapShown(s) ? finishes.pick(name) : null); // already inside the queue
 const exact = createExact(ctx, { count: $("count-all"), fewest: $("fewest-moves") });
+const table = createTable(ctx);
 const written = { hash: null };
 store.subscribe(boardView(view));
 store.subscribe(panelView(ui, buttons));
@@ -89,6 +93,11 @@ store.subscribe(fragmentView(written));
 store.subscribe(loadingView(ui));
 store.subscribe(moveListView($("move-list")));
 store.subscribe(finishesView(view, { list: $("finish-reasons"), hide: $("finish-hide") }));
+store.subscribe(tableView({
+  panel: $("table-panel"), summary: $("table-summary"), compute: $("table-compute"), cancel: $("table-cancel"),
+  bar: $("table-progress"), barText: $("table-progress-text"), grid: $("table-grid"), legend: $("table-legend"),
+  note: $("table-note"),
+}));
 store.subscribe(neverLoseView(view, { button: buttons.neverLose, note: $("neverlose-note"), undo: $("neverlose-undo") }));
 store.subscribe((state) => {
   const free = !!state.board && state.engine.status === "idle" && !state.task && !state.editor.open;
@@ -211,6 +220,14 @@ $("finish-reasons").addEventListener("click", (event) => {
   if (name) store.queue(() => finishes.pick(name));
 });
 buttons.neverLose.addEventListener("click", () => neverLose.toggle());
+buttons.table.addEventListener("click", table.open);
+$("table-compute").addEventListener("click", table.compute);
+$("table-cancel").addEventListener("click", tasks.cancel);
+$("table-close").addEventListener("click", table.close);
+$("table-grid").addEventListener("click", (event) => {
+  const name = event.target.closest?.("[data-start]")?.dataset.start;
+  if (name) table.pick(name);
+});
 $("neverlose-undo").addEventListener("click", () => game.input.undo());
 buttons.newPuzzle.addEventListener("click", ctx.puzzles.newPuzzle);
 attachCoordinates($("coords-toggle"), ui.holder);

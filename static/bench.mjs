@@ -4,7 +4,8 @@
 // The worker protocol and its client are protocol.mjs's (the same Engine as the app): a "bench"
 // request with {quick, repeat} answers one progress message per row, then the rows.
 // For scripts (scripts/bench_chromium.py): <html data-bench="loading|ready|running|done|failed">, and
-// window.benchResult = {environment, cold_start_s, rows, wrong, error} once done.
+// window.benchResult = {environment, cold_start_s, rows, wrong, error} once done.  With ?table=BOARD it
+// computes that board's whole single-vacancy table instead (scripts/table_chromium.py).
 
 import { Engine } from "./protocol.mjs";
 
@@ -111,7 +112,35 @@ async function main() {
     event.preventDefault();
     run();
   });
-  if (params.get("run") !== "0") run();
+  if (params.get("table")) runTable(engine, info, params.get("table"), Number(params.get("problem_seconds")) || 10);
+  else if (params.get("run") !== "0") run();
+}
+
+/** ?table=BOARD[&problem_seconds=N]: the whole single-vacancy table of one board (the page's "table"
+ *  request) instead of the suite, for scripts/table_chromium.py: window.benchProgress holds the last
+ *  progress, window.benchResult = {environment, table} the answer (every cell, without the by-start view). */
+async function runTable(engine, info, board, problemSeconds) {
+  setState("running");
+  $("start").disabled = true;
+  const environment = { runtime: `Pyodide (Python ${info.python}) in a module worker`, browser: navigator.userAgent,
+    date: new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC", board, problem_seconds: problemSeconds };
+  status(`Whole single-vacancy table of ${board}, ${problemSeconds} s a problem...`);
+  try {
+    const { starts, ...table } = await engine.request("table", { board, problem_seconds: problemSeconds }, {
+      onProgress: (p) => {
+        window.benchProgress = p;
+        status(`Table of ${board}: problem ${p.done} of ${p.total} done (${p.problem}), ${p.seconds.toFixed(0)} s`);
+      },
+    }).promise;
+    window.benchResult = { environment, cold_start_s: info.cold_start_s, table, error: null };
+    status(`Table of ${board}: ${table.counts.solved} solved, ${table.counts.impossible} impossible, ` +
+      `${table.counts.unknown} unknown in ${table.seconds.toFixed(1)} s.`);
+    setState("done");
+  } catch (err) {
+    window.benchResult = { environment, table: null, error: err.message };
+    status(`The table failed: ${err.message}`, true);
+    setState("failed");
+  }
 }
 
 main();

@@ -4,6 +4,35 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
 
+/** The point of `points` (a Map name -> {x, y}) nearest to `from` in direction (dx, dy): ahead
+ *  by more than a quarter `unit`, preferring those straight ahead.  Null when there is none. */
+export function nearestInDirection(points, from, dx, dy, unit) {
+  const cur = points.get(from);
+  let best = null;
+  let bestScore = Infinity;
+  for (const [name, h] of points) {
+    const along = (h.x - cur.x) * dx + (h.y - cur.y) * dy;
+    if (along <= unit * 0.25) continue;
+    const across = Math.abs((h.x - cur.x) * dy - (h.y - cur.y) * dx);
+    const score = along + 2.5 * across;
+    if (score < bestScore) {
+      bestScore = score;
+      best = name;
+    }
+  }
+  return best;
+}
+
+/** The smallest distance between two of `points` ({x, y}): the lattice's unit (40 when unknown). */
+export function spacing(points) {
+  const all = [...points];
+  let best = Infinity;
+  for (const h of all) {
+    for (const o of all) if (o !== h) best = Math.min(best, Math.hypot(o.x - h.x, o.y - h.y));
+  }
+  return Number.isFinite(best) ? best : 40;
+}
+
 export class BoardView {
   constructor(holder) {
     this.holder = holder;
@@ -36,13 +65,7 @@ export class BoardView {
         el, pin: el.querySelector(".pin"), x: parseFloat(el.dataset.x), y: parseFloat(el.dataset.y),
       });
     }
-    const unitGuess = [...this.holes.values()].reduce((best, h, _, all) => {
-      for (const o of all) {
-        if (o !== h) best = Math.min(best, Math.hypot(o.x - h.x, o.y - h.y));
-      }
-      return best;
-    }, Infinity);
-    this.unit = Number.isFinite(unitGuess) ? unitGuess : 40;
+    this.unit = spacing(this.holes.values());
     this.focusName = this.holes.has(this.focusName) ? this.focusName : null;
     return true;
   }
@@ -137,23 +160,11 @@ export class BoardView {
   moveFocus(dx, dy) {
     const names = [...this.holes.keys()];
     if (!names.length) return null;
-    const cur = this.holes.get(this.focusName);
-    if (!cur) {
+    if (!this.holes.get(this.focusName)) {
       this.setFocus(names[0]);
       return names[0];
     }
-    let best = null;
-    let bestScore = Infinity;
-    for (const [name, h] of this.holes) {
-      const along = (h.x - cur.x) * dx + (h.y - cur.y) * dy;
-      if (along <= this.unit * 0.25) continue;
-      const across = Math.abs((h.x - cur.x) * dy - (h.y - cur.y) * dx);
-      const score = along + 2.5 * across;
-      if (score < bestScore) {
-        bestScore = score;
-        best = name;
-      }
-    }
+    const best = nearestInDirection(this.holes, this.focusName, dx, dy, this.unit);
     if (best) this.setFocus(best);
     return best;
   }

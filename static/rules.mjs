@@ -100,7 +100,8 @@ export class BoardRules {
     if (legalCount) return [false, false, ""];
     const count = pegs.reduce((a, b) => a + b, 0);
     const where = count === 1 ? this.d.names[pegs.indexOf(1)] : "";
-    const reached = goal.kind === "any" ? count === 1 : goal.kind === "hole" ? count === 1 && where === goal.hole : false;
+    // boards.json's goals: one peg anywhere (no hole), one peg on a hole, or as few as possible (no final_pegs)
+    const reached = count === 1 && goal.final_pegs === 1 && (goal.hole === null || where === goal.hole);
     if (reached) return [true, true, `Solved! One peg left, on ${where}.`];
     if (!goal.definite) return [true, count === 1, `Game over: ${count} peg${count !== 1 ? "s" : ""} left.`];
     if (where) return [true, false, `Game over: one peg left on ${where}, but the goal was ${goal.text}.`];

@@ -18,7 +18,8 @@
 //      so quick clicks, taps and key presses are never dropped.
 // Slices replace their object on change (`s.x = { ...s.x, k: v }`), so views compare by identity.
 // The slices defined today: queue (here), engine, loading (startup.mjs), game, board, selection,
-// status, editor (game.mjs), task, progress, analysis (tasks.mjs), solution (playback.mjs).
+// status, editor (game.mjs), task, progress, analysis (tasks.mjs), solution (playback.mjs),
+// finishes (finishmap.mjs), neverlose, puzzle, table (table.mjs).
 
 export class Store {
   constructor() {

@@ -41,7 +41,7 @@ export function createTasks(ctx) {
         status("Already solved: the goal is reached.", "won");
         return;
       }
-      const what = s.board.goal.kind === "min" ? `Best found: ${r.pegs_left} peg${r.pegs_left === 1 ? "" : "s"} left` : "Solved";
+      const what = !s.board.goal.definite ? `Best found: ${r.pegs_left} peg${r.pegs_left === 1 ? "" : "s"} left` : "Solved";
       status(`${what}: ${r.move_count} moves (${r.jumps} jumps), found in ${r.seconds.toFixed(2)} s. The move list continues with it; the player below plays it.`, "won");
       ctx.playback.load(base, r.jump_list, r.moves.join(" "));
       // the solution continues the game from where Solve was pressed: it is the line ahead (Redo)

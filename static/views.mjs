@@ -53,8 +53,7 @@ export function panelView(ui, buttons) {
       ui.pegs.textContent = String(st.peg_count);
       ui.jumps.textContent = String(st.jump_count);
       ui.moves.textContent = String(st.move_count);
-      const kind = st.goal.kind;
-      ui.goalText.textContent = kind === "hole" ? st.goal.hole : kind === "any" ? "any" : kind === "min" ? "fewest" : "target";
+      ui.goalText.textContent = st.goal.word;
       if (st.moves.length) showMoves(ui.movesText, st.moves);
       else ui.movesText.textContent = "(none yet)";
       boardSelect(ui.boardSelect, st);
@@ -83,7 +82,9 @@ export function panelView(ui, buttons) {
     // while the engine starts, Solve waits for it; an engine that could not start cannot solve
     buttons.solve.disabled = !playable || st.over || state.engine.status === "failed";
     buttons.cancel.disabled = !task || !task.cancellable;
-    for (const b of [buttons.hint, buttons.finishes, buttons.cnf, buttons.edit, buttons.customUse]) b.disabled = !free;
+    for (const b of [buttons.hint, buttons.finishes, buttons.cnf, buttons.edit, buttons.customUse, buttons.table]) {
+      b.disabled = !free;
+    }
     buttons.copyLink.disabled = !st;
     ui.boardSelect.disabled = ui.goalSelect.disabled = !playable;
     ui.holder.classList.toggle("solving", !!task);
@@ -108,12 +109,12 @@ function boardSelect(sel, st) {
 function goalSelect(sel, st, game) {
   sel.querySelector("option[value='']").textContent = `Board default (${st.board.default_goal})`;
   for (const opt of [...sel.options]) if (opt.dataset.goalOption) opt.remove();
-  if (st.goal.kind === "hole") {
+  if (st.goal.hole) {
     const opt = new Option(`One peg on ${st.goal.hole}`, st.goal.hole);
     opt.dataset.goalOption = "1";
     sel.append(opt);
   }
-  sel.value = game.goal ? (st.goal.kind === "hole" ? st.goal.hole : st.goal.kind) : "";
+  sel.value = game.goal ? st.goal.text : ""; // a hole's name, "any" or "min" (a target has no option)
 }
 
 /** The address bar: always a link to the shown game.  `written` remembers the last fragment

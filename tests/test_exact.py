@@ -80,6 +80,14 @@ class TestCount:
         assert sides(problem).complement_problem
         assert count_exact(problem).solutions == count_solutions(problem) == 6816
 
+    def test_forward_sweep_uses_every_symmetry_of_the_goal(self):
+        # triangle5 vacancy 2 -> one peg anywhere: only the identity fixes the start, all 6 symmetries the goal
+        problem = Problem(T5, T5.start("2"), Goal("any"))
+        s = sides(problem)
+        assert len(s.codec.group) == 1 and len(s.wide_codec.group) == 6
+        got = count_exact(problem)
+        assert got.symmetries == 6 and got.solutions == count_solutions(problem) > 0
+
     def test_progress_and_cancel(self):
         problem = Problem(get_board("triangle6"), get_board("triangle6").start("4"), Goal("any"))
         budget = Budget()
@@ -160,8 +168,9 @@ class TestBenchRows:
         from pyapp import bench
 
         rows = {c.name: c for c in bench.select(only=["exact-count-english", "exact-fewest-english",
-                                                      "exact-count-triangle7", "exact-fewest-triangle7"])}
-        assert len(rows) == 4 and all(c.runs == 1 and not c.traced and not c.quick for c in rows.values())
+                                                      "exact-levels-english", "exact-count-triangle7",
+                                                      "exact-fewest-triangle7"])}
+        assert len(rows) == 5 and all(c.runs == 1 and not c.traced and not c.quick for c in rows.values())
 
     def test_checks_compare_with_the_published_figures(self):
         from pyapp import bench
@@ -178,6 +187,19 @@ class TestBenchRows:
         too_few = ExactFewest("solved", 18, jumps, None, 18, winnable=7)
         assert "published 1,679,072" in fewest_row.check(0, too_few).wrong
         assert fewest_row.check(0, ExactFewest("solved", 19, jumps, None, 19)).wrong
+
+    def test_levels_row_compares_with_bells_totals(self):
+        # 23,475,688 reachable / 1,679,072 can still win, up to symmetry: G. I. Bell, arXiv:0903.3696
+        from pyapp import bench
+        from pyapp.exact.levels import LevelTable
+
+        (row,) = bench.select(only=["exact-levels-english"])
+        right = LevelTable("counted", [{"pegs": 32, "reachable": 23_475_687, "winnable": 1_679_071},
+                                       {"pegs": 1, "reachable": 1, "winnable": 1}], symmetries=8)
+        assert row.check(0, right).wrong is None
+        right.rows[1]["winnable"] = 2
+        assert "published 23,475,688 / 1,679,072" in row.check(0, right).wrong
+        assert row.check(0, LevelTable("unknown", reason="cancelled")).unanswered == "cancelled"
 
     def test_recount_at_another_level_agrees(self):
         problem = Problem(T5, T5.start("4"), Goal("any"))

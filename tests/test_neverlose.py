@@ -4,10 +4,15 @@ worker's puzzle request (point 5), through pyapp.webapi as the page calls them."
 from __future__ import annotations
 
 import json
+import random
+
+import pytest
 
 from pyapp import webapi
 from pyapp.analysis.neverlose import never_lose, never_lose_steps
+from pyapp.analysis.neverlose_exact import never_lose_exact
 from pyapp.catalogue import get_board
+from pyapp.exact import winnable as winnable_module
 from pyapp.game import replay
 from pyapp.moves import apply_jump, legal_jumps
 from pyapp.problem import Goal, Problem, default_problem
@@ -16,6 +21,14 @@ from pyapp.solver import solve
 # The 15-hole triangle after 4-1 6-4 12-5: three of its nine jumps lose (checked below by
 # solving after each jump), the others keep one peg reachable.
 TRI = {"board": "triangle5", "start": "1", "moves": ["4-1", "6-4", "12-5"]}
+
+
+@pytest.fixture(autouse=True)
+def _no_winnable_sets_from_other_tests():
+    """Never-lose answers from a winnable set when one is cached: start and end every test without."""
+    winnable_module._CACHE.clear()
+    yield
+    winnable_module._CACHE.clear()
 
 
 def _run_job(fn: str, args: dict) -> dict:
@@ -143,3 +156,57 @@ def test_a_link_with_an_illegal_move_keeps_the_legal_prefix_and_names_the_refuse
     assert webapi.state({**args, "moves": ["f4-d4"]})["refused"] is None
     strict = json.loads(webapi.call("state", json.dumps({**args, "legal_prefix": False})))
     assert "do not replay" in strict["error"] or "illegal" in strict["error"]
+
+
+class TestFromTheWinnableSet:
+    """Issue 10 point 4: once the exact analyses hold a game's winnable set, never-lose answers
+    by lookup, and agrees with the solver on every position of random games."""
+
+    def test_agrees_with_the_search_on_random_games(self):
+        board = get_board("triangle5")
+        goal = default_problem("triangle5").goal
+        rng = random.Random(7)
+        for start_hole in ("1", "4", "5"):
+            start = board.start(start_hole)
+            assert never_lose_exact(board, goal, [start]) is None  # nothing computed yet
+            winnable_module.winnable(Problem(board, start, goal))
+            for _ in range(4):
+                history = [start]
+                while True:
+                    pos = history[-1]
+                    exact = never_lose_exact(board, goal, history)
+                    search = never_lose(Problem(board, pos, goal))
+                    assert exact is not None and exact.status == search.status, (start_hole, pos)
+                    assert set(exact.jumps.good) == set(search.jumps.good)
+                    assert set(exact.jumps.bad) == set(search.jumps.bad)
+                    if exact.status == "winnable":
+                        end = pos
+                        for jump in exact.line:
+                            assert jump in legal_jumps(board, end)
+                            end = apply_jump(end, jump)
+                        assert goal.reached(end)
+                    jumps = legal_jumps(board, pos)
+                    if not jumps:
+                        break
+                    history.append(apply_jump(pos, rng.choice(jumps)))
+
+    def test_a_set_from_a_later_position_answers_after_it_only(self):
+        p, pos = _position(TRI)
+        board, goal = p.board, p.goal
+        start = board.start("1")
+        winnable_module.winnable(Problem(board, pos, goal))  # as "Fewest moves" from the current position
+        assert never_lose_exact(board, goal, [start]) is None
+        assert never_lose_exact(board, goal, [start, pos]) is not None
+
+    def test_the_worker_answers_by_lookup_after_fewest_moves(self):
+        searched = _run_job("never_lose", TRI)
+        assert searched["method"] == "search"
+        fewest = _run_job("fewest_exact", {"board": "triangle5", "start": "1"})
+        assert fewest["status"] == "solved"
+        looked_up = _run_job("never_lose", TRI)
+        assert looked_up["method"] == "exact" and looked_up["_steps"] == 0
+        assert looked_up["status"] == searched["status"] == "winnable"
+        assert {tuple(b["jump"]) for b in looked_up["bad"]} == {tuple(b["jump"]) for b in searched["bad"]}
+        assert sorted(map(tuple, looked_up["good"])) == sorted(map(tuple, searched["good"]))
+        assert all(b["reason"].startswith("exact analysis") for b in looked_up["bad"])
+        assert replay(get_board("triangle5"), _position(TRI)[1], looked_up["line"]).valid

@@ -313,3 +313,49 @@ def test_compare_script_prints_checked_rows(capsys):
     mixed = compare.shuffled(enc.clauses, 3)
     assert mixed != enc.clauses
     assert sorted(sorted(c) for c in mixed) == sorted(sorted(c) for c in enc.clauses)
+
+
+class TestBudget:
+    """The SAT engine takes the same :class:`~pyapp.budget.Budget` as the search."""
+
+    def test_cancelled_budget_answers_unknown_saying_so(self):
+        from pyapp.budget import Budget
+
+        b = Budget(max_seconds=30)
+        b.cancel()
+        r = solve_sat(default_problem("english"), solver="pycosat", budget=b)
+        assert r.status == "unknown" and r.reason.startswith("cancelled")
+
+    def test_time_budget_stops_a_hard_instance(self):
+        from pyapp.budget import Budget
+
+        # the central game needs 31 jumps: pycosat takes far more than 0.2 s on it
+        r = solve_sat(default_problem("english"), solver="pycosat", budget=Budget(max_seconds=0.2))
+        assert r.status == "unknown" and r.reason.startswith("budget spent")
+        assert r.seconds < 5
+
+    def test_node_budget_counts_conflicts(self):
+        from pyapp.budget import Budget
+
+        names = [n for n in available_solvers() if n != "pycosat"]
+        if not names:
+            pytest.skip("python-sat not installed")
+        b = Budget(max_nodes=50)
+        r = solve_sat(default_problem("english"), solver=names[0], budget=b)
+        assert r.status == "unknown" and b.nodes >= 50 and r.nodes == b.nodes
+
+    def test_pycosat_refuses_a_node_budget(self):
+        from pyapp.budget import Budget
+        from pyapp.errors import PegError
+
+        enc = encode(default_problem("triangle5"))
+        with pytest.raises(PegError, match="node budget"):
+            run_solver(enc.num_vars, enc.clauses, solver="pycosat", budget=Budget(max_nodes=10))
+
+    def test_cli_passes_the_node_budget_to_the_sat_engine(self, capsys):
+        names = [n for n in available_solvers() if n != "pycosat"]
+        if not names:
+            pytest.skip("python-sat not installed")
+        code = main(["solve", "english", "--engine", "sat", "--max-nodes", "20", "--json"])
+        out = json.loads(capsys.readouterr().out)
+        assert out["status"] == "unknown" and out["nodes"] >= 20 and code == 0

@@ -37,7 +37,8 @@ class TestState:
         assert st["peg_count"] == 32 and "d4" not in st["pegs"]
         assert sorted(j[0] + "-" + j[2] for j in st["legal"]) == ["b4-d4", "d2-d4", "d6-d4", "f4-d4"]
         assert st["goal"] == {"kind": "hole", "hole": "d4", "text": "d4", "label": "d4",
-                              "description": "one peg at d4", "definite": True}
+                              "description": "one peg at d4", "definite": True, "final_pegs": 1,
+                              "word": "d4"}
         assert 'data-hole="d4"' in st["svg"]
 
     def test_moves_replay_and_counters_group_jumps_into_moves(self):

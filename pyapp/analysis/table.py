@@ -7,9 +7,9 @@ with :func:`pyapp.game.replay` before it is reported), ``impossible`` with its r
 ``unknown`` with how far it got when the per-problem budget ran out.
 
 :func:`table_steps` is a step generator (see :mod:`pyapp.budget`): it yields a
-:class:`~pyapp.budget.Progress` (note ``"d2 -> f5 (12 of 54)"``) between and during problems,
-so the command line prints progress and the web worker can report and cancel; it returns a
-:class:`Table`.
+:class:`TableProgress` (note ``"d2 -> f5 (12 of 54)"``, and the same as numbers: problems done,
+total, the current problem) between and during problems, so the command line prints progress and
+the web worker can report and cancel; it returns a :class:`Table`.
 """
 
 from __future__ import annotations
@@ -30,6 +30,16 @@ DEFAULT_PROBLEM_SECONDS = 10.0
 """Time budget of one start/finish problem unless the caller gives another."""
 
 
+@dataclass(frozen=True)
+class TableProgress(Progress):
+    """:class:`~pyapp.budget.Progress` of a table: also the problems finished, their total and the
+    current problem (``"d2 -> f5"``), so a page can draw a progress bar without reading the note."""
+
+    done: int = 0
+    total: int = 0
+    problem: str = ""
+
+
 @dataclass
 class Cell:
     """One start/finish problem's answer."""
@@ -41,6 +51,8 @@ class Cell:
     moves: list[str]
     method: str
     seconds: float
+    nodes: int = 0
+    """Search nodes spent on it (how far an ``unknown`` got)."""
 
 
 @dataclass
@@ -72,11 +84,12 @@ def single_vacancy_starts(board: Board) -> list[str]:
 
 
 def table_steps(board: Board, *, budget: Budget | None = None, problem_seconds: float = DEFAULT_PROBLEM_SECONDS,
-                starts: list[str] | None = None) -> Generator[Progress, None, Table]:
-    """Solve every single-vacancy start x finishing hole (see the module docstring)."""
+                starts: list[str] | None = None, table: Table | None = None) -> Generator[TableProgress, None, Table]:
+    """Solve every single-vacancy start x finishing hole (see the module docstring).  ``table``: an
+    empty :class:`Table` to fill as it goes (a caller that shows finished starts before the end)."""
     budget = budget if budget is not None else Budget()
     t0 = time.perf_counter()
-    table = Table(board.id)
+    table = table if table is not None else Table(board.id)
     starts = starts if starts is not None else single_vacancy_starts(board)
     total = len(starts) * len(board.names)
     done = 0
@@ -99,7 +112,8 @@ def table_steps(board: Board, *, budget: Budget | None = None, problem_seconds: 
                     prog = next(gen)
                     if budget.cancelled:
                         share.cancel()
-                    yield Progress(prog.nodes, prog.entries, time.perf_counter() - t0, prog.depth, note)
+                    yield TableProgress(prog.nodes, prog.entries, time.perf_counter() - t0, prog.depth, note,
+                                        done - 1, total, f"{vacancy} -> {finish}")
             except StopIteration as stop:
                 result = stop.value
             moves = format_moves(board, result.jumps) if result.status == "solved" else []
@@ -108,7 +122,7 @@ def table_steps(board: Board, *, budget: Budget | None = None, problem_seconds: 
                 if not rep.valid or rep.final != 1 << board.hole(finish):  # pragma: no cover - a solver bug
                     raise AssertionError(f"table: the solution of {note} does not replay: {rep.error}")
             table.cells.append(Cell(vacancy, finish, result.status, result.reason, moves, result.method,
-                                    round(result.seconds, 6)))
-            yield Progress(0, 0, time.perf_counter() - t0, 0, note)
+                                    round(result.seconds, 6), result.nodes))
+            yield TableProgress(0, 0, time.perf_counter() - t0, 0, note, done, total, f"{vacancy} -> {finish}")
     table.seconds = time.perf_counter() - t0
     return table

@@ -23,12 +23,11 @@ def register(sub) -> None:
 def run(args) -> dict:
     problem = problem_from_args(args)
     if getattr(args, "engine", "search") == "sat":
-        if args.seed is not None or args.max_nodes is not None:
-            raise PegError("--seed and --max-nodes apply to the search engine only "
-                           "(with --engine sat use --max-seconds)")
+        if args.seed is not None:
+            raise PegError("--seed applies to the search engine only")
         from ..sat import solve_sat
 
-        return result_dict(problem, solve_sat(problem, max_seconds=args.max_seconds))
+        return result_dict(problem, solve_sat(problem, budget=budget_from_args(args)))
     result = solve(problem, seed=args.seed, budget=budget_from_args(args),
                    on_progress=StderrProgress("solve", "node").nodes)
     return result_dict(problem, result)

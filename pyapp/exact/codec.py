@@ -91,7 +91,8 @@ class Codec:
             for i in range(n):
                 lanes[i] |= 1 << (n * g + index_of[perm[i]])
         packed_of_bit = {b: lanes[i] for i, b in enumerate(board.bits)}
-        self._packed_of_bit = packed_of_bit
+        self.packed_of_bit = packed_of_bit
+        """Packed images of each single hole, by layout bit (XOR-linear: see the class docstring)."""
         ns: dict[str, object] = {}
         lay_chunks = _chunks(max(board.bits) + 1, LAYOUT_CHUNK)
         layout_bits = [1 << b for b in board.bits] + [0] * MAX_HOLES
@@ -105,9 +106,17 @@ class Codec:
         self._ns = ns
         m = self.everything
         count = len(self.group)
+
+        def least_of(x: str) -> str:
+            lanes = ", ".join(f"({x} >> {n * g}) & {m}" if g < count - 1 else f"{x} >> {n * g}"
+                              for g in range(1, count))
+            return f"min({x} & {m}, {lanes})" if count > 1 else f"{x} & {m}"
+
+        self._least_of = least_of
+        self._den_chunks = den_chunks
         lane_list = ", ".join(f"(x >> {n * g}) & {m}" if g < count - 1 else f"x >> {n * g}"
                               for g in range(1, count))
-        self._least_src = f"min(x & {m}, {lane_list})" if count > 1 else f"x & {m}"
+        self._least_src = least_of("x")
         self._packed_src = _lookup("P", "p", lay_chunks)
         self._layout_src = _lookup("D", "k", den_chunks)
         self._parent_src = _lookup("Q", "k", den_chunks)
@@ -136,9 +145,26 @@ class Codec:
 
     # ------------------------------------------------------------------ generated code
     def _compile(self, source: str, name: str):
+        return self.compile_source(source, name)
+
+    def compile_source(self, source: str, name: str, **names: object):
+        """The function ``name`` defined by ``source``, which may use this codec's lookup tables and ``names``."""
         ns = dict(self._ns)
+        ns.update(names)
         exec(compile(source, f"<exact codec {self.board.id} {name}>", "exec"), ns)  # noqa: S102 - our own source
         return ns[name]
+
+    def least_source(self, var: str) -> str:
+        """Source of the least lane (the canonical key) of the packed value in variable ``var``."""
+        return self._least_of(var)
+
+    def layout_source(self, var: str) -> str:
+        """Source of the layout position of the dense key in variable ``var``."""
+        return _lookup("D", var, self._den_chunks)
+
+    def images_source(self, var: str) -> str:
+        """Source of the packed images of the dense key in variable ``var``."""
+        return _lookup("Q", var, self._den_chunks)
 
     def _expand_source(self, counts: bool) -> str:
         """``expand(keys, [counts,] lo, hi, raw)``: the packed images of every child of keys[lo:hi] into ``raw``.
@@ -154,8 +180,8 @@ class Codec:
             for bit in self.board.bits:
                 if d.src >> bit & 1:
                     step = d.shift
-                    table[bit + 1] = (self._packed_of_bit[bit] ^ self._packed_of_bit[bit + step]
-                                      ^ self._packed_of_bit[bit + 2 * step])
+                    table[bit + 1] = (self.packed_of_bit[bit] ^ self.packed_of_bit[bit + step]
+                                      ^ self.packed_of_bit[bit + 2 * step])
             self._ns[f"J{d_index}"] = table
             lines.append(f"    J{d_index}_ = J{d_index}")
         lines.append("    for i in range(lo, hi):")

@@ -22,6 +22,7 @@ from ..analysis._common import jump_table
 from ..budget import Budget, drive
 from ..moves import Jump, count_moves
 from ..problem import Problem
+from .chains import LayerFn, chain_layer
 from .setup import Cancelled, OutOfTime, stop_if_over
 from .sweep import MemoryCeiling, Progress
 from .winnable import Winnable, winnable_steps
@@ -68,9 +69,10 @@ def fewest_steps(problem: Problem, budget: Budget | None = None) -> Generator[Pr
                                "can reach the goal", winnable=len(win), seconds=budget.elapsed())
         layers: list[set[int]] = [{win.codec.canon(start)}]
         seen = set(layers[0])
-        sets = {pegs: set(keys) for pegs, keys in win.levels.items()}
+        alive = [set(win.levels.get(pegs, ())) for pegs in range(len(problem.board) + 1)]
+        expand = chain_layer(win.codec, goal.final_pegs or 1, goal.reached)
         while layers[-1]:
-            found, nxt = yield from _layer(win, sets, layers[-1], seen, depth, budget)
+            found, nxt = yield from _layer(expand, alive, layers[-1], seen, depth, budget)
             depth += 1
             positions = len(seen)
             if found is not None:
@@ -86,38 +88,23 @@ def fewest_steps(problem: Problem, budget: Budget | None = None) -> Generator[Pr
                            positions=positions, seconds=budget.elapsed())
 
 
-def _layer(win: Winnable, sets: dict[int, set[int]], layer: set[int], seen: set[int], depth: int,
+LAYER_CHUNK = 4096
+"""Positions of a layer expanded between two progress reports."""
+
+
+def _layer(expand: LayerFn, alive: list[set[int]], layer: set[int], seen: set[int], depth: int,
            budget: Budget) -> Generator[Progress, None, tuple[int | None, set[int]]]:
-    """Every winnable position one move after ``layer`` not seen before; or a goal position found."""
-    cd = win.codec
-    board = win.problem.board
-    reached = win.problem.goal.reached
-    canon, layout = cd.canon, cd.layout
-    table = jump_table(board)
-    empty_set: set[int] = set()
+    """Every winnable position one move after ``layer`` not seen before; or a goal position found
+    (``expand`` from :func:`.chains.chain_layer`, ``alive[pegs]`` the winnable keys with ``pegs`` pegs)."""
+    keys = list(layer)
     nxt: set[int] = set()
-    for n, key in enumerate(layer):
-        if n & 4095 == 4095:
-            stop_if_over(budget)
-            yield Progress(f"moves {depth + 1}", depth + 1, n, len(layer), len(nxt), len(seen), 0, budget.elapsed())
-        pos = layout(key)
-        stack = [(pos, b) for b in board.pegs(pos)]
-        while stack:
-            p, at = stack.pop()
-            pegs = p.bit_count() - 1
-            alive = sets.get(pegs, empty_set)
-            for over, to in table[at]:
-                if p >> over & 1 and not p >> to & 1:
-                    q = p ^ ((1 << at) | (1 << over) | (1 << to))
-                    k = canon(q)
-                    if k not in alive:
-                        continue  # cannot win from there: no chain through it either
-                    if reached(q):
-                        return q, nxt
-                    stack.append((q, to))
-                    if k not in seen:
-                        seen.add(k)
-                        nxt.add(k)
+    for lo in range(0, len(keys), LAYER_CHUNK):
+        found = expand(keys[lo:lo + LAYER_CHUNK], alive, seen, nxt)
+        if found is not None:
+            return found, nxt
+        stop_if_over(budget)
+        yield Progress(f"moves {depth + 1}", depth + 1, min(len(keys), lo + LAYER_CHUNK), len(keys), len(nxt),
+                       len(seen), 0, budget.elapsed())
     return None, nxt
 
 

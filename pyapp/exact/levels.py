@@ -68,7 +68,7 @@ def levels_steps(problem: Problem, budget: Budget | None = None) -> Generator[Pr
         if problem.goal.obstacle(problem.board, problem.start) or s.first_pegs < s.last_pegs:
             win_counts: dict[int, int] = {}
         else:
-            win = yield from winnable_steps(problem, budget, forward=reach)
+            win = yield from winnable_steps(problem, budget, forward=reach, wide=False)
             win_counts = win.counts()
     except (Cancelled, OutOfTime, MemoryCeiling) as stop:
         out.status, out.reason = "unknown", str(stop)

@@ -58,11 +58,33 @@ class Sides:
     last_pegs: int
     """Pegs at the goal."""
     holes: int
+    wide_codec: Codec
+    """Counting codec: every symmetry of the goal, whether or not it fixes the start (see
+    :mod:`pyapp.exact.count`); on a start fixed by few symmetries (triangle7 vacancy 4: none
+    but the identity) its forward sweep is up to the group's order smaller."""
 
     @property
     def complement_problem(self) -> bool:
         """True when the backward sweep is the forward one (the goal is the start's complement)."""
         return list(self.backward) == [self.start]
+
+    def coset_lanes(self, fcd: Codec) -> list[int]:
+        """Lanes of ``fcd`` (a forward codec) holding one symmetry of each coset ``H g`` of the backward
+        group ``H``: the backward counts of ``g(x)`` and ``h(g(x))`` are equal, so one image per coset
+        is enough to read how ``x`` (or any member of its class) reaches the goal."""
+        board = self.problem.board
+        holes = [1 << b for b in board.bits]
+
+        def image(g: int, h: int) -> tuple[int, ...]:
+            return tuple(board.transform(board.transform(p, g), h) for p in holes)
+
+        seen: set[tuple[int, ...]] = set()
+        lanes = []
+        for lane, g in enumerate(fcd.group):
+            if image(g, 0) not in seen:
+                lanes.append(lane)
+                seen.update(image(g, h) for h in self.back_codec.group)
+        return lanes
 
     def meet(self) -> int:
         """The level where the two sweeps meet: as many levels on each side as possible."""
@@ -85,4 +107,6 @@ def sides(problem: Problem) -> Sides:
     if not fixed <= set(back_group):  # pragma: no cover - a symmetry fixing the start keeps its class
         back_group = tuple(sorted(fixed))
     last = goal.final_pegs or 1
-    return Sides(problem, cd, codec(board, back_group), start, backward, start.bit_count(), last, len(board))
+    wide = codec(board, tuple(sorted(set(goal.symmetries(board)) | fixed)))
+    return Sides(problem, cd, codec(board, back_group), start, backward, start.bit_count(), last, len(board),
+                 wide)

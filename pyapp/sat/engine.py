@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from ..budget import Budget, budget_of
 from ..problem import Problem, Result
 from .decode import decode, verify
 from .encode import DEFAULT_AMO, encode
@@ -11,14 +12,17 @@ from .solvers import default_solver, run_solver
 
 
 def solve_sat(problem: Problem, *, solver: str | None = None, amo: str = DEFAULT_AMO,
-              max_seconds: float | None = None, precheck: bool = True) -> Result:
+              budget: Budget | None = None, max_seconds: float | None = None, precheck: bool = True) -> Result:
     """Answer ``problem`` with a SAT solver (``solved``/``impossible``/``unknown``, as the search).
 
+    ``budget`` (or the older ``max_seconds``) bounds the whole call: its seconds, its nodes
+    (counted as the solver's conflicts) and cancel, checked between the solver's slices.
     ``nodes`` counts the solver's conflicts (0 for pycosat, which reports none).  For the
     ``min`` goal the number of pegs left is tried 1, 2, ... and the first satisfiable
     count is the minimum.  ``precheck`` applies the position-class test first.
     """
     t0 = time.perf_counter()
+    b = None if budget is None and max_seconds is None else budget_of(budget, max_seconds)
     name = solver or default_solver()
     start, goal = problem.start, problem.goal
     if goal.final_pegs is not None and start.bit_count() < goal.final_pegs:
@@ -33,15 +37,16 @@ def solve_sat(problem: Problem, *, solver: str | None = None, amo: str = DEFAULT
     conflicts = 0
     for end in ends:
         enc = encode(problem, amo=amo, pegs_left=end)
-        left = None if max_seconds is None else max(max_seconds - (time.perf_counter() - t0), 0.001)
-        ans = run_solver(enc.num_vars, enc.clauses, solver=name, max_seconds=left)
+        ans = run_solver(enc.num_vars, enc.clauses, solver=name, budget=b)
         conflicts += ans.conflicts
         if ans.status == "sat":
             jumps = decode(enc, ans.model or [])
             final = verify(enc, jumps)
             return Result("solved", None, jumps, final, conflicts, 0, time.perf_counter() - t0, method)
         if ans.status == "unknown":
-            return Result("unknown", f"budget spent: SAT solver {ans.solver} stopped after {ans.seconds:.1f} s",
+            why = "budget spent" if b is None else b.why()
+            return Result("unknown", f"{why}: SAT solver {ans.solver} stopped after {ans.seconds:.1f} s "
+                          f"({conflicts} conflicts)",
                           [], start, conflicts, 0, time.perf_counter() - t0, method)
         if goal.definite:
             return Result("impossible", f"SAT solver {ans.solver} proved that no {enc.steps}-jump solution exists "

@@ -1,10 +1,12 @@
 """Adapters to the optional SAT packages: python-sat (pysat) and pycosat.
 
 Neither is needed by the app (the browser only exports CNF); they are imported lazily, so
-this module imports fine under Pyodide.  A time budget is honoured without threads:
-pysat solvers run in slices of a conflict budget (learnt clauses are kept between
-slices); pycosat, which keeps nothing between calls, is restarted with a doubling
-propagation limit, capped by what the remaining time allows at the rate last seen.
+this module imports fine under Pyodide.  A :class:`~pyapp.budget.Budget` (seconds, nodes =
+conflicts, cancel) is honoured without threads: pysat solvers run in slices of a conflict
+budget (learnt clauses are kept between slices) and the budget is checked between slices;
+pycosat, which keeps nothing between calls, is restarted with a doubling propagation limit,
+capped by what the remaining time allows at the rate last seen.  The memory ceiling cannot be
+enforced inside a compiled solver: it is not applied here.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
+from ..budget import Budget, budget_of
 from ..errors import PegError
 
 PYSAT_PREFERENCE = ("cadical153", "cadical195", "glucose4", "minisat22")
@@ -68,8 +71,10 @@ def default_solver() -> str:
 
 
 def run_solver(num_vars: int, clauses: list[list[int]], *, solver: str | None = None,
-               max_seconds: float | None = None) -> SatAnswer:
-    """Solve a CNF with ``solver`` (a name from :func:`available_solvers`; default: the first)."""
+               budget: Budget | None = None, max_seconds: float | None = None) -> SatAnswer:
+    """Solve a CNF with ``solver`` (a name from :func:`available_solvers`; default: the first),
+    within ``budget`` (or ``max_seconds``; neither: run to the end).  Conflicts are spent as the
+    budget's nodes, so a node budget stops pysat solvers after about that many conflicts."""
     name = (solver or default_solver()).lower().removeprefix("pysat:")
     if name not in available_solvers():
         have = ", ".join(available_solvers()) or "none"
@@ -77,15 +82,19 @@ def run_solver(num_vars: int, clauses: list[list[int]], *, solver: str | None = 
     t0 = time.perf_counter()
     if any(not c for c in clauses):  # an empty clause: unsatisfiable, and pycosat rejects it
         return SatAnswer("unsat", None, name, time.perf_counter() - t0)
+    b = None if budget is None and max_seconds is None else budget_of(budget, max_seconds)
     if name == "pycosat":
-        return _pycosat(num_vars, clauses, max_seconds, t0)
-    return _pysat(name, clauses, max_seconds, t0)
+        if b is not None and b.max_nodes is not None:
+            raise PegError("pycosat reports no conflicts, so a node budget cannot stop it: "
+                           "give it a time budget (--max-seconds) or use a python-sat solver")
+        return _pycosat(num_vars, clauses, b, t0)
+    return _pysat(name, clauses, b, t0)
 
 
-def _pycosat(num_vars: int, clauses: list[list[int]], max_seconds: float | None, t0: float) -> SatAnswer:
+def _pycosat(num_vars: int, clauses: list[list[int]], budget: Budget | None, t0: float) -> SatAnswer:
     import pycosat
 
-    if max_seconds is None:
+    if budget is None:
         out = pycosat.solve(clauses, vars=num_vars)
         return _pycosat_answer(out, time.perf_counter() - t0)
     limit = 250_000
@@ -95,9 +104,12 @@ def _pycosat(num_vars: int, clauses: list[list[int]], max_seconds: float | None,
         now = time.perf_counter()
         if out != "UNKNOWN":
             return _pycosat_answer(out, now - t0)
-        remaining = max_seconds - (now - t0)
-        if remaining <= 0:
+        if budget.over():
             return SatAnswer("unknown", None, "pycosat", now - t0)
+        remaining = budget.remaining_seconds()
+        if remaining is None:
+            limit *= 2
+            continue
         # double the limit, but no further than the remaining time allows at the rate just seen
         rate = limit / max(now - t1, 1e-6)
         limit = max(10_000, min(2 * limit, int(rate * remaining)))
@@ -109,17 +121,22 @@ def _pycosat_answer(out, seconds: float) -> SatAnswer:
     return SatAnswer("sat", list(out), "pycosat", seconds)
 
 
-def _pysat(name: str, clauses: list[list[int]], max_seconds: float | None, t0: float) -> SatAnswer:
+def _pysat(name: str, clauses: list[list[int]], budget: Budget | None, t0: float) -> SatAnswer:
     from pysat.solvers import Solver
 
     with Solver(name=name, bootstrap_with=clauses) as s:
-        if max_seconds is None:
+        if budget is None:
             ok: bool | None = s.solve()
         else:
             ok = None
-            while ok is None and time.perf_counter() - t0 < max_seconds:
-                s.conf_budget(20_000)
+            seen = 0
+            while ok is None and not budget.over():
+                left = budget.remaining_nodes()
+                s.conf_budget(20_000 if left is None else max(1, min(20_000, left)))
                 ok = s.solve_limited()
+                done = int((s.accum_stats() or {}).get("conflicts", 0))
+                budget.spend(done - seen)
+                seen = done
         stats = s.accum_stats() or {}
         model = s.get_model() if ok else None
     status: Literal["sat", "unsat", "unknown"] = "unknown" if ok is None else "sat" if ok else "unsat"

@@ -1,0 +1,92 @@
+"""Never lose from a computed winnable set: every answer in one lookup, no search.
+
+Once the exact analyses (:mod:`pyapp.exact.winnable`, computed by "Fewest moves" and
+``count --levels``) hold the set of positions of a game that can still win, the never-lose
+questions need no solver at all (issue 10, "reuse for play"): a position reached from that
+game's start by legal jumps can still reach the goal exactly when it is in the set, and a
+jump loses exactly when the position after it is not.  A line to the goal is read off the
+set too: from a winnable position some jump always leads to another winnable one.
+
+The set only speaks for positions reachable from the start it was computed for, so the
+caller passes the positions of the game so far (its start, then one after each jump): a set
+computed from any of them (the page runs "Fewest moves" from the current position) answers
+for every position played after it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from ..board import Board
+from ..exact.winnable import Winnable, cached
+from ..goal import Goal
+from ..moves import Jump, apply_jump, legal_jumps
+from ..problem import Problem
+from ..wording import plural
+from .hint import Hint
+from .neverlose import NeverLose
+
+
+def winnable_for(board: Board, goal: Goal, history: Sequence[int]) -> Winnable | None:
+    """A winnable set computed in this process from one of the ``history`` positions (the game's
+    positions in order, the current one last) towards ``goal``, or None."""
+    if not goal.definite:
+        return None
+    for pos in history:
+        win = cached(Problem(board, pos, goal))
+        if win is not None:
+            return win
+    return None
+
+
+def line_from(win: Winnable, pos: int) -> list[Jump]:
+    """Jumps from the winnable position ``pos`` to the goal, each step staying in the set."""
+    board, line = win.problem.board, []
+    goal = win.problem.goal
+    while not goal.reached(pos):
+        for jump in legal_jumps(board, pos):
+            after = apply_jump(pos, jump)
+            if win.can_win(after):
+                line.append(jump)
+                pos = after
+                break
+        else:  # pragma: no cover - a winnable position always has a winnable child
+            raise AssertionError("a winnable position with no winnable child")
+    return line
+
+
+def never_lose_exact(board: Board, goal: Goal, history: Sequence[int]) -> NeverLose | None:
+    """The never-lose answer for the last of ``history`` (the game's positions, each one jump
+    after the one before) from a computed winnable set, or None when none was computed for
+    this game."""
+    win = winnable_for(board, goal, history)
+    if win is None:
+        return None
+    t0 = time.perf_counter()
+    position = history[-1]
+    size = plural(len(win), "position")
+    jumps = legal_jumps(board, position)
+    if not jumps:
+        reached = goal.reached(position)
+        out = NeverLose("over", None if reached else "no jump is possible")
+    elif not win.can_win(position):
+        out = NeverLose("lost", f"exact analysis: this position is not among the {size} of this game that can "
+                                "still reach the goal")
+    else:
+        out = NeverLose("winnable")
+        hint = Hint()
+        for jump in jumps:
+            after = apply_jump(position, jump)
+            if win.can_win(after):
+                hint.good.append(jump)
+                hint.lines[jump] = line_from(win, after)
+            else:
+                hint.bad.append(jump)
+                hint.reasons[jump] = f"exact analysis: the goal cannot be reached after it (not among the {size} " \
+                                     "that can still win)"
+        out.jumps = hint
+        first = hint.good[0]
+        out.line = [first, *hint.lines[first]]
+    out.seconds = out.jumps.seconds = time.perf_counter() - t0
+    return out

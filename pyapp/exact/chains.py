@@ -1,0 +1,71 @@
+"""One layer of the search by moves, compiled per board: every chain of jumps by one peg, in packed images.
+
+A move is a chain of one or more jumps by the same peg.  The search by moves
+(:mod:`pyapp.exact.fewest`) expands every position of a layer into every chain, keeping
+the chains that stay inside the winnable set.  That is one canonical key per jump of
+every chain (millions on the English board), so, as in the level sweeps, the loop is
+generated as Python source for the board: each jump carries the XOR of the packed
+symmetry images of its three holes (see :class:`pyapp.exact.codec.Codec`), so a child's
+canonical key is one XOR and the least lane, inlined, instead of a call rebuilding the
+images from the layout position.  Measured on the English central game's proof this
+layer is about 2x faster than the one calling ``Codec.canon`` per jump.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..analysis._common import jump_table
+from .codec import Codec
+
+LayerFn = Callable[[list[int], list, set[int], set[int]], "int | None"]
+
+
+def chain_layer(cd: Codec, final_pegs: int, is_goal: Callable[[int], bool]) -> LayerFn:
+    """``layer(keys, alive, seen, nxt)``: expand every chain of jumps from the canonical ``keys``.
+
+    ``alive[pegs]`` is the set of canonical keys of winnable positions with ``pegs`` pegs: a
+    chain is cut as soon as it leaves it.  Keys not in ``seen`` are added to it and to ``nxt``.
+    Returns a goal position (layout) as soon as a chain reaches one (``is_goal`` is asked only
+    at ``final_pegs`` pegs), else None.
+    """
+    board = cd.board
+    packed = cd.packed_of_bit
+    table = jump_table(board)
+    jumps: list[tuple[tuple[int, int, int, int, int], ...]] = [()] * (max(board.bits) + 1)
+    for at, pairs in table.items():
+        jumps[at] = tuple(((1 << over) | (1 << to), 1 << over, (1 << at) | (1 << over) | (1 << to),
+                           packed[at] ^ packed[over] ^ packed[to], to) for over, to in pairs)
+    least = cd.least_source("y")
+    source = f"""
+def layer(keys, alive, seen, nxt):
+    add_seen, add_next = seen.add, nxt.add
+    for key in keys:
+        p0 = {cd.layout_source("key")}
+        x0 = {cd.images_source("key")}
+        stack = []
+        push, pop = stack.append, stack.pop
+        m = p0
+        while m:
+            low = m & -m
+            m ^= low
+            push((p0, x0, low.bit_length() - 1))
+        while stack:
+            p, x, at = pop()
+            pegs = p.bit_count() - 1
+            live = alive[pegs]
+            for need, over, flip, delta, to in JUMPS[at]:
+                if p & need == over:
+                    y = x ^ delta
+                    k = {least}
+                    if k in live:
+                        q = p ^ flip
+                        if pegs == FINAL and IS_GOAL(q):
+                            return q
+                        push((q, y, to))
+                        if k not in seen:
+                            add_seen(k)
+                            add_next(k)
+    return None
+"""
+    return cd.compile_source(source, "layer", JUMPS=jumps, FINAL=final_pegs, IS_GOAL=is_goal)
