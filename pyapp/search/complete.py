@@ -19,7 +19,7 @@ node budget covers both.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..goal import Goal
@@ -29,6 +29,7 @@ from .decide import Decision, decide
 from .dfs import dfs
 from .levels import DEFAULT_MAX_BYTES, LevelResult, level_search
 from .phases import FewestPegs, Outcome, Run, _dfs_outcome
+from .table import BoundedTable
 
 LEVEL_SLICES = 3
 """For a definite goal, slices of the level search per slice of the depth-first search.
@@ -118,6 +119,9 @@ class CompleteFewest:
     name: str = "fewest pegs (depth-first and level search)"
 
     def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
+        # a fresh table: earlier phases aimed at a fixed peg count, and a position they proved
+        # unable to reach it may still lead to the fewest pegs (the search shares only ``st``)
+        run = replace(run, table=BoundedTable(run.table.cap, run.table.images))
         best = run.st.best_path if len(run.st.best_path) > 1 else None
         levels = decide(self.problem, upper=best, max_bytes=_level_bytes(run),
                         slice_seconds=run.budget.slice_seconds)
