@@ -254,10 +254,11 @@ def fewest_exact_job(args: dict) -> Job:
 def table_job(args: dict) -> Job:
     """The whole single-vacancy table of ``board`` (:mod:`pyapp.analysis.table`): ``problem_seconds``
     each (default 10), ``max_seconds`` for the whole table (default none); cancel keeps the cells done.
-    Progress adds ``done``, ``total`` and ``problem`` (``"d2 -> f5"``); the answer adds ``starts``,
-    every hole as a start (:func:`pyapp.webtable.by_start`), and the code ``version``."""
+    Progress adds ``done``, ``total`` and ``problem`` (``"d2 -> f5"``), and once a start is finished
+    ``starts``: its class's holes as starts; the answer adds ``starts``, every hole as a start
+    (:func:`pyapp.webtable.by_start`), and the code ``version``."""
     from . import webtable
-    from .analysis.table import DEFAULT_PROBLEM_SECONDS, table_steps
+    from .analysis.table import DEFAULT_PROBLEM_SECONDS, Table, table_steps
     from .limits import MAX_SPEC_CHARS
     from .spec import resolve_board
 
@@ -269,17 +270,29 @@ def table_job(args: dict) -> Job:
                     slice_seconds=ANALYSIS_SLICE_SECONDS)
 
     def finish(table: Any) -> dict:
+        from .bench import _wasm_heap_bytes  # the benchmark's own probe: None outside Pyodide
+
+        heap = _wasm_heap_bytes()
         return {"board": board.id, "counts": table.counts(), "cancelled": table.cancelled,
+                "wasm_heap_mb": None if heap is None else round(heap / 2**20, 1),
                 "seconds": round(table.seconds, 3), "problem_seconds": per, "version": webtable.code_version(),
                 "cells": [{"start": c.start, "finish": c.finish, "status": c.status, "reason": c.reason,
                            "moves": c.moves, "method": c.method, "seconds": c.seconds, "nodes": c.nodes}
                           for c in table.cells],
                 "starts": webtable.by_start(board, table)}
 
-    def progress(p: Any) -> dict:
-        return {**_progress(p), "done": p.done, "total": p.total, "problem": p.problem}
+    table = Table(board.id)
+    shown = {"cells": 0}
 
-    return Job(table_steps(board, budget=budget, problem_seconds=per), finish, progress, budget)
+    def progress(p: Any) -> dict:
+        out = {**_progress(p), "done": p.done, "total": p.total, "problem": p.problem}
+        cells = len(table.cells)
+        if cells != shown["cells"] and cells % len(board) == 0:  # a start just finished: its class, at once
+            shown["cells"] = cells
+            out["starts"] = webtable.by_start(board, table, only=table.cells[-1].start)
+        return out
+
+    return Job(table_steps(board, budget=budget, problem_seconds=per, table=table), finish, progress, budget)
 
 
 STREAMING: dict[str, Callable[[dict], Job]] = {"solve": solve_job, "bench": bench_job, "hint": hint_job,

@@ -89,15 +89,17 @@ def _summary(board: Board, start: str, possible: dict, impossible: dict, unknown
             "allowed": allowed, "missing": missing}
 
 
-def by_start(board: Board, table: Table) -> dict[str, Any]:
+def by_start(board: Board, table: Table, only: str | None = None) -> dict[str, Any]:
     """Every hole as a start: ``{summary, finishes: {possible, impossible, unknown, groups}}``,
     computed starts as answered, the others mapped by symmetry; cells a cancel left undone are
-    unknown with :data:`NOT_COMPUTED`."""
+    unknown with :data:`NOT_COMPUTED`.  ``only``: just the starts of that computed start's class."""
     cells: dict[str, dict[str, Cell]] = {}
     for cell in table.cells:
         cells.setdefault(cell.start, {})[cell.finish] = cell
     out: dict[str, Any] = {}
     for hole, (rep, index) in symmetric_starts(board).items():
+        if only is not None and rep != only:
+            continue
         names, move = _mapper(board, index)
         done = cells.get(rep, {})
         possible: dict[str, list[str]] = {}

@@ -11,7 +11,8 @@ Progress goes to stderr, a Markdown table (or ``--json``) to stdout.
     python scripts/table_chromium.py english french triangle5 [--problem-seconds 25] [--out FILE]
 
 Exit code 1 when an answer does not check.  Times are the worker's wall clock (Chromium gives
-no CPU time): the load average at the start and end of each board is printed next to them.
+no CPU time): the load average at the start and end of each board is printed next to them, and
+the WebAssembly heap after the table (it only grows: a bound on the peak of every problem).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def summarise(board_id: str, table: dict) -> dict:
     board = get_board(board_id)
     out = {"board": board_id, "cells": len(table["cells"]), "allowed": 0, "solved": 0, "impossible_beyond_class": 0,
            "impossible_class": 0, "unknown": [], "wrong": [], "seconds": table["seconds"],
-           "cancelled": table["cancelled"], "slowest": None}
+           "cancelled": table["cancelled"], "slowest": None, "heap_mb": table.get("wasm_heap_mb")}
     slowest = 0.0
     for c in table["cells"]:
         start = board.start(c["start"])
@@ -95,12 +96,13 @@ def run_board(page, base: str, board: str, seconds: float, timeout: float) -> di
 
 def markdown(rows: list[dict]) -> str:
     lines = ["| board | cells | class-allowed | solved | impossible (beyond class) | unknown | table wall time "
-             "| slowest problem | load avg |", "|---|---|---|---|---|---|---|---|---|"]
+             "| slowest problem | wasm heap after | load avg |", "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         unknown = f"{len(r['unknown'])}" + (f" ({', '.join(r['unknown'])})" if r["unknown"] else "")
+        heap = "-" if r.get("heap_mb") is None else f"{r['heap_mb']:.0f} MB"
         lines.append(f"| {r['board']} | {r['cells']} | {r['allowed']} | {r['solved']} | "
                      f"{r['impossible_beyond_class']} | {unknown} | {r['seconds']:.1f} s | {r['slowest']} | "
-                     f"{r['load_start']}-{r['load_end']} |")
+                     f"{heap} | {r['load_start']}-{r['load_end']} |")
     return "\n".join(lines)
 
 

@@ -8,14 +8,15 @@
 //
 // Store slice "table": {open, spec, info (pyapp.webtable.info), key (cache key), result (the
 // table as stored: starts, counts, seconds), source ("cache" | "computed" | null), selected (the
-// start shown), progress ({done, total, problem, nodes, seconds} while it runs), note (cache note)}.
+// start shown), progress ({done, total, problem, nodes, seconds} while it runs), partial (the starts
+// finished so far, class by class, while it runs), note (cache note)}.
 
 import { positionKey } from "./finishmap.mjs";
 import { cacheKey, readTable, writeTable } from "./tablecache.mjs";
 
 export const PROBLEM_SECONDS = 25; // per start/finish problem: about pyapp's 10 s CPython budget in Pyodide
 const CLOSED = { open: false, spec: null, info: null, key: null, result: null, source: null, selected: null,
-  progress: null, note: "" };
+  progress: null, partial: {}, note: "" };
 
 export function defineTable(store) {
   store.define("table", CLOSED, {
@@ -23,8 +24,16 @@ export function defineTable(store) {
       s.table = { ...CLOSED, open: true, spec, info, key, result: cached, source: cached ? "cache" : null };
     },
     close(s) { s.table = CLOSED; },
-    progress(s, progress) { s.table = { ...s.table, progress }; },
-    result(s, result, note) { s.table = { ...s.table, result, source: "computed", progress: null, note }; },
+    /** A computation starts: the grid empties, then fills in class by class (`partial`). */
+    start(s, progress) {
+      s.table = { ...s.table, result: null, source: null, selected: null, note: "", progress, partial: {} };
+    },
+    progress(s, progress, starts) {
+      s.table = { ...s.table, progress, partial: starts ? { ...s.table.partial, ...starts } : s.table.partial };
+    },
+    result(s, result, note) {
+      s.table = { ...s.table, result, source: "computed", progress: null, partial: {}, note };
+    },
     stopped(s) { s.table = { ...s.table, progress: null }; },
     select(s, hole) { s.table = { ...s.table, selected: hole }; },
   });
@@ -89,12 +98,12 @@ export function createTable(ctx) {
     const onProgress = (p) => {
       ctx.lab.progressEvents++;
       store.do("table/progress", { done: p.done, total: p.total, problem: p.problem, nodes: p.nodes,
-        seconds: (performance.now() - t0) / 1000 });
+        seconds: (performance.now() - t0) / 1000 }, p.starts);
     };
     ctx.lab.tableRequests++;
     const { id, promise } = ctx.engine.request("table", { board: spec, problem_seconds: PROBLEM_SECONDS }, { onProgress });
     store.do("task/start", { kind: "table", id, t0, cancellable: true });
-    store.do("table/progress", { done: 0, total: s.table.info.problems, problem: "", nodes: 0, seconds: 0 });
+    store.do("table/start", { done: 0, total: s.table.info.problems, problem: "", nodes: 0, seconds: 0 });
     status("Computing the whole-board table…");
     try {
       const r = await promise;

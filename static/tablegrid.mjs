@@ -87,7 +87,7 @@ export function tableView(ui) {
       build(state.board.cells);
       builtFor = key;
     }
-    const starts = t.result?.starts || {};
+    const starts = t.result?.starts || t.partial; // while it runs: the classes finished so far
     const tally = Object.fromEntries(Object.keys(VERDICTS).map((v) => [v, 0]));
     const current = t.progress?.problem?.split(" -> ")[0];
     for (const [name, b] of buttons) {

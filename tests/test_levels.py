@@ -203,3 +203,25 @@ def test_solver_fewest_pegs_and_one_peg_agree_with_enumeration():
         assert one.status == ("solved" if fewest == 1 else "impossible"), one.reason
         checked += fewest > 1
     assert checked
+
+
+def test_fewest_pegs_above_a_class_bound_of_two_agrees_with_enumeration():
+    """``min`` when the position class allows no single peg: the complete stage is the fewest-pegs
+    search at once (depth-first and level search), and its answer is the true minimum."""
+    from pyapp.goal import fewest_in_class
+    from pyapp.solver import solve
+
+    board = get_board("german")
+    rnd = random.Random(5)
+    checked = above = 0
+    while checked < 4:
+        start = sum(1 << b for b in rnd.sample(board.bits, rnd.randint(9, 12)))
+        if fewest_in_class(board, start) < 2:
+            continue
+        fewest = min(p.bit_count() for p in reachable(board, start))
+        res = solve(Problem(board, start, Goal("min")), max_seconds=60)
+        assert res.status == "solved" and res.pegs_left == fewest, res.method
+        assert ("class lower bound" in res.method) == (fewest == fewest_in_class(board, start)), res.method
+        checked += 1
+        above += fewest > fewest_in_class(board, start)
+    assert above

@@ -87,6 +87,10 @@ def test_progress_counts_problems_and_names_the_current_one():
     done = [p["done"] for p in progress]
     assert done == sorted(done) and done[-1] == 30
     assert all(" -> " in p["problem"] for p in progress)
+    # each finished start sends its class's starts at once: triangle4 has 3 classes (1, 2, 5)
+    early = [p["starts"] for p in progress if "starts" in p]
+    assert [sorted(s) for s in early] == [["1", "10", "7"], ["2", "3", "4", "6", "8", "9"], ["5"]]
+    assert early[0]["1"] == steps[-1]["result"]["starts"]["1"]
 
 
 def test_info_before_starting_and_the_code_version():

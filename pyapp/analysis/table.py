@@ -84,11 +84,12 @@ def single_vacancy_starts(board: Board) -> list[str]:
 
 
 def table_steps(board: Board, *, budget: Budget | None = None, problem_seconds: float = DEFAULT_PROBLEM_SECONDS,
-                starts: list[str] | None = None) -> Generator[TableProgress, None, Table]:
-    """Solve every single-vacancy start x finishing hole (see the module docstring)."""
+                starts: list[str] | None = None, table: Table | None = None) -> Generator[TableProgress, None, Table]:
+    """Solve every single-vacancy start x finishing hole (see the module docstring).  ``table``: an
+    empty :class:`Table` to fill as it goes (a caller that shows finished starts before the end)."""
     budget = budget if budget is not None else Budget()
     t0 = time.perf_counter()
-    table = Table(board.id)
+    table = table if table is not None else Table(board.id)
     starts = starts if starts is not None else single_vacancy_starts(board)
     total = len(starts) * len(board.names)
     done = 0

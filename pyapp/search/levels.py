@@ -10,9 +10,10 @@ by peg count.  :func:`level_search` grows two such searches breadth first:
   board, so the backward side is the same forward search run on complements, from the
   complements of the goal positions.
 
-It always grows the side whose last level is smaller, until both stand at the same peg
-count; then the problem is solved exactly when the two last levels share a position
-class, and impossible when they do not (or as soon as one side has an empty level:
+It always grows the side whose next level promises to be smaller (its last level times
+the growth of its last step, :func:`_predicted`), until both stand at the same peg count;
+then the problem is solved exactly when the two last levels share a position class, and
+impossible when they do not (or as soon as one side has an empty level:
 nothing goes on from there).  Nothing is guessed, so an ``impossible`` is a proof.
 
 **Pruning** at every level: each side drops the positions that a pagoda function proves
@@ -254,10 +255,7 @@ def level_search(board: Board, start: int, goals: list[int] | None, final_pegs: 
     if start_pegs < final_pegs:
         return LevelResult("impossible", reason="the start has fewer pegs than the goal", stats=stats())
     while fwd.pegs > real_pegs_backward():
-        if bwd is not None and len(bwd.last) < len(fwd.last):
-            side = bwd
-        else:
-            side = fwd
+        side = fwd if bwd is None or _predicted(fwd) <= _predicted(bwd) else bwd
         gen = _expand(side, st, deadline, node_cap, max_bytes, slice_seconds)
         try:
             while True:
@@ -304,6 +302,22 @@ def level_search(board: Board, start: int, goals: list[int] | None, final_pegs: 
     assert meet is not None  # both sides met (else the search answered impossible above)
     path = _rebuild(board, fwd, bwd, meet, start)
     return LevelResult("solved", path=path, stats=stats())
+
+
+def _predicted(side: _Side) -> float:
+    """The expected size of ``side``'s next level: its last level times the growth of its last step.
+
+    Growing the side whose next level is smaller keeps the stored levels (and the work of
+    building them) small.  The last level alone misleads when one side shrinks (pagoda
+    pruning near its end) while the other still grows fourfold per jump: measured on the
+    issue's 24-peg German position (goal any), choosing by the last level built a backward
+    level of 408k positions where the forward side's next one had 107k.
+    """
+    levels = side.levels
+    last = len(levels[-1])
+    if len(levels) < 2:
+        return float(last)
+    return last * last / max(1, len(levels[-2]))
 
 
 def _sizes(st: LevelStats) -> str:

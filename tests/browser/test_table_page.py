@@ -53,13 +53,19 @@ def test_grid_progress_finishes_and_a_solved_finish_replays(app):
     assert "need a search" in app.text_content("#table-summary")
     assert app.evaluate("window.pegLab.tableRequests") == 0
     # every change of the progress, as the store saw it
-    app.evaluate("""() => { window.tableDone = [];
+    app.evaluate("""() => { window.tableDone = []; window.tableEarly = 0;
       window.pegLab.store.subscribe((s) => {
-        if (s.table.progress) window.tableDone.push(s.table.progress.done); }); }""")
+        if (!s.table.progress) return;
+        window.tableDone.push(s.table.progress.done);
+        // starts coloured before the end: the grid fills in class by class
+        const coloured = document.querySelectorAll('#table-grid .tv-some, #table-grid .tv-all').length;
+        window.tableEarly = Math.max(window.tableEarly, coloured);
+      }); }""")
     app.get_by_role("button", name="Compute the table").click()
     app.wait_for_function(GRID_DONE, timeout=120_000)
     done = app.evaluate("window.tableDone")
     assert done == sorted(done) and len(set(done)) > 5 and max(done) == 60, done  # 4 starts x 15 finishes
+    assert app.evaluate("window.tableEarly") >= 3  # the corners (class of 1) before the table's end
     assert app.evaluate("window.pegLab.tableRequests") == 1
     v = verdicts(app)
     assert len(v) == 15 and v["1"] == "tv-some" and v["4"] == "tv-all"
