@@ -21,6 +21,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,63 +44,69 @@ def _serve(directory: Path):
     return server
 
 
-def run(args: argparse.Namespace) -> dict:
-    from playwright.sync_api import sync_playwright
-
+@contextmanager
+def served_site(dist_arg: str | None, label: str) -> Iterator[str]:
+    """The base URL of the site served from ``dist_arg`` (an existing build with bench.html) or,
+    when None, from a fresh build in a temporary folder; stopped and removed on exit."""
     tmp = None
-    if args.dist:
-        dist = Path(args.dist).resolve()
+    if dist_arg:
+        dist = Path(dist_arg).resolve()
         if not (dist / "bench.html").is_file():
             raise SystemExit(f"{dist} has no bench.html: build it first (python build.py)")
     else:
-        tmp = tempfile.TemporaryDirectory(prefix="peg-bench-dist-")
+        tmp = tempfile.TemporaryDirectory(prefix=f"peg-{label}-dist-")
         dist = Path(tmp.name) / "dist"
         version = build.build(dist)
-        print(f"bench: built the site into {dist} (version {version})", file=sys.stderr)
+        print(f"{label}: built the site into {dist} (version {version})", file=sys.stderr)
     server = _serve(dist)
-    base = f"http://127.0.0.1:{server.server_address[1]}"
-    query = f"quick={int(args.quick)}" + (f"&repeat={args.repeat}" if args.repeat else "")
-    if args.only:
-        query += "&only=" + ",".join(args.only)
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-            page = browser.new_context().new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(f"{base}/bench.html?{query}")
-            shown = 0
-            deadline = time.monotonic() + args.timeout
-            while True:
-                state = page.evaluate(STATE)
-                rows = page.evaluate("window.benchProgress || []")
-                for row in rows[shown:]:
-                    print("bench: " + bench.format_row_line(row), file=sys.stderr, flush=True)
-                shown = max(shown, len(rows))
-                if state in ("done", "failed"):
-                    break
-                if time.monotonic() > deadline:
-                    raise SystemExit(f"bench.html did not finish within {args.timeout} s (state {state!r})")
-                time.sleep(1.0)
-            result = page.evaluate("window.benchResult")
-            result["environment"]["chromium"] = browser.version
-            warm = []
-            for _ in range(args.starts):
-                page.goto(f"{base}/bench.html?run=0")
-                page.wait_for_function(f"{STATE} === 'ready' || {STATE} === 'failed'", timeout=120_000)
-                info = page.evaluate("document.getElementById('status').textContent")
-                warm.append(float(info.split(" ready in ")[1].split(" s")[0]))
-            if warm:
-                result["warm_starts_s"] = warm
-                result["warm_start_median_s"] = statistics.median(warm)
-            if errors:
-                result["page_errors"] = errors
-            browser.close()
+        yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()
         if tmp is not None:
             tmp.cleanup()
+
+
+def run(args: argparse.Namespace) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    query = f"quick={int(args.quick)}" + (f"&repeat={args.repeat}" if args.repeat else "")
+    if args.only:
+        query += "&only=" + ",".join(args.only)
+    with served_site(args.dist, "bench") as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        page = browser.new_context().new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{base}/bench.html?{query}")
+        shown = 0
+        deadline = time.monotonic() + args.timeout
+        while True:
+            state = page.evaluate(STATE)
+            rows = page.evaluate("window.benchProgress || []")
+            for row in rows[shown:]:
+                print("bench: " + bench.format_row_line(row), file=sys.stderr, flush=True)
+            shown = max(shown, len(rows))
+            if state in ("done", "failed"):
+                break
+            if time.monotonic() > deadline:
+                raise SystemExit(f"bench.html did not finish within {args.timeout} s (state {state!r})")
+            time.sleep(1.0)
+        result = page.evaluate("window.benchResult")
+        result["environment"]["chromium"] = browser.version
+        warm = []
+        for _ in range(args.starts):
+            page.goto(f"{base}/bench.html?run=0")
+            page.wait_for_function(f"{STATE} === 'ready' || {STATE} === 'failed'", timeout=120_000)
+            info = page.evaluate("document.getElementById('status').textContent")
+            warm.append(float(info.split(" ready in ")[1].split(" s")[0]))
+        if warm:
+            result["warm_starts_s"] = warm
+            result["warm_start_median_s"] = statistics.median(warm)
+        if errors:
+            result["page_errors"] = errors
+        browser.close()
     if result.get("error"):
         raise SystemExit(f"the suite failed in Chromium: {result['error']}")
     return result

@@ -21,7 +21,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -29,9 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_chromium import CHROMIUM, CHROMIUM_ARGS, STATE, _serve  # noqa: E402
+from bench_chromium import CHROMIUM, CHROMIUM_ARGS, STATE, served_site  # noqa: E402
 
-import build  # noqa: E402
 from pyapp.catalogue import get_board  # noqa: E402
 from pyapp.game import replay  # noqa: E402
 
@@ -118,36 +116,21 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    tmp = None
-    if args.dist:
-        dist = Path(args.dist).resolve()
-    else:
-        tmp = tempfile.TemporaryDirectory(prefix="peg-table-dist-")
-        dist = Path(tmp.name) / "dist"
-        print(f"table: built the site into {dist} (version {build.build(dist)})", file=sys.stderr)
-    server = _serve(dist)
-    base = f"http://127.0.0.1:{server.server_address[1]}"
     rows: list[dict] = []
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-            for board in args.boards:
-                page = browser.new_context().new_page()
-                row = run_board(page, base, board, args.problem_seconds, args.timeout)
-                row["chromium"] = browser.version
-                rows.append(row)
-                page.context.close()
-                print(f"table {board}: {row['solved']} solved, {row['impossible_beyond_class']} + "
-                      f"{row['impossible_class']} impossible, {len(row['unknown'])} unknown in "
-                      f"{row['seconds']:.1f} s", file=sys.stderr, flush=True)
-                if args.out:
-                    Path(args.out).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
-            browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
-        if tmp is not None:
-            tmp.cleanup()
+    with served_site(args.dist, "table") as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        for board in args.boards:
+            page = browser.new_context().new_page()
+            row = run_board(page, base, board, args.problem_seconds, args.timeout)
+            row["chromium"] = browser.version
+            rows.append(row)
+            page.context.close()
+            print(f"table {board}: {row['solved']} solved, {row['impossible_beyond_class']} + "
+                  f"{row['impossible_class']} impossible, {len(row['unknown'])} unknown in "
+                  f"{row['seconds']:.1f} s", file=sys.stderr, flush=True)
+            if args.out:
+                Path(args.out).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+        browser.close()
     print(json.dumps(rows) if args.json else markdown(rows))
     wrong = [w for r in rows for w in r["wrong"]]
     for w in wrong:
