@@ -68,6 +68,23 @@ def served_site(dist_arg: str | None, label: str) -> Iterator[str]:
             tmp.cleanup()
 
 
+def _wait_for_state(page, states: tuple[str, ...], timeout_s: float) -> str:
+    """Poll the page's bench state until it is one of `states`.
+
+    Polling through page.evaluate (CDP) rather than wait_for_function: the page's
+    Content-Security-Policy forbids eval, and wait_for_function compiles its predicate
+    in the page, which fails there with an EvalError.
+    """
+    deadline = time.monotonic() + timeout_s
+    while True:
+        state = page.evaluate(STATE)
+        if state in states:
+            return state
+        if time.monotonic() > deadline:
+            raise SystemExit(f"bench.html did not reach {states} within {timeout_s} s (state {state!r})")
+        time.sleep(0.05)
+
+
 def run(args: argparse.Namespace) -> dict:
     from playwright.sync_api import sync_playwright
 
@@ -98,7 +115,7 @@ def run(args: argparse.Namespace) -> dict:
         warm = []
         for _ in range(args.starts):
             page.goto(f"{base}/bench.html?run=0")
-            page.wait_for_function(f"{STATE} === 'ready' || {STATE} === 'failed'", timeout=120_000)
+            _wait_for_state(page, ("ready", "failed"), 120.0)
             info = page.evaluate("document.getElementById('status').textContent")
             warm.append(float(info.split(" ready in ")[1].split(" s")[0]))
         if warm:
