@@ -62,6 +62,9 @@ class TestTable:
         assert got == BELL_T15
         assert all(r["proven"] for r in out["rows"]) and out["unknown"] == 0 and not out["pending"]
         assert (out["solved"], out["impossible"]) == (12, 5)
+        # impossibility carries over to the reverse problem; fewest moves do not (1 -> 13: 10, 13 -> 1: 9)
+        assert {r["reverse_of"] for r in out["rows"]} == {None, "1 -> 5", "2 -> 8"}
+        assert all(r["status"] == "impossible" for r in out["rows"] if r["reverse_of"])
 
     def test_every_row_against_the_oracle_and_replayed(self):
         table = drive(fewest_all_steps(T5))

@@ -91,6 +91,7 @@ def table_text(r: dict) -> str:
         moves = str(row["moves"]) if row["status"] == "solved" else (f">= {row['lower_bound']}"
                                                                       if row["status"] == "unknown" else "-")
         answer = {"solved": "proven", "impossible": "impossible"}.get(row["status"], "unknown")
+
         lines.append(f"{row['start']:>6} {row['finish']:>6} {moves:>6}  {answer:<12} {row['problems']:>5} "
                      f"{row['positions']:>11,} {row['cpu_seconds']:>8.1f}")
     for row in r["rows"]:

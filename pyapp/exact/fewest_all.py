@@ -10,6 +10,13 @@ win): solved with a minimal solution, impossible with its proof, or unknown with
 reached when the budget ran out.  Each row says how many problems of the board it stands
 for (the size of its class), so the rows add up to every solvable-class pair of the board.
 
+Impossibility carries over to the reverse problem: read backwards, with pegs and holes
+swapped, a jump sequence from vacancy ``s`` to a peg on ``f`` is one from vacancy ``f`` to a
+peg on ``s`` (the same jumps in reverse order), so a row whose reverse is, up to symmetry, a
+row already proven impossible is impossible too, without a second sweep.  Fewest moves do
+not carry over: reversed, a chain of jumps by one peg becomes jumps by several pegs (on the
+15-hole triangle, 1 -> 13 takes 10 moves and 13 -> 1 takes 9), so solvable rows are searched.
+
 The budget is the caller's: each problem may use the seconds left (or ``each_seconds``,
 whichever is less), so a problem the budget cuts short answers 'unknown' with its bound and
 the problems not reached are listed as pending; the memory ceiling and cancel apply to each.
@@ -41,6 +48,8 @@ class FewestRow:
     problem: Problem
     answer: ExactFewest
     cpu_seconds: float = 0.0
+    reverse_of: tuple[str, str] | None = None
+    """The impossible row whose reverse this one is (None: searched)."""
 
 
 @dataclass
@@ -95,8 +104,14 @@ def fewest_all_steps(board: Board, budget: Budget | None = None, *, each_seconds
     if not problems:
         raise PegError(f"no single-vacancy problem on {board.id!r} for the starts given")
     table = FewestTable(board)
+    impossible: dict[tuple[int, int], FewestRow] = {}
     for index, (problem, size) in enumerate(problems):
         start, finish = _names(problem)
+        reverse = impossible.get(_pair_key(board, problem.goal.target, board.mask ^ problem.start))
+        if reverse is not None:
+            table.rows.append(FewestRow(start, finish, size, problem, _reversed(reverse), 0.0,
+                                        (reverse.start, reverse.finish)))
+            continue
         left = budget.remaining_seconds()
         if budget.cancelled or (left is not None and left <= 0):
             table.pending = [_names(p) for p, _ in problems[index:]]
@@ -114,7 +129,10 @@ def fewest_all_steps(board: Board, budget: Budget | None = None, *, each_seconds
                 yield item
         except StopIteration as stop:
             answer: ExactFewest = stop.value
-        table.rows.append(FewestRow(start, finish, size, problem, answer, time.process_time() - cpu))
+        row = FewestRow(start, finish, size, problem, answer, time.process_time() - cpu)
+        table.rows.append(row)
+        if answer.status == "impossible":
+            impossible[_pair_key(board, board.mask ^ problem.start, problem.goal.target)] = row
     table.seconds = budget.elapsed()
     return table
 
@@ -123,3 +141,14 @@ def _names(problem: Problem) -> tuple[str, str]:
     board = problem.board
     vacancy = board.mask ^ problem.start
     return board.name_of[vacancy.bit_length() - 1], problem.goal.text(board)
+
+
+def _pair_key(board: Board, vacancy: int, end: int) -> tuple[int, int]:
+    """The least image of (vacancy, end) under the board's symmetries: equal for symmetric problems."""
+    return min((board.transform(vacancy, g), board.transform(end, g)) for g in range(len(board.symmetries)))
+
+
+def _reversed(row: FewestRow) -> ExactFewest:
+    """The answer of the reverse of ``row``, a row proven impossible: impossible too."""
+    return ExactFewest("impossible", reason=f"the reverse of {row.start} -> {row.finish} is impossible "
+                       f"({row.answer.reason}); a solution read backwards would solve it", seconds=0.0)

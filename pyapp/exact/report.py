@@ -52,7 +52,8 @@ def fewest_table_json(t: FewestTable) -> dict:
     rows = []
     for row in t.rows:
         rows.append({"start": row.start, "finish": row.finish, "problems": row.problems,
-                     "cpu_seconds": round(row.cpu_seconds, 3), **fewest_json(row.problem, row.answer)})
+                     "cpu_seconds": round(row.cpu_seconds, 3), **fewest_json(row.problem, row.answer),
+                     "reverse_of": " -> ".join(row.reverse_of) if row.reverse_of else None})
     return {"board": t.board.id, "rows": rows, "pending": [list(p) for p in t.pending],
             "solved": sum(r["status"] == "solved" for r in rows),
             "impossible": sum(r["status"] == "impossible" for r in rows),
