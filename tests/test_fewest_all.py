@@ -5,8 +5,9 @@ Vacancy to Single Survivor Problems" (gibell.net/pegsolitaire/Catalogs/Triangula
 column "Length of Shortest Solution".  Bell names holes ``(x, -row)``; in our numbering (rows
 top to bottom, holes left to right, 1 to 15) his a1 is 1, b3 is 5, a4 is 7, d4 is 10 and c5
 is 13.  Our table keeps one start per class (1, 2, 4, 5) and one finish per class under the
-start's symmetries, so :data:`BELL_T15` states Bell's 17 problems mapped by a symmetry onto
-our representatives (a4 = 7 is 2 reflected, c5 = 13 is 4 rotated).  The search by moves is
+start's symmetries, so :data:`pyapp.exact.bench_rows.BELL_T15` (the bench row's reference)
+states Bell's 17 problems mapped by a symmetry onto our representatives (a4 = 7 is 2
+reflected, c5 = 13 is 4 rotated).  The search by moves is
 checked besides against the bench's memoised exhaustive oracle, independent of it.
 """
 
@@ -22,6 +23,7 @@ from pyapp.bench import oracle, replay_error
 from pyapp.budget import Budget, drive
 from pyapp.catalogue import get_board
 from pyapp.cli import main
+from pyapp.exact.bench_rows import BELL_T15
 from pyapp.exact.fewest_all import fewest_all_steps, single_vacancy_problems
 from pyapp.exact.lookup import Marked
 from pyapp.exact.report import fewest_table_json
@@ -29,27 +31,6 @@ from pyapp.goal import singles_in_class
 from pyapp.moves import count_moves
 
 T5 = get_board("triangle5")
-
-BELL_T15 = {
-    ("1", "1"): 10,  # Bell #1: a1 -> a1
-    ("5", "1"): None,  # b3 -> a1: impossible
-    ("2", "11"): 10,  # #2: a4 -> a1 (reflected: 7 -> 2, 1 -> 11)
-    ("4", "15"): 9,  # #3: c5 -> a1 (rotated: 13 -> 4, 1 -> 15)
-    ("1", "5"): None,  # a1 -> b3: impossible
-    ("5", "5"): None,  # b3 -> b3: impossible
-    ("2", "8"): None,  # a4 -> b3: impossible (b3 -> 8 under the reflection)
-    ("4", "9"): 10,  # #4: c5 -> b3 (b3 -> 9 under the rotation)
-    ("1", "13"): 10,  # #5: a1 -> c5
-    ("5", "13"): 11,  # #6: b3 -> c5
-    ("2", "6"): 10,  # #7: a4 -> c5 (c5 -> 6 under the reflection)
-    ("4", "4"): 9,  # #8: c5 -> c5
-    ("1", "7"): 11,  # #9: a1 -> a4
-    ("5", "7"): None,  # b3 -> a4: impossible
-    ("2", "2"): 11,  # #10: a4 -> a4
-    ("2", "14"): 11,  # #11: d4 -> a4 (rotated: 10 -> 2, 7 -> 14)
-    ("4", "3"): 10,  # #12: c5 -> a4 (a4 -> 3 under the rotation)
-}
-
 
 def _table(board=T5, **kw) -> dict:
     return fewest_table_json(drive(fewest_all_steps(board, **kw)))
@@ -136,3 +117,26 @@ class TestCommand:
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert "Traceback" not in err and err.strip()
+
+
+class TestBenchRows:
+    def test_rows_exist_run_once_and_are_not_quick(self):
+        from pyapp import bench
+
+        names = ["exact-fewest-all-triangle5", "exact-fewest-all-triangle6", "exact-fewest-all-english"]
+        rows = bench.select(only=names)
+        assert [c.name for c in rows] == names and all(c.runs == 1 and not c.quick for c in rows)
+
+    def test_triangle5_row_compares_with_bells_table(self):
+        from pyapp import bench
+
+        (row,) = bench.select(only=["exact-fewest-all-triangle5"])
+        table = drive(fewest_all_steps(T5))
+        assert row.check(0, table).wrong is None
+        table.rows[0].answer.moves += 1  # 1 -> 1 now claims 11 moves: its solution no longer matches
+        assert row.check(0, table).wrong
+        table.rows[0].answer.moves -= 1
+        table.pending = [("5", "13")]
+        table.rows.pop()
+        out = row.check(0, table)
+        assert out.wrong is None and "1 not run" in out.unanswered
