@@ -6,11 +6,16 @@ from __future__ import annotations
 import pytest
 
 from pyapp.bench_cases import replay_error
+from pyapp.budget import budget_of, drive
 from pyapp.catalogue import get_board
-from pyapp.goal import Goal
+from pyapp.goal import Goal, stabilizer
+from pyapp.pagoda import pagodas_for
 from pyapp.problem import Problem
-from pyapp.search.formulations import Formulations, formulations, replays
-from pyapp.search.phases import portfolio
+from pyapp.search.compiled import build_tables
+from pyapp.search.dfs import Stats
+from pyapp.search.formulations import Formulations, formulation_phases, formulations, replays
+from pyapp.search.phases import Run, portfolio, run_phases
+from pyapp.search.table import BoundedTable
 from pyapp.solver import solve
 
 
@@ -37,7 +42,7 @@ def test_formulation_counts():
 
 
 @pytest.mark.parametrize("board_id,vacancy,finish", [("triangle5", "1", "13"), ("english", "c1", "f4"),
-                                                     ("german", "d1", "d4")])
+                                                     ("french", "d2", "d6")])
 def test_every_formulation_is_solved_by_the_mapped_solution(board_id, vacancy, finish):
     """A solution of the problem, carried into each formulation, replays there (duality: the reversed,
     complemented game is a game), and ``back`` carries it home unchanged."""
@@ -73,19 +78,34 @@ def test_portfolio_runs_the_formulations_after_the_problems_own_searches():
     rounds = [(i, p.round) for i, p in enumerate(phases) if isinstance(p, Formulations)]
     assert [r for _, r in rounds] == [0, 1, 2]
     names = [p.name for p in phases]
-    assert names.index("linear programming") < rounds[0][0]
+    # after every search of the problem as posed (its last beam and depth-first run), before the complete one
+    assert max(i for i, p in enumerate(phases) if p.name in ("beam", "restart", "linear programming")) < rounds[0][0]
+    assert [i for i, _ in rounds] == [len(phases) - 4, len(phases) - 3, len(phases) - 2]
     assert names.index("exhaustive") == len(phases) - 1
+    assert not any(isinstance(p, Formulations) for p in portfolio((300,), (128,) * 0, False))
 
 
-@pytest.mark.parametrize("vacancy,finish", [("d2", "a5"), ("d4", "d1"), ("e1", "h4")])
-def test_german_cells_solved_through_an_equivalent_problem(vacancy, finish):
-    """Issue 9's German cells d2->a5, d4->d1, e1->h4 were unknown (the searches failed on the problem as
-    posed); each is solved through a symmetric or time-reversed formulation, and the solution replays.
+def test_german_cell_solved_through_an_equivalent_problem():
+    """Issue 9's German cell d2 -> a5 was unknown (every search of the problem as posed failed); the
+    solver now solves it through a symmetric or time-reversed formulation, and the solution replays.
     Node budget, so the answer does not depend on the machine's speed."""
     board = get_board("german")
-    problem = Problem(board, board.start(vacancy), Goal.parse(board, finish))
+    problem = Problem(board, board.start("d2"), Goal.parse(board, "a5"))
     result = solve(problem, max_nodes=3_000_000)
     assert result.status == "solved", result.reason
     assert "equivalent problem" in result.method
     err, final = replay_error(board, problem.start, result.jumps)
-    assert err is None and final == 1 << board.hole(finish)
+    assert err is None and final == 1 << board.hole("a5")
+
+
+@pytest.mark.parametrize("vacancy,finish", [("d4", "d1"), ("e1", "h4")])
+def test_formulation_phases_solve_german_cells(vacancy, finish):
+    """The other two German cells of issue 9 (unknown before), through the formulation phases alone."""
+    board = get_board("german")
+    start, target = board.start(vacancy), 1 << board.hole(finish)
+    tables = build_tables(board, pagodas_for(board, [target]), list(stabilizer(board, target)), None)
+    run = Run(tables, BoundedTable(1 << 16, tables.images), Stats(), budget_of(None, None, 3_000_000, 0.05),
+              start, 1, target, [target], None, 3_000_000)
+    outcome = drive(run_phases(run, formulation_phases()))
+    assert outcome.status == "found", outcome
+    assert replays(board, outcome.path, start, target)

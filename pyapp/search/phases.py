@@ -214,7 +214,7 @@ def portfolio(restarts: tuple[int, ...], beam_widths: tuple[int, ...], linear_pr
     first width, a beam of the second, the remaining short runs, the linear program (when
     ``linear_program``), then each further beam followed by a depth-first run of 4000, 16000,
     ... nodes, with the rounds of :class:`pyapp.search.formulations.Formulations` (the problem's
-    symmetric and time-reversed forms) after the second, fourth and fifth beams, and finally
+    symmetric and time-reversed forms) after the last beam, and finally
     the complete search (``complete``, by default :class:`Exhaustive`;
     the solver passes :class:`pyapp.search.complete.Complete`, depth-first and level search)."""
     phases: list[Phase] = [Restart(n) for n in restarts[:EARLY_RESTARTS]]
@@ -226,7 +226,8 @@ def portfolio(restarts: tuple[int, ...], beam_widths: tuple[int, ...], linear_pr
                 phases.append(PagodaProgram())
         if i > 1:
             phases.append(Restart(4000 * 4 ** (i - 2)))
-        phases += formulation_phases(i)
+        if i == len(beam_widths) - 1:
+            phases += formulation_phases()
     phases.append(complete if complete is not None else Exhaustive())
     return phases
 
