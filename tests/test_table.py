@@ -65,7 +65,17 @@ def test_command_json(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["board"] == "triangle4" and out["complete"] is True
     assert sum(out["counts"].values()) == len(out["cells"]) == 3 * 10
+    # every cell says how many search nodes it took; the solved ones needed some
+    assert all(c["nodes"] >= 0 for c in out["cells"]) and any(c["nodes"] > 0 for c in out["cells"])
     assert main(["table", "nosuchboard", "--json"]) == 2
+
+
+def test_command_text_shows_nodes(capsys):
+    assert main(["table", "triangle4", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    head, *rest = out.splitlines()
+    assert head.startswith("triangle4: ") and head.endswith(" nodes")
+    assert any(" nodes): " in line for line in rest)  # a solved cell: its nodes, then its moves
 
 
 def test_worker_request_streams_progress_and_answers():

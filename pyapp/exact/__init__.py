@@ -5,7 +5,9 @@
 * :mod:`.count`: the number of solutions, two sweeps meeting in the middle;
 * :mod:`.levels`: positions reachable and positions that can still win, per peg count;
 * :mod:`.winnable`: the winnable sets, and ``can_win(pos)`` ("still solvable?") once computed;
-* :mod:`.fewest`: the fewest moves, by a search by moves over the winnable positions;
+* :mod:`.fewest`: the fewest moves, by a search by moves over the winnable positions
+  (:mod:`.chains` its compiled layer, :mod:`.lookup` the marked sorted arrays it searches);
+* :mod:`.fewest_all`: the fewest moves of every single-vacancy problem of a board (``fewest --all``);
 * :mod:`.report`, :mod:`.web`, :mod:`.bench_rows`: their JSON, web-worker jobs and bench rows.
 
 Every long call is a step generator under a :class:`pyapp.budget.Budget` (time, memory

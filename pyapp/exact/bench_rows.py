@@ -11,6 +11,11 @@
   check recomputes it meeting at a different level (another split of every solution into a
   first and a second half: a wrong weight or orbit size would not survive that).
 * Triangle 7, fewest moves: proven by the search, solution replayed.
+* Every single-vacancy problem, fewest moves (``fewest BOARD --all``): the 15-hole triangle's
+  table must equal George I. Bell's catalogue (:data:`BELL_T15`); triangle 6 is checked problem
+  by problem against the bounded search by moves of :mod:`pyapp.analysis` where it proves its
+  answer; the English table (hours in CPython) has its central game checked against 18 and
+  every solution replayed with its bound equal to it.
 
 These rows take minutes, so they run once each (no repeats) and are not in the quick
 suite; their peak memory is the analysis's own estimate of what it holds (a traced run
@@ -23,11 +28,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..analysis import fewest_moves
 from ..bench_cases import Case, Outcome, _check_solution, _problem
-from ..budget import Budget
+from ..budget import Budget, drive
+from ..catalogue import get_board
 from ..moves import count_moves
 from .count import count_exact
 from .fewest import fewest_exact
+from .fewest_all import FewestTable, fewest_all_steps
 from .levels import level_table
 
 ENGLISH_SOLUTIONS = 40_861_647_040_079_968
@@ -39,6 +47,19 @@ ENGLISH_WINNABLE = 1_679_072
 (George I. Bell, "English peg solitaire" pages): the set the search by moves is confined to."""
 ENGLISH_REACHABLE = 23_475_688
 """Positions reachable from the centre start, up to symmetry (G. I. Bell, arXiv:0903.3696)."""
+BELL_T15 = {
+    ("1", "1"): 10, ("5", "1"): None, ("2", "11"): 10, ("4", "15"): 9, ("1", "5"): None, ("5", "5"): None,
+    ("2", "8"): None, ("4", "9"): 10, ("1", "13"): 10, ("5", "13"): 11, ("2", "6"): 10, ("4", "4"): 9,
+    ("1", "7"): 11, ("5", "7"): None, ("2", "2"): 11, ("2", "14"): 11, ("4", "3"): 10,
+}
+"""Fewest moves of every single-vacancy problem of the 15-hole triangle (None: impossible): George I. Bell,
+"15 Hole Triangular Board: Single Vacancy to Single Survivor Problems" (gibell.net/pegsolitaire/Catalogs/
+Triangular15/), column "Length of Shortest Solution".  Bell names holes ``(x, -row)``: his a1, b3, a4, d4
+and c5 are our 1, 5, 7, 10 and 13; each of his 17 problems is put here on our table's representative of
+its class (his a4 -> a1 is our 2 -> 11 by the reflection taking 7 to 2; c5 -> a1 is 4 -> 15 by the
+rotation taking 13 to 4; and so on)."""
+OTHER_SECONDS = 20.0
+"""Budget of the bounded search that checks a table row (untimed)."""
 SECONDS = 7200.0
 """Budget of one exact row (the rows are measured, not capped: a long run is still an answer)."""
 
@@ -123,6 +144,54 @@ def _levels_row(name: str, title: str, board_id: str, start: str, goal: str, rea
                 f"{reachable:,} / {winnable:,} ({source})", target)
 
 
+def _table_row(name: str, title: str, board_id: str, expected: str, target: str,
+               published: dict[tuple[str, str], int | None] | None = None,
+               fixed: dict[tuple[str, str], int] | None = None) -> Case:
+    """``fewest BOARD --all``: every row's solution replayed (bound = moves), then compared with
+    ``published`` (the whole table), ``fixed`` (some rows) or else the bounded search by moves of
+    :func:`pyapp.analysis.fewest_moves` (a separate implementation), on every row it proves."""
+    board = get_board(board_id)
+
+    def check(i: int, t: FewestTable) -> Outcome:
+        solved = [r for r in t.rows if r.answer.status == "solved"]
+        unknown = [r for r in t.rows if r.answer.status == "unknown"]
+        out = Outcome("solved" if not unknown and not t.pending else "unknown",
+                      f"{len(t.rows)} problems: {len(solved)} proven ("
+                      + ", ".join(f"{r.start}->{r.finish} {r.answer.moves}" for r in solved)
+                      + f"), {len(t.rows) - len(solved) - len(unknown)} impossible, {len(unknown)} unknown, "
+                      f"{len(t.pending)} not run", nodes=sum(r.answer.positions for r in t.rows))
+        got = {(r.start, r.finish): r.answer.moves if r.answer.status == "solved" else None for r in t.rows}
+        for r in solved:
+            err = _check_solution(r.problem, r.answer.jumps)
+            if err or not count_moves(r.answer.jumps) == r.answer.moves == r.answer.lower_bound:
+                out.wrong = f"{r.start} -> {r.finish}: {err or 'moves, bound and solution disagree'}"
+                return out
+        if published is not None:
+            open_rows = {(r.start, r.finish) for r in unknown}
+            bad = sorted(k for k in got if k not in open_rows and published.get(k, -1) != got[k])
+            if not unknown and not t.pending:
+                bad += sorted(set(published) - set(got))
+            if bad:
+                out.wrong = f"differs from the published table at {bad}"
+        for key, moves in (fixed or {}).items():
+            if key in got and got[key] is not None and got[key] != moves:
+                out.wrong = f"{key[0]} -> {key[1]}: {got[key]} moves, published {moves}"
+        if published is None and fixed is None:
+            for r in t.rows:  # the bounded search by moves of pyapp.analysis: separate code, proven answers only
+                other = fewest_moves(r.problem, max_seconds=OTHER_SECONDS)
+                if r.answer.status == "unknown" or not (other.proven or other.status == "impossible"):
+                    continue
+                if (other.status, other.moves if other.status == "solved" else 0) != (
+                        r.answer.status, r.answer.moves if r.answer.status == "solved" else 0):
+                    out.wrong = (f"{r.start} -> {r.finish}: {r.answer.status} {r.answer.moves}, the bounded search "
+                                 f"says {other.status} {other.moves}")
+        if unknown or t.pending:
+            out.unanswered = f"{len(unknown)} problems unknown, {len(t.pending)} not run (budget)"
+        return out
+
+    return _row(name, title, lambda budget: drive(fewest_all_steps(board, budget)), check, expected, target)
+
+
 def cases() -> list[Case]:
     """The exact rows, in suite order."""
     return [
@@ -140,4 +209,12 @@ def cases() -> list[Case]:
         _fewest_row("exact-fewest-triangle7", "Triangle 7: vacancy 4 -> one peg, fewest moves proven",
                     "triangle7", "4", "any", None, "exhaustive search by moves (solution replayed here)",
                     "< 30 s CPython"),
+        _table_row("exact-fewest-all-triangle5", "Triangle 5: fewest moves of every single-vacancy problem",
+                   "triangle5", "Bell's catalogue (17 problems: 12 solvable, 5 impossible)", "(none)",
+                   published=BELL_T15),
+        _table_row("exact-fewest-all-triangle6", "Triangle 6: fewest moves of every single-vacancy problem",
+                   "triangle6", "pyapp.analysis.fewest_moves, problem by problem", "(none)"),
+        _table_row("exact-fewest-all-english", "English 33: fewest moves of every single-vacancy problem",
+                   "english", "d4 -> d4: 18 (Beasley 1964); every solution replayed, bound = moves", "(none)",
+                   fixed={("d4", "d4"): ENGLISH_FEWEST}),
     ]

@@ -15,14 +15,17 @@ positions met are actual ones (not canonical), so the jumps replay as they are.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from array import array
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..analysis._common import jump_table
 from ..budget import Budget, drive
 from ..moves import Jump, count_moves
 from ..problem import Problem
 from .chains import LayerFn, chain_layer
+from .lookup import Marked, index_bytes
 from .setup import Cancelled, OutOfTime, stop_if_over
 from .sweep import MemoryCeiling, Progress
 from .winnable import Winnable, winnable_steps
@@ -67,18 +70,20 @@ def fewest_steps(problem: Problem, budget: Budget | None = None) -> Generator[Pr
         if not win.can_win(start):
             return ExactFewest("impossible", reason="exhaustive level sweeps: no position reachable from the start "
                                "can reach the goal", winnable=len(win), seconds=budget.elapsed())
-        layers: list[set[int]] = [{win.codec.canon(start)}]
-        seen = set(layers[0])
-        alive = [set(win.levels.get(pegs, ())) for pegs in range(len(problem.board) + 1)]
+        levels = yield from _marked(win, budget)
+        first = win.codec.canon(start)
+        levels[start.bit_count()].marks[levels[start.bit_count()].find(first)] = 1
+        table = [level.as_tuple() for level in levels]
+        frontier = array("Q", [first])
         expand = chain_layer(win.codec, goal.final_pegs or 1, goal.reached)
-        while layers[-1]:
-            found, nxt = yield from _layer(expand, alive, layers[-1], seen, depth, budget)
+        positions = 1
+        while frontier:
+            found, frontier = yield from _layer(expand, table, frontier, depth, positions, budget)
             depth += 1
-            positions = len(seen)
+            positions += len(frontier)
             if found is not None:
-                jumps = _rebuild(win, layers, found)
+                jumps = _rebuild(win, levels, depth, found)
                 return ExactFewest("solved", depth, jumps, None, depth, positions, len(win), budget.elapsed())
-            layers.append(nxt)
         return ExactFewest("impossible", reason=f"exhaustive search by moves over {len(win):,} winnable positions "
                            "found no solution", lower_bound=depth, positions=positions, winnable=len(win),
                            seconds=budget.elapsed())
@@ -92,46 +97,68 @@ LAYER_CHUNK = 4096
 """Positions of a layer expanded between two progress reports."""
 
 
-def _layer(expand: LayerFn, alive: list[set[int]], layer: set[int], seen: set[int], depth: int,
-           budget: Budget) -> Generator[Progress, None, tuple[int | None, set[int]]]:
-    """Every winnable position one move after ``layer`` not seen before; or a goal position found
-    (``expand`` from :func:`.chains.chain_layer`, ``alive[pegs]`` the winnable keys with ``pegs`` pegs)."""
-    keys = list(layer)
-    nxt: set[int] = set()
-    for lo in range(0, len(keys), LAYER_CHUNK):
-        found = expand(keys[lo:lo + LAYER_CHUNK], alive, seen, nxt)
+def _marked(win: Winnable, budget: Budget) -> Generator[Progress, None, list[Marked]]:
+    """Every winnable level with its radix index and marks (:class:`.lookup.Marked`), indexed by pegs;
+    raises :class:`MemoryCeiling` first if they would pass the budget's ceiling."""
+    extra = sum(index_bytes(len(keys)) for keys in win.levels.values())
+    if budget.max_bytes is not None and win.nbytes + extra > budget.max_bytes:
+        raise MemoryCeiling(f"the search by moves over {len(win):,} winnable positions needs about "
+                            f"{(win.nbytes + extra) / 1e6:,.0f} MB, over the memory ceiling of "
+                            f"{budget.max_bytes / 1e6:,.0f} MB")
+    levels = []
+    for pegs in range(len(win.problem.board) + 1):
+        levels.append(Marked(win.levels.get(pegs, array("Q"))))
+        stop_if_over(budget)
+    yield Progress("moves 0", 0, 0, 0, 1, 0, win.nbytes + extra, budget.elapsed())
+    return levels
+
+
+def _layer(expand: LayerFn, table: list, frontier: array, depth: int, positions: int, budget: Budget
+           ) -> Generator[Progress, None, tuple[int | None, array]]:
+    """Every winnable position one move after ``frontier`` not reached before (marked ``depth + 2``), or a
+    goal position found (``expand`` from :func:`.chains.chain_layer`, ``table[pegs]`` a marked level)."""
+    nxt = array("Q")
+    n = len(frontier)
+    for lo in range(0, n, LAYER_CHUNK):
+        found = expand(frontier[lo:lo + LAYER_CHUNK], table, depth + 2, nxt)
         if found is not None:
             return found, nxt
         stop_if_over(budget)
-        yield Progress(f"moves {depth + 1}", depth + 1, min(len(keys), lo + LAYER_CHUNK), len(keys), len(nxt),
-                       len(seen), 0, budget.elapsed())
+        yield Progress(f"moves {depth + 1}", depth + 1, min(n, lo + LAYER_CHUNK), n, len(nxt),
+                       positions + len(nxt), 0, budget.elapsed())
     return None, nxt
 
 
-def _rebuild(win: Winnable, layers: list[set[int]], goal_pos: int) -> list[Jump]:
-    """Jumps from the start to ``goal_pos`` (one move per layer), found backwards."""
+def _rebuild(win: Winnable, levels: list[Marked], moves: int, goal_pos: int) -> list[Jump]:
+    """Jumps from the start to ``goal_pos`` (``moves`` moves, one per layer), found backwards: the
+    position one move back is a marked one of the layer before (mark = layer + 1)."""
     cd = win.codec
     board = win.problem.board
-    canon = cd.canon
     table = jump_table(board)
-    moves: list[list[Jump]] = []
+    canon = cd.canon
+
+    def in_layer(q: int, *, layer: int) -> bool:
+        level = levels[q.bit_count()]
+        i = level.find(canon(q))
+        return i >= 0 and level.marks[i] == layer + 1
+
+    steps: list[list[Jump]] = []
     pos = goal_pos
-    for previous in reversed(layers):
-        back = _one_move_back(board, table, canon, pos, previous)
-        moves.append(back[1])
-        pos = back[0]
-    jumps = [j for move in reversed(moves) for j in move]
+    for layer in range(moves - 1, -1, -1):
+        pos, move = _one_move_back(board, table, pos, partial(in_layer, layer=layer))
+        steps.append(move)
+    jumps = [j for move in reversed(steps) for j in move]
     start = win.problem.start
     if pos != start:  # the search started from the canonical start: map the path onto the real one
         g = next(i for i in win.codec.group if board.transform(pos, i) == start)
         image = dict(zip(board.bits, board.symmetries[g]))
         jumps = [(image[a], image[b], image[c]) for a, b, c in jumps]
-    assert count_moves(jumps) == len(layers)
+    assert count_moves(jumps) == moves
     return jumps
 
 
-def _one_move_back(board, table, canon, pos: int, previous: set[int]) -> tuple[int, list[Jump]]:
-    """A position of ``previous`` (canonical keys) one move before ``pos``, with the move's jumps."""
+def _one_move_back(board, table, pos: int, before: Callable[[int], bool]) -> tuple[int, list[Jump]]:
+    """A position one move before ``pos`` for which ``before`` holds, with the move's jumps."""
     stack: list[tuple[int, int, list[Jump]]] = [(pos, b, []) for b in board.pegs(pos)]
     while stack:
         p, at, chain = stack.pop()
@@ -140,7 +167,7 @@ def _one_move_back(board, table, canon, pos: int, previous: set[int]) -> tuple[i
             if not p >> over & 1 and not p >> src & 1:
                 q = p ^ ((1 << at) | (1 << over) | (1 << src))
                 move = [(src, over, at), *chain]
-                if canon(q) in previous:
+                if before(q):
                     return q, move
                 stack.append((q, src, move))
     raise AssertionError("no predecessor in the previous layer")  # pragma: no cover - layers are BFS layers

@@ -6,6 +6,7 @@ from ..notation import format_moves
 from ..problem import Problem
 from .count import ExactCount
 from .fewest import ExactFewest
+from .fewest_all import FewestTable
 from .levels import LevelTable
 
 
@@ -44,3 +45,16 @@ def fewest_json(problem: Problem, f: ExactFewest) -> dict:
         "winnable": f.winnable,
         "seconds": round(f.seconds, 6),
     }
+
+
+def fewest_table_json(t: FewestTable) -> dict:
+    """``fewest --all``: one :func:`fewest_json` per problem, with its start, finish, class size and CPU time."""
+    rows = []
+    for row in t.rows:
+        rows.append({"start": row.start, "finish": row.finish, "problems": row.problems,
+                     "cpu_seconds": round(row.cpu_seconds, 3), **fewest_json(row.problem, row.answer),
+                     "reverse_of": " -> ".join(row.reverse_of) if row.reverse_of else None})
+    return {"board": t.board.id, "rows": rows, "pending": [list(p) for p in t.pending],
+            "solved": sum(r["status"] == "solved" for r in rows),
+            "impossible": sum(r["status"] == "impossible" for r in rows),
+            "unknown": sum(r["status"] == "unknown" for r in rows), "seconds": round(t.seconds, 3)}
