@@ -13,7 +13,7 @@ from test_levels import _drive, _lines, _random_positions, check_path, reachable
 
 from pyapp.catalogue import get_board
 from pyapp.goal import Goal
-from pyapp.pagoda import violations
+from pyapp.pagoda import Pagoda, violations
 from pyapp.problem import Problem
 from pyapp.search import cuts, levelside
 from pyapp.search.decide import decide
@@ -35,17 +35,23 @@ def _can_reach(board, closure: set[int], finishes: set[int]) -> set[int]:
     return good
 
 
-@pytest.mark.parametrize("board_id", ["german", "diamond41"])
-def test_learned_pagodas_prune_only_dead_positions(board_id, monkeypatch):
-    board = get_board(board_id)
-    learned: list[tuple[str, object, list[int]]] = []
+@pytest.fixture
+def learned(monkeypatch) -> list[tuple[str, Pagoda, list[int]]]:
+    """Every pagoda the level searches of a test learn: (side, pagoda, the side's finishes then)."""
+    out: list[tuple[str, Pagoda, list[int]]] = []
     add = levelside.Side.add
 
     def record(side, pagodas):
-        learned.extend((side.name, p, list(side.finishes)) for p in pagodas)
+        out.extend((side.name, p, list(side.finishes)) for p in pagodas)
         add(side, pagodas)
 
     monkeypatch.setattr(levelside.Side, "add", record)
+    return out
+
+
+@pytest.mark.parametrize("board_id", ["german", "diamond41"])
+def test_learned_pagodas_prune_only_dead_positions(board_id, learned, monkeypatch):
+    board = get_board(board_id)
     monkeypatch.setattr(cuts, "POOL", 64)  # learn eagerly: small searches would otherwise learn little
     mask = board.mask
     for start in _random_positions(board, 4, 11, 14, seed=31):
@@ -80,21 +86,13 @@ def test_forward_search_to_the_bottom_returns_the_fewest_pegs():
 
 
 @pytest.mark.parametrize(("start", "finish", "side"), [("e1", "e3", "forward"), ("e3", "e1", "backward")])
-def test_diamond41_cells_proved_by_learned_pagodas(start, finish, side, monkeypatch):
+def test_diamond41_cells_proved_by_learned_pagodas(start, finish, side, learned):
     """Two cells of the Diamond 41 table that the known pagodas and the linear program at the start
     leave open (unknown at 10 s before the level search learned pagodas): e1 -> e3 has one first jump
     (up to symmetry), and a learned pagoda rules out the position after it; e3 -> e1 has goal
     predecessors (two pegs) that a learned pagoda shows out of reach from the start.  The proof is
     re-checked here: the pagodas are true pagodas, and every child of the start (resp. every
     two-peg predecessor of the goal) falls below one of them."""
-    learned: list[tuple[str, object, list[int]]] = []
-    add = levelside.Side.add
-
-    def record(s, pagodas):
-        learned.extend((s.name, p, list(s.finishes)) for p in pagodas)
-        add(s, pagodas)
-
-    monkeypatch.setattr(levelside.Side, "add", record)
     board = get_board("diamond41")
     pos, goal = board.start(start), 1 << board.hole(finish)
     res = _drive(level_search(board, pos, [goal], 1, list(Goal("hole", goal).symmetries(board))))
