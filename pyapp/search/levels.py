@@ -106,6 +106,7 @@ def level_search(board: Board, start: int, goals: list[int] | None, final_pegs: 
         st.stored = sum(len(lv) for s in sides for lv in s.levels)
         st.largest_level = max(len(lv) for s in sides for lv in s.levels)
         st.fewest_pegs = fwd.pegs
+        st.sides = len(sides)
         st.seconds = time.perf_counter() - t0
         return st
 

@@ -52,6 +52,8 @@ class LevelStats:
     """Pagodas learned by linear programming (:mod:`pyapp.search.cuts`)."""
     pruned: int = 0
     """Positions of built levels dropped by learned pagodas."""
+    sides: int = 1
+    """2 when the backward side runs too."""
 
 
 class Side:
