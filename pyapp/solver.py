@@ -61,6 +61,7 @@ from .problem import Problem, Result, Status
 from .search.compiled import Tables, build_tables, reseed
 from .search.complete import Complete, CompleteFewest
 from .search.dfs import NO_LIMIT, Stats
+from .search.formulations import Alongside
 from .search.keyset import MAX_HOLES
 from .search.levels import DEFAULT_MAX_BYTES
 from .search.phases import (
@@ -243,18 +244,20 @@ def _pause(budget: Budget) -> Generator[Progress, None, bool]:
     return budget.cancelled
 
 
-def _complete(problem: Problem, finishes: bool) -> Complete | CompleteFewest | None:
+def _complete(problem: Problem, finishes: bool) -> Alongside | Complete | CompleteFewest | None:
     """The complete phase: depth-first and level search (boards of up to 64 holes).  For ``min``
     the first stage asks for one peg (the class bound, when it is one peg) like the ``any`` goal;
     when the class bound is more than one peg (no pagoda targets), the fewest-pegs search runs at
     once (:class:`~pyapp.search.complete.CompleteFewest`: its level search proves the minimum,
     where a depth-first search toward the bound alone had to see every position first: a random
-    23-peg German position, class bound 2, was unknown at 150 s, and is answered 3 pegs, proven)."""
+    23-peg German position, class bound 2, was unknown at 150 s, and is answered 3 pegs, proven).
+    For a definite goal the equivalent problems (symmetric, time-reversed) are searched beside it
+    (:class:`~pyapp.search.formulations.Alongside`)."""
     board, goal = problem.board, problem.goal
     if len(board.bits) > MAX_HOLES:
         return None
     if goal.definite:
-        return Complete(goal)
+        return Alongside(Complete(goal))
     if finishes:
         return Complete(Goal("any"))
     return CompleteFewest(goal.pegs_at_best(board, problem.start), problem)

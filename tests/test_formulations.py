@@ -3,6 +3,8 @@ solver phase that searches them (pyapp.search.formulations)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 
 from pyapp.bench_cases import replay_error
@@ -13,8 +15,8 @@ from pyapp.pagoda import pagodas_for
 from pyapp.problem import Problem
 from pyapp.search.compiled import build_tables
 from pyapp.search.dfs import Stats
-from pyapp.search.formulations import Formulations, formulation_phases, formulations, replays
-from pyapp.search.phases import Run, portfolio, run_phases
+from pyapp.search.formulations import Alongside, formulations, replays
+from pyapp.search.phases import Outcome, Run, run_phases
 from pyapp.search.table import BoundedTable
 from pyapp.solver import solve
 
@@ -73,18 +75,6 @@ def test_replays_rejects_bad_paths():
     assert not replays(board, [start, odd], start, odd)
 
 
-def test_portfolio_runs_the_formulations_after_the_problems_own_searches():
-    phases = portfolio((300,) * 12, (128, 256, 256, 1024, 4096), True)
-    rounds = [(i, p.round) for i, p in enumerate(phases) if isinstance(p, Formulations)]
-    assert [r for _, r in rounds] == [0, 1, 2]
-    names = [p.name for p in phases]
-    # after every search of the problem as posed (its last beam and depth-first run), before the complete one
-    assert max(i for i, p in enumerate(phases) if p.name in ("beam", "restart", "linear programming")) < rounds[0][0]
-    assert [i for i, _ in rounds] == [len(phases) - 4, len(phases) - 3, len(phases) - 2]
-    assert names.index("exhaustive") == len(phases) - 1
-    assert not any(isinstance(p, Formulations) for p in portfolio((300,), (128,) * 0, False))
-
-
 def test_german_cell_solved_through_an_equivalent_problem():
     """Issue 9's German cell d2 -> a5 was unknown (every search of the problem as posed failed); the
     solver now solves it through a symmetric or time-reversed formulation, and the solution replays.
@@ -98,14 +88,41 @@ def test_german_cell_solved_through_an_equivalent_problem():
     assert err is None and final == 1 << board.hole("a5")
 
 
-@pytest.mark.parametrize("vacancy,finish", [("d4", "d1"), ("e1", "h4")])
-def test_formulation_phases_solve_german_cells(vacancy, finish):
-    """The other two German cells of issue 9 (unknown before), through the formulation phases alone."""
+@dataclass(frozen=True)
+class _Endless:
+    """A stand-in for the complete phase: pauses ``slices`` times, then answers (or never, if None)."""
+
+    slices: int | None
+    name: str = "stand-in"
+
+    def run(self, run, number):
+        n = 0
+        while self.slices is None or n < self.slices:
+            n += 1
+            run.st.nodes += 1
+            yield
+        return Outcome("exhausted", [], "stand-in proof")
+
+
+def _german_run(vacancy, finish, nodes=3_000_000):
     board = get_board("german")
     start, target = board.start(vacancy), 1 << board.hole(finish)
     tables = build_tables(board, pagodas_for(board, [target]), list(stabilizer(board, target)), None)
-    run = Run(tables, BoundedTable(1 << 16, tables.images), Stats(), budget_of(None, None, 3_000_000, 0.05),
-              start, 1, target, [target], None, 3_000_000)
-    outcome = drive(run_phases(run, formulation_phases()))
+    return board, Run(tables, BoundedTable(1 << 16, tables.images), Stats(), budget_of(None, None, nodes, 0.05),
+                      start, 1, target, [target], None, nodes)
+
+
+@pytest.mark.parametrize("vacancy,finish", [("d4", "d1"), ("e1", "h4")])
+def test_equivalent_problems_solve_german_cells_beside_the_complete_phase(vacancy, finish):
+    """The other two German cells of issue 9 (unknown before): the formulations, run beside a complete
+    phase that never ends, find a solution of the problem as posed."""
+    board, run = _german_run(vacancy, finish)
+    outcome = drive(run_phases(run, [Alongside(_Endless(None))]))
     assert outcome.status == "found", outcome
-    assert replays(board, outcome.path, start, target)
+    assert replays(board, outcome.path, run.start, run.target)
+
+
+def test_the_complete_phase_answers_when_it_settles_first():
+    board, run = _german_run("d4", "d1")
+    outcome = drive(run_phases(run, [Alongside(_Endless(3))]))
+    assert (outcome.status, outcome.method) == ("exhausted", "stand-in proof")

@@ -168,12 +168,48 @@ def rounds() -> list[list[Phase]]:
     return [first + [Beam(128), Beam(256)], [Beam(1024), Restart(4000)], [Beam(4096), Restart(16000)]]
 
 
-def formulation_phases() -> list[Phase]:
-    """The :class:`Formulations` phases, one per round, that the portfolio runs after its last beam:
-    the problem as posed gets every kind of heuristic search first, so that the problems it solves
-    take no longer than before (run earlier, the rounds delayed German cells that the widest beams
-    solve: measured 4 unknown of 405 at 10 s, against 0 of those with the rounds at the end)."""
-    return [Formulations(r) for r in range(len(rounds()))]
+@dataclass(frozen=True)
+class Alongside:
+    """The solver's complete phase (``complete``) with the rounds of :class:`Formulations` beside it,
+    one slice each in turn; whichever settles the question first answers.
+
+    Beside, not before: run before it, the rounds (15 formulations, beams up to 4096 wide) took the
+    whole 10-20 s that Diamond 41 e1 -> e3, e1 -> e6 and e3 -> e1 need for the level search's proof of
+    impossibility (3.7-4.1 s CPU alone; unknown at 20 s behind the rounds); run after it, they would
+    never run, as the complete phase only stops when it settles the question."""
+
+    complete: Phase
+    name: str = "complete search, with the equivalent problems beside it"
+
+    def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
+        main = self.complete.run(run, number)
+        side: Generator[None, None, Outcome | None] | None = _all_rounds(run, number)
+        while True:
+            try:
+                next(main)
+            except StopIteration as stop:
+                if side is not None:
+                    side.close()
+                return stop.value
+            yield
+            if side is None:
+                continue
+            try:
+                next(side)
+            except StopIteration as stop:
+                side = None
+                if stop.value is not None:
+                    main.close()
+                    return stop.value
+            yield
+
+
+def _all_rounds(run: Run, number: int) -> Generator[None, None, Outcome | None]:
+    for r in range(len(rounds())):
+        outcome = yield from Formulations(r).run(run, number)
+        if outcome is not None:
+            return outcome
+    return None
 
 
 def _sub_run(run: Run, form: Formulation) -> Run:

@@ -26,7 +26,6 @@ from ..pagoda import find_pagoda_steps
 from .beam import beam
 from .compiled import Tables, reseed
 from .dfs import NO_LIMIT, Stats, dfs
-from .formulations import formulation_phases
 from .table import BoundedTable
 
 EARLY_RESTARTS = 12
@@ -230,9 +229,7 @@ def portfolio(restarts: tuple[int, ...], beam_widths: tuple[int, ...], linear_pr
     """The phases, cheapest first: the first :data:`EARLY_RESTARTS` short runs, a beam of the
     first width, a beam of the second, the remaining short runs, the linear program (when
     ``linear_program``), then each further beam followed by a depth-first run of 4000, 16000,
-    ... nodes, with the rounds of :class:`pyapp.search.formulations.Formulations` (the problem's
-    symmetric and time-reversed forms) after the last beam, and finally
-    the complete search (``complete``, by default :class:`Exhaustive`;
+    ... nodes, and finally the complete search (``complete``, by default :class:`Exhaustive`;
     the solver passes :class:`pyapp.search.complete.Complete`, depth-first and level search)."""
     phases: list[Phase] = [Restart(n) for n in restarts[:EARLY_RESTARTS]]
     for i, width in enumerate(beam_widths):
@@ -243,8 +240,6 @@ def portfolio(restarts: tuple[int, ...], beam_widths: tuple[int, ...], linear_pr
                 phases.append(PagodaProgram())
         if i > 1:
             phases.append(Restart(4000 * 4 ** (i - 2)))
-        if i == len(beam_widths) - 1:
-            phases += formulation_phases()
     phases.append(complete if complete is not None else Exhaustive())
     return phases
 
