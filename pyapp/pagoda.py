@@ -97,6 +97,10 @@ def parity_pagodas(board: Board) -> tuple[Pagoda, ...]:
 # ---------------------------------------------------------------------------------------------
 # A small exact simplex (Bland's rule, fractions) for learning pagodas.
 # ---------------------------------------------------------------------------------------------
+DANTZIG_DEGENERATE = 50
+"""Consecutive degenerate pivots after which the simplex leaves Dantzig's rule for Bland's (no cycling)."""
+
+
 def _simplex_max(c: list[int], rows: list[list[int]], rhs: list[int], limit: int = 5000) -> list[float] | None:
     """Maximise ``c.x`` subject to ``rows x <= rhs`` (all rhs >= 0) and ``x >= 0`` (see :func:`_simplex_steps`)."""
     return _drive(_simplex_steps(c, rows, rhs, limit))
@@ -115,7 +119,11 @@ def _simplex_steps(c: list[int], rows: list[list[int]], rhs: list[int],
                    limit: int = 5000) -> Generator[None, None, list[float] | None]:
     """Maximise ``c.x`` subject to ``rows x <= rhs`` (all rhs >= 0) and ``x >= 0``, yielding after each pivot.
 
-    Dense tableau in floating point with Bland's rule (no cycling) and a small tolerance.
+    Dense tableau in floating point with a small tolerance.  The entering column is the most
+    negative reduced cost (Dantzig's rule), and after :data:`DANTZIG_DEGENERATE` degenerate
+    pivots in a row the first negative one (Bland's rule, which cannot cycle): measured on
+    the pagoda programs of a level search (German, 60 positions each), 2-4x fewer pivots
+    than Bland's rule alone, and as many pagodas found.
     Returns the optimal ``x`` or None when unbounded or over ``limit`` pivots.  Floating
     point is 10-30x faster than exact fractions here; callers round what it suggests to
     small rationals and check the result exactly (:func:`find_pagoda_steps`), so a
@@ -133,8 +141,13 @@ def _simplex_steps(c: list[int], rows: list[list[int]], rhs: list[int],
         tab.append(t)
     obj = [float(-v) for v in c] + [0.0] * (m + 1)
     basis = [n + i for i in range(m)]
+    degenerate = 0
     for _ in range(limit):
-        col = next((j for j in range(width - 1) if obj[j] < -eps), None)
+        if degenerate < DANTZIG_DEGENERATE:
+            low = min(obj[:-1])
+            col = obj.index(low) if low < -eps else None
+        else:
+            col = next((j for j in range(width - 1) if obj[j] < -eps), None)
         if col is None:
             x = [0.0] * n
             for i, bv in enumerate(basis):
@@ -151,6 +164,7 @@ def _simplex_steps(c: list[int], rows: list[list[int]], rhs: list[int],
         if best is None:
             return None
         r = best[1]
+        degenerate = degenerate + 1 if best[0] <= eps else 0
         piv = tab[r][col]
         prow = [v / piv for v in tab[r]]
         tab[r] = prow

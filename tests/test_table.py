@@ -65,7 +65,17 @@ def test_command_json(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["board"] == "triangle4" and out["complete"] is True
     assert sum(out["counts"].values()) == len(out["cells"]) == 3 * 10
+    # every cell says how many search nodes it took; the solved ones needed some
+    assert all(c["nodes"] >= 0 for c in out["cells"]) and any(c["nodes"] > 0 for c in out["cells"])
     assert main(["table", "nosuchboard", "--json"]) == 2
+
+
+def test_command_text_shows_nodes(capsys):
+    assert main(["table", "triangle4", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    head, *rest = out.splitlines()
+    assert head.startswith("triangle4: ") and head.endswith(" nodes")
+    assert any(" nodes): " in line for line in rest)  # a solved cell: its nodes, then its moves
 
 
 def test_worker_request_streams_progress_and_answers():
@@ -80,3 +90,32 @@ def test_worker_request_streams_progress_and_answers():
     assert any("of 30" in s["progress"]["note"] for s in steps[:-1])
     bad = webapi.start("table", json.dumps({"board": "nosuch"}))
     assert "unknown board" in json.loads(bad.step())["error"]
+
+
+def test_twin_finishes_share_answers_and_replace_unknowns(monkeypatch):
+    """Finishes that a symmetry fixing the start maps onto each other are one problem: the first
+    answered one settles the rest (mapped solution, replayed), and an earlier twin left unknown by
+    its own search is replaced.  Here the search of d4 -> d1 is made to fail; its twins are fine."""
+    from dataclasses import replace
+
+    from pyapp.analysis import table as table_module
+
+    real = table_module.search
+
+    def search(problem, **kw):
+        result = yield from real(problem, **kw)
+        if problem.goal.target == 1 << board.hole("d1"):
+            return replace(result, status="unknown", reason="budget spent", jumps=[], nodes=5)
+        return result
+
+    monkeypatch.setattr(table_module, "search", search)
+    board = get_board("english")
+    cells = {c.finish: c for c in drive(table_steps(board, starts=["d4"])).cells}
+    orbit = ["d1", "a4", "g4", "d7"]
+    searched = [f for f in orbit if "mapped by symmetry" not in cells[f].method]
+    assert searched == ["a4"]  # d1's own search failed; a4 was searched and solved, d1, g4, d7 are its images
+    for f in orbit:
+        c = cells[f]
+        assert c.status == "solved", (f, c.method)
+        rep = replay(board, board.start("d4"), c.moves)
+        assert rep.valid and rep.final == 1 << board.hole(f)

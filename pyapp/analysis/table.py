@@ -22,6 +22,7 @@ from ..board import Board
 from ..budget import Budget, Progress
 from ..game import replay
 from ..goal import Goal
+from ..moves import Jump
 from ..notation import format_moves
 from ..problem import Problem
 from ..solver import search
@@ -95,6 +96,7 @@ def table_steps(board: Board, *, budget: Budget | None = None, problem_seconds: 
     done = 0
     for vacancy in starts:
         start = board.start(vacancy)
+        twins = _Twins(board, vacancy, table)
         for finish in board.names:
             done += 1
             note = f"{vacancy} -> {finish} ({done} of {total})"
@@ -102,6 +104,11 @@ def table_steps(board: Board, *, budget: Budget | None = None, problem_seconds: 
                 table.cancelled = budget.cancelled
                 table.seconds = time.perf_counter() - t0
                 return table
+            derived = twins.derive(finish)
+            if derived is not None:
+                table.cells.append(derived)
+                yield TableProgress(0, 0, time.perf_counter() - t0, 0, note, done, total, f"{vacancy} -> {finish}")
+                continue
             left = budget.remaining_seconds()
             seconds = problem_seconds if left is None else max(min(problem_seconds, left), 1e-3)
             share = Budget(seconds, None, budget.max_bytes, slice_seconds=budget.slice_seconds)
@@ -121,8 +128,68 @@ def table_steps(board: Board, *, budget: Budget | None = None, problem_seconds: 
                 rep = replay(board, start, moves)
                 if not rep.valid or rep.final != 1 << board.hole(finish):  # pragma: no cover - a solver bug
                     raise AssertionError(f"table: the solution of {note} does not replay: {rep.error}")
-            table.cells.append(Cell(vacancy, finish, result.status, result.reason, moves, result.method,
-                                    round(result.seconds, 6), result.nodes))
+            cell = Cell(vacancy, finish, result.status, result.reason, moves, result.method,
+                        round(result.seconds, 6), result.nodes)
+            table.cells.append(cell)
+            twins.answered(cell, result.jumps)
             yield TableProgress(0, 0, time.perf_counter() - t0, 0, note, done, total, f"{vacancy} -> {finish}")
     table.seconds = time.perf_counter() - t0
     return table
+
+
+class _Twins:
+    """Finishes of one start that a symmetry of the board fixing the start maps onto each other: the
+    same problem up to symmetry, so one searched answer settles the others (its solution mapped by
+    the symmetry and replayed; its proof of impossibility holds for the image).  A cell derives only
+    from a searched one (``nodes > 0``); the instant proofs (position class, pagodas) are recomputed.
+
+    The searches of two twins are not alike (tie-breaks depend on the goal), so one can be unknown
+    where the other is answered: measured on the German table, e1 -> h4 and d4 -> d1 were unknown
+    at 10 s while their twins e1 -> b4 and d4 -> a4 were solved in 4 s.  An unknown cell is
+    therefore replaced as soon as a later twin is answered (before the start's last cell is reported)."""
+
+    def __init__(self, board: Board, vacancy: str, table: Table) -> None:
+        self.board, self.vacancy, self.table = board, vacancy, table
+        start = board.start(vacancy)
+        self.syms = [k for k in range(1, len(board.symmetries)) if board.transform(start, k) == start]
+        self.done: dict[str, tuple[Cell, list[Jump]]] = {}
+        self.first = len(table.cells)
+
+    def _image(self, k: int, name: str) -> str:
+        b = self.board
+        return b.name_of[b.transform(1 << b.hole(name), k).bit_length() - 1]
+
+    def derive(self, finish: str) -> Cell | None:
+        """``finish``'s cell from an answered twin, or None."""
+        for k in self.syms:
+            for name, (cell, jumps) in self.done.items():
+                if name != finish and self._image(k, name) == finish:
+                    return self._mapped(k, cell, jumps, finish)
+        return None
+
+    def answered(self, cell: Cell, jumps: list[Jump]) -> None:
+        """Remember a searched cell; replace its unknown twins of this start."""
+        if cell.status == "unknown" or not cell.nodes:
+            return
+        self.done[cell.finish] = (cell, jumps)
+        cells = self.table.cells
+        for i in range(self.first, len(cells)):
+            other = cells[i]
+            if other.status == "unknown":
+                for k in self.syms:
+                    if self._image(k, cell.finish) == other.finish:
+                        cells[i] = self._mapped(k, cell, jumps, other.finish)
+                        break
+
+    def _mapped(self, k: int, cell: Cell, jumps: list[Jump], finish: str) -> Cell:
+        b, vacancy = self.board, self.vacancy
+        why = f"the image of {vacancy} -> {cell.finish} under a symmetry of the board that fixes {vacancy}"
+        if cell.status != "solved":
+            return Cell(vacancy, finish, cell.status, f"{cell.reason} ({why})", [], cell.method, 0.0, 0)
+        image = [(b.transform(1 << x, k).bit_length() - 1, b.transform(1 << y, k).bit_length() - 1,
+                  b.transform(1 << z, k).bit_length() - 1) for x, y, z in jumps]
+        moves = format_moves(b, image)
+        rep = replay(b, b.start(vacancy), moves)
+        if not rep.valid or rep.final != 1 << b.hole(finish):  # pragma: no cover - a symmetry bug
+            raise AssertionError(f"table: the image of {vacancy} -> {cell.finish} does not replay: {rep.error}")
+        return Cell(vacancy, finish, "solved", None, moves, f"{cell.method}, mapped by symmetry ({why})", 0.0, 0)

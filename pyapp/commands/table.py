@@ -35,7 +35,8 @@ def run(args) -> dict:
         "board": board.id,
         "counts": table.counts(),
         "cells": [{"start": c.start, "finish": c.finish, "status": c.status, "reason": c.reason,
-                   "moves": c.moves, "method": c.method, "seconds": c.seconds} for c in table.cells],
+                   "moves": c.moves, "method": c.method, "seconds": c.seconds, "nodes": c.nodes}
+                  for c in table.cells],
         "complete": len(table.cells) == len({c.start for c in table.cells}) * len(board.names)
         and not table.cancelled and bool(table.cells),
         "seconds": round(table.seconds, 3),
@@ -43,9 +44,12 @@ def run(args) -> dict:
 
 
 def text(r: dict) -> str:
+    """The table as text: counts and total search nodes, then per start its solutions (with the nodes each
+    took) and its other finishes grouped by reason (with the nodes spent, when a search ran)."""
     counts = r["counts"]
+    nodes = sum(c["nodes"] for c in r["cells"])
     lines = [f"{r['board']}: {counts['solved']} solved, {counts['impossible']} impossible, "
-             f"{counts['unknown']} unknown in {r['seconds']:.1f} s"]
+             f"{counts['unknown']} unknown in {r['seconds']:.1f} s, {nodes:,} nodes"]
     by_start: dict[str, list[dict]] = {}
     for c in r["cells"]:
         by_start.setdefault(c["start"], []).append(c)
@@ -54,11 +58,12 @@ def text(r: dict) -> str:
         lines.append(f"vacancy {start}: one peg can finish at {' '.join(ok) or 'no hole'}")
         for c in cells:
             if c["status"] == "solved":
-                lines.append(f"  {c['finish']}: {' '.join(c['moves'])}")
+                lines.append(f"  {c['finish']} ({c['nodes']:,} nodes): {' '.join(c['moves'])}")
         reasons: dict[str, list[str]] = {}
         for c in cells:
             if c["status"] != "solved":
-                reasons.setdefault(f"{c['status']}: {c['reason']}", []).append(c["finish"])
+                reasons.setdefault(f"{c['status']}: {c['reason']}", []).append(
+                    c["finish"] + (f" ({c['nodes']:,} nodes)" if c["nodes"] else ""))
         for why, holes in reasons.items():
             lines.append(f"  {' '.join(holes)}: {why}")
     return "\n".join(lines)

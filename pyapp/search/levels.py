@@ -18,9 +18,13 @@ nothing goes on from there).  Nothing is guessed, so an ``impossible`` is a proo
 
 **Pruning** at every level: each side drops the positions that a pagoda function proves
 cannot reach the other side's end (forward: the goal positions; backward, on complements:
-the complements of the start's images under the symmetries kept), the bit-parallel packed
-pagoda lanes of :mod:`pyapp.search.compiled`.  Position classes never change along a jump,
-so a goal set restricted to the start's class (what callers pass) keeps every level in it.
+the complement of the start), the bit-parallel packed pagoda lanes of
+:mod:`pyapp.search.compiled` (:mod:`pyapp.search.levelside`).  Besides the board's known
+pagodas, each side learns pagodas by linear programming from samples of its new levels
+(:mod:`pyapp.search.cuts`); before the search the goal positions that a pagoda proves out of
+reach from the start are dropped, and the forward side aims at the rest.  Position classes
+never change along a jump, so a goal set restricted to the start's class (what callers
+pass) keeps every level in it.
 
 **Symmetry**: positions are stored up to the symmetries that map the goal set onto itself
 (the caller passes them).  That is enough for both sides: a class meets the other side
@@ -43,38 +47,17 @@ from __future__ import annotations
 import time
 from collections.abc import Generator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..board import Board
-from ..pagoda import Pagoda, pagodas_for
-from .compiled import Tables, build_tables
-from .keyset import KeyCodec, KeySet, KeySetBuilder
+from .cuts import GOAL_POOL, Learner
+from .keyset import KeyCodec
+from .levelside import LevelStats, Side, expand
 
 DEFAULT_MAX_BYTES = 1 << 30
 """Default memory ceiling for the stored levels (a browser tab's safe share)."""
 
-RUN = 1 << 18
-"""Keys per sorted run while a level is built (bounds the temporary Python list of a sort)."""
-
-SORT_OVERHEAD = 80
-"""Bytes per key a sort of one run holds temporarily (a Python int and its list slot, with slack)."""
-
-
-@dataclass
-class LevelStats:
-    """How far a level search got: reported as progress and kept in the answer."""
-
-    forward_levels: int = 0
-    backward_levels: int = 0
-    stored: int = 0
-    """Positions held in all stored levels (symmetry classes)."""
-    nodes: int = 0
-    """Positions expanded so far."""
-    bytes: int = 0
-    """Bytes of the stored levels and the level being built."""
-    fewest_pegs: int | None = None
-    """Fewest pegs of a position the forward side reached."""
-    seconds: float = 0.0
-    largest_level: int = 0
+__all__ = ["DEFAULT_MAX_BYTES", "LevelResult", "LevelStats", "level_search"]
 
 
 @dataclass
@@ -87,131 +70,6 @@ class LevelResult:
     stats: LevelStats = field(default_factory=LevelStats)
 
 
-class _Side:
-    """One direction of the search: positions (complemented for the backward side) by level."""
-
-    def __init__(self, name: str, board: Board, codec: KeyCodec, starts: list[int], finishes: list[int]) -> None:
-        self.name = name
-        self.codec = codec
-        self.pagodas: list[tuple[Pagoda, int]] = pagodas_for(board, finishes) if finishes else []
-        self.tables: Tables = build_tables(board, self.pagodas, [], None)
-        self.levels: list[KeySet] = [KeySet(codec.key(p) for p in starts)]
-        self.pegs = starts[0].bit_count()
-        """Pegs of the positions of the last level (complements for the backward side)."""
-        self.sym_deltas = _sym_deltas(self.tables, codec)
-        self.weight_tables = _weight_tables(board, self.tables)
-
-    @property
-    def last(self) -> KeySet:
-        return self.levels[-1]
-
-
-def _sym_deltas(t: Tables, codec: KeyCodec) -> list[int]:
-    """Each jump's mask in packed dense images (same index as ``t.deltas``)."""
-    out = [0] * len(t.deltas)
-    for _s, src, _, pat, base in t.pos_dirs:
-        m = src
-        while m:
-            low = m & -m
-            m ^= low
-            out[base + low.bit_length()] = codec.packed(low * pat)
-    for _s, src, s2, pat, base in t.neg_dirs:
-        m = src
-        while m:
-            low = m & -m
-            m ^= low
-            out[base + low.bit_length()] = codec.packed((low >> s2) * pat)
-    return out
-
-
-def _weight_tables(board: Board, t: Tables) -> tuple[tuple[int, ...], ...]:
-    """Per-byte sums of the packed pagoda weights, so a position's pagoda lanes cost one lookup per byte."""
-    tables = []
-    for byte in range((max(board.bits) >> 3) + 1):
-        ws = [(b - 8 * byte, w) for b, w in t.packed_weights.items() if b >> 3 == byte]
-        tables.append(tuple(sum(w for off, w in ws if v >> off & 1) for v in range(256)))
-    return tuple(tables)
-
-
-def _expand(side: _Side, st: LevelStats, deadline: float, node_cap: int, max_bytes: int,
-            slice_seconds: float) -> Generator[None, None, KeySet | None]:
-    """The next level of ``side``: the canonical keys of every live child of the last level.
-
-    Yields about every ``slice_seconds``; returns None when the budget runs out first.
-    """
-    codec, t = side.codec, side.tables
-    mask = t.mask
-    pos_dirs, neg_dirs = t.pos_dirs, t.neg_dirs
-    deltas, symd = t.deltas, side.sym_deltas
-    cc, hh, bias = t.check_c, t.check_h, t.x0_bias
-    prune = bool(side.pagodas)
-    wt = side.weight_tables
-    nw = len(wt)
-    layout, packed_t = codec._layout, codec._packed
-    nb = codec._nbytes
-    lm = codec.lane_mask
-    shifts = codec.shifts
-    builder = KeySetBuilder(RUN)
-    add = builder.buffer.append
-    held = st.bytes
-    perf = time.perf_counter
-    next_yield = perf() + slice_seconds
-    nodes = st.nodes
-    count = 0
-    for key in side.last:
-        pos = 0
-        for tb, v in zip(layout, key.to_bytes(8, "little")):
-            pos |= tb[v]
-        raw = pos.to_bytes(nb, "little")
-        imgs = 0
-        for tb, v in zip(packed_t, raw):
-            imgs |= tb[v]
-        x = bias
-        if prune:
-            for tb, v in zip(wt, pos.to_bytes(nw, "little")):
-                x += tb[v]
-        x += cc
-        empty = mask ^ pos
-        for s, src, s2, _pat, base in pos_dirs:
-            m = src & pos & (pos >> s) & (empty >> s2)
-            while m:
-                low = m & -m
-                m ^= low
-                i = base + low.bit_length()
-                if (x + deltas[i]) & hh != hh:
-                    continue
-                y = imgs ^ symd[i]
-                add(min([(y >> sh) & lm for sh in shifts]))
-        for s, src, s2, _pat, base in neg_dirs:
-            m = src & pos & (pos << s) & (empty << s2)
-            while m:
-                low = m & -m
-                m ^= low
-                i = base + low.bit_length()
-                if (x + deltas[i]) & hh != hh:
-                    continue
-                y = imgs ^ symd[i]
-                add(min([(y >> sh) & lm for sh in shifts]))
-        nodes += 1
-        count += 1
-        if not count & 255:
-            if len(builder.buffer) >= RUN:
-                builder._flush()
-                add = builder.buffer.append
-            st.nodes = nodes
-            st.bytes = held + builder.nbytes + RUN * SORT_OVERHEAD
-            now = perf()
-            if nodes >= node_cap or now >= deadline or st.bytes > max_bytes:
-                return None
-            if now >= next_yield:
-                yield
-                next_yield = perf() + slice_seconds
-    st.nodes = nodes
-    level = builder.build()
-    st.bytes = held + level.nbytes
-    return level
-
-
 def level_search(board: Board, start: int, goals: list[int] | None, final_pegs: int, syms: list[int], *,
                  max_seconds: float | None = None, max_nodes: int | None = None,
                  max_bytes: int = DEFAULT_MAX_BYTES,
@@ -219,7 +77,8 @@ def level_search(board: Board, start: int, goals: list[int] | None, final_pegs: 
     """Decide whether ``start`` reaches one of ``goals`` (positions of ``final_pegs`` pegs).
 
     ``goals`` None means *any* position with ``final_pegs`` pegs (then only the forward
-    side runs, and its pruning is off).  ``syms`` (indexes into ``board.symmetries``)
+    side runs, and its pruning is off; an ``impossible`` answer then comes with the
+    ``path`` to a position with the fewest pegs reachable).  ``syms`` (indexes into ``board.symmetries``)
     must map the goal set onto itself.  Yields :class:`LevelStats` about every
     ``slice_seconds``; returns a :class:`LevelResult`.
     """
@@ -235,10 +94,11 @@ def level_search(board: Board, start: int, goals: list[int] | None, final_pegs: 
     # the backward side keeps only the symmetries that also fix the start: its pruning toward the
     # start then uses the start itself, not the weaker minimum over the start's images
     codec_b = KeyCodec(board, [s for s in codec.symmetries if board.transform(start, s) == start])
-    fwd = _Side("forward", board, codec, [start], goals or [])
-    bwd = _Side("backward", board, codec_b, [mask ^ g for g in goals], [mask ^ start]) if goals else None
+    fwd = Side("forward", board, codec, [start], goals or [])
+    bwd = Side("backward", board, codec_b, [mask ^ g for g in goals], [mask ^ start]) if goals else None
     n = len(board.bits)
     sides = [fwd] if bwd is None else [fwd, bwd]
+    learner = Learner(slice_seconds)
 
     def stats() -> LevelStats:
         st.forward_levels = len(fwd.levels) - 1
@@ -246,27 +106,50 @@ def level_search(board: Board, start: int, goals: list[int] | None, final_pegs: 
         st.stored = sum(len(lv) for s in sides for lv in s.levels)
         st.largest_level = max(len(lv) for s in sides for lv in s.levels)
         st.fewest_pegs = fwd.pegs
+        st.sides = len(sides)
         st.seconds = time.perf_counter() - t0
         return st
 
     def real_pegs_backward() -> int:
         return n - bwd.pegs if bwd else final_pegs
 
-    if start_pegs < final_pegs:
-        return LevelResult("impossible", reason="the start has fewer pegs than the goal", stats=stats())
-    while fwd.pegs > real_pegs_backward():
-        side = fwd if bwd is None or _predicted(fwd) <= _predicted(bwd) else bwd
-        gen = _expand(side, st, deadline, node_cap, max_bytes, slice_seconds)
+    def steps(gen: Generator[None, None, Any]) -> Generator[LevelStats, None, Any]:
         try:
             while True:
                 next(gen)
                 yield stats()
         except StopIteration as stop:
-            level = stop.value
+            return stop.value
+
+    if start_pegs < final_pegs:
+        return LevelResult("impossible", reason="the start has fewer pegs than the goal", stats=stats())
+    if bwd is not None and goals:
+        # goal positions a pagoda proves out of reach from the start: drop them, and aim the
+        # forward side at the rest (closed under its symmetries, so its classes stay exact)
+        bwd.levels[0] = yield from steps(learner.learn(bwd, bwd.levels[0], st, GOAL_POOL))
+        if not bwd.levels[0]:
+            return LevelResult("impossible", stats=stats(), reason=(
+                f"pagoda functions: each of the {len(goals)} goal positions is ruled out by one "
+                f"({learner.learned} learned by linear programming)"))
+        kept = [g for g in goals if codec_b.key(mask ^ g) in bwd.levels[0]]
+        if len(kept) < len(goals):
+            fwd.retarget(sorted({board.transform(g, s) for g in kept for s in codec.symmetries}))
+    while fwd.pegs > real_pegs_backward():
+        side = fwd if bwd is None or _predicted(fwd) <= _predicted(bwd) else bwd
+        level = yield from steps(expand(side, st, deadline, node_cap, max_bytes, slice_seconds))
         if level is None:
             return LevelResult("unknown", reason=_how_far("budget spent", stats()), stats=st)
+        level = yield from steps(learner.learn(side, level, st))
         side.levels.append(level)
         side.pegs -= 1
+        if not level and bwd is None:
+            # nothing is pruned without a backward side: the last level holds the fewest pegs reachable
+            side.levels.pop()
+            side.pegs += 1
+            deepest = _rebuild(board, fwd, None, codec.pos(fwd.last.keys[0]), start)
+            return LevelResult("impossible", path=deepest, stats=stats(), reason=(
+                f"exhaustive level search: no position with {side.pegs - 1} pegs is reachable; the fewest "
+                f"reachable is {side.pegs} ({_sizes(stats())})"))
         if not level:
             what = "goal" if side is fwd else "start"
             return LevelResult("impossible", stats=stats(), reason=(
@@ -304,7 +187,7 @@ def level_search(board: Board, start: int, goals: list[int] | None, final_pegs: 
     return LevelResult("solved", path=path, stats=stats())
 
 
-def _predicted(side: _Side) -> float:
+def _predicted(side: Side) -> float:
     """The expected size of ``side``'s next level: its last level times the growth of its last step.
 
     Growing the side whose next level is smaller keeps the stored levels (and the work of
@@ -321,8 +204,9 @@ def _predicted(side: _Side) -> float:
 
 
 def _sizes(st: LevelStats) -> str:
+    learned = f", {st.learned} learned by linear programming" if st.learned else ""
     return (f"{st.forward_levels} forward and {st.backward_levels} backward levels, "
-            f"{st.stored} positions up to symmetry, pagoda pruning")
+            f"{st.stored} positions up to symmetry, pagoda pruning{learned}")
 
 
 def _how_far(what: str, st: LevelStats) -> str:
@@ -346,7 +230,7 @@ def _jumps(board: Board, pos: int) -> list[int]:
     return out
 
 
-def _rebuild(board: Board, fwd: _Side, bwd: _Side | None, meet: int, start: int) -> list[int]:
+def _rebuild(board: Board, fwd: Side, bwd: Side | None, meet: int, start: int) -> list[int]:
     """A path of positions from the start through ``meet`` to a goal position (see the module docstring)."""
     mask = board.mask
     codec = fwd.codec

@@ -18,7 +18,7 @@ built by :func:`portfolio`.
 from __future__ import annotations
 
 from collections.abc import Generator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
 from ..budget import Budget, Progress
@@ -143,6 +143,23 @@ class Beam:
         path = yield from beam(run.tables, run.start, run.table, run.st, self.width, final_pegs=run.final_pegs,
                                target=run.target, stop_at=run.node_cap)
         return Outcome("found", path, "beam search") if path is not None else None
+
+
+@dataclass(frozen=True)
+class Scout:
+    """A beam of ``width`` aimed at ``pegs`` pegs that only records the fewest pegs it reaches (as
+    ``st.best_path``, the upper bound the complete fewest-pegs search then has to prove) and never
+    ends the search itself: ``pegs`` may be more than the fewest reachable."""
+
+    width: int
+    pegs: int
+    name: str = "beam (scouting for the fewest pegs)"
+
+    def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
+        path = yield from Beam(self.width).run(replace(run, final_pegs=self.pegs), number)
+        if path is not None and len(path.path) > len(run.st.best_path):
+            run.st.best_path = path.path
+        return None
 
 
 @dataclass(frozen=True)

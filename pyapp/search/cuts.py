@@ -1,0 +1,135 @@
+"""Pagoda cuts for the level search, learned by linear programming from the positions of its levels.
+
+The board's known pagodas (parity, the learned library) rarely prune a level search: their
+thresholds are what a single goal peg is worth.  Positions of a particular problem are
+often ruled out by *other* pagodas, found for that position by the linear program of
+:func:`pyapp.pagoda.find_pagoda_steps`; measured on the random bench positions (seed 9)
+with an exact LP, 90-100 % of the backward side's positions (those that reach the goal
+but not from the start) and most of the forward side's are ruled out by some pagoda, and
+one pagoda rules out many positions at once.
+
+:class:`Learner` samples a new level (up to :data:`POOL` positions spread over the
+sorted keys), asks the linear program about each sample no pagoda learned so far rules
+out, keeps every pagoda it finds (checked exactly on every jump of the board, with a
+bounded weight sum so the packed 16-bit lanes cannot overflow), adds them to the side's
+pruning (:meth:`pyapp.search.levelside.Side.add`) and drops the level's positions they
+rule out.  A pagoda is a proof on its own, so a dropped position is provably unable to
+reach the side's finishes and every answer stays exact.
+
+The effort is counted in simplex pivots, not seconds, so the search stays reproducible: a
+search may spend :data:`FREE_PIVOTS` plus :data:`PIVOTS_PER_NODE` per position expanded,
+one level stops learning after :data:`MISSES` samples without a pagoda, and a side whose
+programs rarely find one (:data:`POOR`) stops learning.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator
+
+from ..pagoda import Pagoda, find_pagoda_steps, make_pagoda
+from .keyset import KeySet
+from .levelside import LevelStats, Side
+
+POOL = 64
+"""Positions sampled from a new level."""
+
+GOAL_POOL = 256
+"""Positions sampled from the goal set (the backward side's first level): every one, up to this many."""
+
+MISSES = 6
+"""Samples without a pagoda after which a level stops learning."""
+
+FREE_PIVOTS = 3000
+"""Simplex pivots a search may spend before any position is expanded (about 0.3 s on German in CPython)."""
+
+PIVOTS_PER_NODE = 0.1
+"""Simplex pivots allowed per position expanded.  A pivot costs about ten expansions (~100 us against ~10 us
+on German), so learning may take about as long as expanding; it pays: the random German position #2 of the
+bench, 2 pegs ruled out in 4.0 s CPU (1.7 s of it linear programming) where the forward search alone lists
+1.8 M positions (13 s)."""
+
+POOR = 12
+"""A side whose first this-many linear programs found pagodas for under a quarter of them learns no more
+(measured: toward the 75 two-peg goals of a random German position, the forward side found 2 in 28)."""
+
+MAX_FINISHES = 100
+"""A side with more finishes learns nothing: each finish is a row of the linear program (a goal set of all
+3-peg positions has ~900), and one pagoda must rule out all of them at once."""
+
+MAX_WEIGHT = 4096
+"""Largest sum of absolute weights of a learned pagoda (the packed lanes hold values up to 8192)."""
+
+
+class Learner:
+    """Learns pagodas for the sides of one level search (see the module docstring)."""
+
+    def __init__(self, slice_seconds: float = 0.05) -> None:
+        self.pivots = 0
+        self.learned = 0
+        self.slice_seconds = slice_seconds
+        self.asked: dict[str, int] = {}
+        self.found: dict[str, int] = {}
+
+    def allowance(self, st: LevelStats) -> float:
+        """Pivots still allowed."""
+        return FREE_PIVOTS + PIVOTS_PER_NODE * st.nodes - self.pivots
+
+    def learn(self, side: Side, level: KeySet, st: LevelStats,
+              pool: int | None = None) -> Generator[None, None, KeySet]:
+        """Learn pagodas from a sample of ``level`` for ``side``; return the level less what they rule out."""
+        if not level or not 0 < len(side.finishes) <= MAX_FINISHES or self.allowance(st) <= 0:
+            return level
+        asked = self.asked.get(side.name, 0)
+        if asked >= POOR and 4 * self.found.get(side.name, 0) < asked:
+            return level
+        board, codec = side.board, side.codec
+        pool = POOL if pool is None else pool
+        n = len(level)
+        picks = sorted({i * n // pool for i in range(pool)}) if n > pool else range(n)
+        samples = [codec.pos(level.keys[i]) for i in picks]
+        found: list[Pagoda] = []
+        misses = 0
+        perf = time.perf_counter
+        next_yield = perf() + self.slice_seconds
+        for pos in samples:
+            if misses >= MISSES or self.allowance(st) <= 0:
+                break
+            if any(p.value(pos) < side.threshold(p) for p in found):
+                continue
+            gen = find_pagoda_steps(board, pos, side.finishes)
+            try:
+                while True:
+                    next(gen)
+                    self.pivots += 1
+                    if perf() >= next_yield:
+                        yield
+                        next_yield = perf() + self.slice_seconds
+            except StopIteration as stop:
+                weights = stop.value
+            pagoda = self._pagoda(side, pos, weights)
+            self.asked[side.name] = self.asked.get(side.name, 0) + 1
+            self.found[side.name] = self.found.get(side.name, 0) + (pagoda is not None)
+            if pagoda is None:
+                misses += 1
+            else:
+                found.append(pagoda)
+        if not found:
+            return level
+        side.add(found)
+        st.learned = self.learned
+        kept = side.filter(level)
+        st.pruned += n - len(kept)
+        return kept
+
+    def _pagoda(self, side: Side, pos: int, weights: dict[int, int] | None) -> Pagoda | None:
+        if weights is None or sum(abs(w) for w in weights.values()) > MAX_WEIGHT:
+            return None
+        try:
+            p = make_pagoda(side.board, f"pagoda learned by linear programming #{self.learned + 1}", weights)
+        except ValueError:  # pragma: no cover - find_pagoda_steps checks every jump already
+            return None
+        if p.value(pos) >= side.threshold(p):
+            return None
+        self.learned += 1
+        return p
