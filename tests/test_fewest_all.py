@@ -150,3 +150,12 @@ class TestBenchRows:
         assert row.check(0, table).wrong is None
         table.rows[1].answer = ExactFewest("impossible", reason="a wrong proof")
         assert "the bounded search says solved 9" in row.check(0, table).wrong
+
+
+def test_an_answer_cut_short_in_the_sweeps_says_where():
+    from pyapp.exact.fewest import fewest_exact
+    from pyapp.problem import Goal, Problem
+
+    board = get_board("triangle7")
+    got = fewest_exact(Problem(board, board.start("2"), Goal("hole", 1 << board.hole("3"))), Budget(0.3))
+    assert got.status == "unknown" and "in the level sweeps (" in got.reason and "positions there" in got.reason
