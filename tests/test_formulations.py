@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from test_levels import reachable
 
 from pyapp.bench_cases import replay_error
 from pyapp.budget import budget_of, drive
@@ -126,3 +127,18 @@ def test_the_complete_phase_answers_when_it_settles_first():
     board, run = _german_run("d4", "d1")
     outcome = drive(run_phases(run, [Alongside(_Endless(3))]))
     assert (outcome.status, outcome.method) == ("exhausted", "stand-in proof")
+
+
+def test_time_reversal_by_enumeration():
+    """The duality the formulations rest on, checked by brute force: from vacancy s one can finish
+    on f exactly when from vacancy f one can finish on s (and symmetric images agree)."""
+    board = get_board("triangle5")  # triangle6 agrees too, but its closure takes 35 s
+    ends = {h: {p for p in reachable(board, board.start(board.name_of[h])) if p.bit_count() == 1}
+            for h in board.bits}
+    pairs = {(s, f.bit_length() - 1) for s, fs in ends.items() for f in fs}
+    assert pairs and all((f, s) in pairs for s, f in pairs)
+    for s, f in pairs:
+        for form in formulations(board, board.mask ^ (1 << s), 1 << f):
+            vacancy = (board.mask ^ form.start).bit_length() - 1
+            assert (vacancy, form.target.bit_length() - 1) in pairs
+    assert len(pairs) < len(board.bits) ** 2  # some cells are impossible: the check can fail

@@ -5,8 +5,9 @@ formulations with the same answer:
 
 * **symmetry**: for a board symmetry ``g``, the problem ``g(s) -> g(f)``; a solution of it
   is mapped back through ``g``'s inverse;
-* **duality** (time reversal, Beasley, *The Ins and Outs of Peg Solitaire*, 1985, ch. 4;
-  Winning Ways ch. 23): the problem ``f -> s``.  If the jumps ``j1 .. jn`` take "all but
+* **duality** (time reversal: backward play is forward play on complemented positions, as in
+  G. Bell, "Notes on solving and playing peg solitaire on a computer", arXiv:0903.3696): the
+  problem ``f -> s``.  If the jumps ``j1 .. jn`` take "all but
   ``s``" to "only ``f``" through the positions ``P0 .. Pn``, then the same jumps in reverse
   order ``jn .. j1`` take "all but ``f``" to "only ``s``" through the complements
   ``~Pn .. ~P0`` (a jump ``a`` over ``b`` into ``c`` turns pegs on ``a, b`` and a hole on
@@ -15,9 +16,12 @@ formulations with the same answer:
 
 The heuristic searches (beam, short depth-first runs) order jumps by scores and tie-breaks
 that are not symmetric, so one formulation can be far easier for them than another.
-Measured (CPython, 3 s wall each, busy machine): German ``d2 -> a5`` stays unknown after
-30 s, but its formulations ``b6 -> e9`` and ``b4 -> e1`` are solved by a beam in 0.25 s and
-1.1 s CPU.  :class:`Formulations` is the solver phase that tries them.
+Measured (CPython, busy machine): German ``d2 -> a5`` stays unknown after 30 s, but the
+solver solves its formulations ``b6 -> e9`` and ``b4 -> e1`` in 0.25 s and 1.1 s CPU.
+:class:`Formulations` runs the cheap phases of the portfolio on every formulation, and
+:class:`Alongside` runs those rounds beside the solver's complete phase: German ``d2 -> a5``,
+``d4 -> d1`` and ``e1 -> h4`` (issue 9, unknown before) are solved in 6-7.3 s CPU in all.
+Every solution found this way is mapped back and replayed (:func:`replays`) before it is used.
 """
 
 from __future__ import annotations

@@ -205,8 +205,9 @@ def _predicted(side: Side) -> float:
 
 def _sizes(st: LevelStats) -> str:
     learned = f", {st.learned} learned by linear programming" if st.learned else ""
+    pruning = ", pagoda pruning" if st.sides > 1 else ""  # a lone forward side lists every position
     return (f"{st.forward_levels} forward and {st.backward_levels} backward levels, "
-            f"{st.stored} positions up to symmetry, pagoda pruning{learned}")
+            f"{st.stored} positions up to symmetry{pruning}{learned}")
 
 
 def _how_far(what: str, st: LevelStats) -> str:
