@@ -140,3 +140,22 @@ class TestBenchRows:
         table.rows.pop()
         out = row.check(0, table)
         assert out.wrong is None and "1 not run" in out.unanswered
+
+    def test_rows_without_a_published_table_ask_the_bounded_search(self):
+        from pyapp.exact.bench_rows import _table_row
+        from pyapp.exact.fewest import ExactFewest
+
+        row = _table_row("t", "t", "triangle5", "-", "-")
+        table = drive(fewest_all_steps(T5, starts=["4"]))
+        assert row.check(0, table).wrong is None
+        table.rows[1].answer = ExactFewest("impossible", reason="a wrong proof")
+        assert "the bounded search says solved 9" in row.check(0, table).wrong
+
+
+def test_an_answer_cut_short_in_the_sweeps_says_where():
+    from pyapp.exact.fewest import fewest_exact
+    from pyapp.problem import Goal, Problem
+
+    board = get_board("triangle7")
+    got = fewest_exact(Problem(board, board.start("2"), Goal("hole", 1 << board.hole("3"))), Budget(0.3))
+    assert got.status == "unknown" and "in the level sweeps (" in got.reason and "positions there" in got.reason

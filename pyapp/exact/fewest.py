@@ -65,8 +65,16 @@ def fewest_steps(problem: Problem, budget: Budget | None = None) -> Generator[Pr
         return ExactFewest("solved", 0, [], None, 0, 1, 0, budget.elapsed())
     depth = 0
     positions = 0
+    last: Progress | None = None
     try:
-        win = yield from winnable_steps(problem, budget)
+        sweeps = winnable_steps(problem, budget)
+        while True:  # the winnable sets, remembering where they stand (for an answer cut short)
+            try:
+                last = next(sweeps)
+            except StopIteration as done:
+                win = done.value
+                break
+            yield last
         if not win.can_win(start):
             return ExactFewest("impossible", reason="exhaustive level sweeps: no position reachable from the start "
                                "can reach the goal", winnable=len(win), seconds=budget.elapsed())
@@ -88,9 +96,15 @@ def fewest_steps(problem: Problem, budget: Budget | None = None) -> Generator[Pr
                            "found no solution", lower_bound=depth, positions=positions, winnable=len(win),
                            seconds=budget.elapsed())
     except (Cancelled, OutOfTime, MemoryCeiling) as stop:
-        return ExactFewest("unknown", reason=f"{stop}: every solution has at least {depth + 1} moves "
-                           f"(searched {depth} moves deep)" if depth else str(stop), lower_bound=depth + 1,
-                           positions=positions, seconds=budget.elapsed())
+        if depth:
+            why = f"{stop}: every solution has at least {depth + 1} moves (searched {depth} moves deep)"
+        elif last is not None and not last.stage.startswith("moves"):
+            why = (f"{stop} before the search by moves, in the level sweeps ({last.stage}, level {last.pegs}: "
+                   f"{last.positions:,} positions there, {last.total:,} in the levels before)")
+        else:
+            why = str(stop)
+        return ExactFewest("unknown", reason=why, lower_bound=depth + 1, positions=positions,
+                           seconds=budget.elapsed())
 
 
 LAYER_CHUNK = 4096
