@@ -155,9 +155,12 @@ class _Twins:
         self.done: dict[str, tuple[Cell, list[Jump]]] = {}
         self.first = len(table.cells)
 
+    def _bit(self, k: int, bit: int) -> int:
+        """The bit number that symmetry ``k`` moves bit number ``bit`` to."""
+        return self.board.transform(1 << bit, k).bit_length() - 1
+
     def _image(self, k: int, name: str) -> str:
-        b = self.board
-        return b.name_of[b.transform(1 << b.hole(name), k).bit_length() - 1]
+        return self.board.name_of[self._bit(k, self.board.hole(name))]
 
     def derive(self, finish: str) -> Cell | None:
         """``finish``'s cell from an answered twin, or None."""
@@ -186,8 +189,7 @@ class _Twins:
         why = f"the image of {vacancy} -> {cell.finish} under a symmetry of the board that fixes {vacancy}"
         if cell.status != "solved":
             return Cell(vacancy, finish, cell.status, f"{cell.reason} ({why})", [], cell.method, 0.0, 0)
-        image = [(b.transform(1 << x, k).bit_length() - 1, b.transform(1 << y, k).bit_length() - 1,
-                  b.transform(1 << z, k).bit_length() - 1) for x, y, z in jumps]
+        image = [(self._bit(k, x), self._bit(k, y), self._bit(k, z)) for x, y, z in jumps]
         moves = format_moves(b, image)
         rep = replay(b, b.start(vacancy), moves)
         if not rep.valid or rep.final != 1 << b.hole(finish):  # pragma: no cover - a symmetry bug
