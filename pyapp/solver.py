@@ -199,7 +199,12 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
         if not definite:
             return done("unknown", f"{why}: fewest pegs found so far, minimality not proven",
                         st.best_path, "budget", st.nodes, len(run.table))
-        return done("unknown", why, None, "budget", st.nodes, len(run.table))
+        if budget.cancelled:
+            return done("unknown", why, None, "budget", st.nodes, len(run.table))
+        if st.best_path and st.best_path[0] == start:  # a path of this problem's own (not a beam's endgame)
+            why += f"; fewest pegs reached by the depth-first searches {st.best_path[-1].bit_count()}"
+        tried = ["position class", f"{len(pagodas)} known pagoda{'s' if len(pagodas) != 1 else ''}", *st.tried]
+        return done("unknown", f"{why}; proofs tried: {', '.join(tried)}", None, "budget", st.nodes, len(run.table))
 
     if not pagoda_dead:
         phases = portfolio(DEFAULT_RESTARTS if restarts is None else restarts,

@@ -180,10 +180,16 @@ class PagodaProgram:
         weights = yield from find_pagoda_steps(board, run.start, run.finishes)
         if weights is not None:
             return Outcome("pagoda", [], lp_reason(run, weights))
+        run.st.tried.append("a pagoda by linear programming")
         if run.target is None:
             return None
-        proof = yield from separation_steps(board, run.start, run.target)
-        return None if proof is None else Outcome("pagoda", [], proof.reason(board))
+        attempts: list[str] = []
+        proof = yield from separation_steps(board, run.start, run.target, attempts=attempts)
+        if proof is not None:
+            return Outcome("pagoda", [], proof.reason(board))
+        if attempts:
+            run.st.tried.append(f"pagoda separation ({'; '.join(attempts)})")
+        return None
 
 
 @dataclass(frozen=True)

@@ -98,19 +98,21 @@ def frontier(board: Board, pos: int, depth: int, backward: bool) -> set[int]:
     return level
 
 
-def separation_steps(board: Board, start: int, goal: int,
-                     depths: tuple[int, ...] = DEPTHS) -> Generator[None, None, Separation | None]:
-    """A checked :class:`Separation` between ``start`` and the one position ``goal``, or None (yielding per pivot)."""
+def separation_steps(board: Board, start: int, goal: int, depths: tuple[int, ...] = DEPTHS,
+                     attempts: list[str] | None = None) -> Generator[None, None, Separation | None]:
+    """A checked :class:`Separation` between ``start`` and the one position ``goal``, or None (yielding per pivot).
+
+    ``attempts``, when given, receives a line per depth tried in vain (frontier sizes, pivots) for an
+    ``unknown`` answer's report."""
     jumps = start.bit_count() - goal.bit_count()
-    programs = pivots = 0
-    for depth in depths:
+    pivots = 0
+    for programs, depth in enumerate(depths, 1):
         if 2 * depth > jumps:
             break
         front = frontier(board, start, depth, False)
         back = frontier(board, goal, depth, True)
         if not front or not back or len(front) + len(back) > MAX_FRONTIER:
             break  # no frontier: other phases answer (no jump at all); too big: the program is out of reach
-        programs += 1
         steps = _simplex_steps(*_program(board, front, back), limit=PIVOT_LIMIT)
         try:
             while True:
@@ -119,15 +121,15 @@ def separation_steps(board: Board, start: int, goal: int,
                 yield
         except StopIteration as stop:
             solution = stop.value
-        if solution is None:
-            continue
-        weights = _integer_pagoda(board, solution[:len(board.bits)])
-        if weights is None:
-            continue
-        high = max(_value(weights, p) for p in front)
-        low = min(_value(weights, q) for q in back)
-        if high < low:
-            return Separation(depth, weights, high, low, len(front), len(back), programs, pivots)
+        weights = None if solution is None else _integer_pagoda(board, solution[:len(board.bits)])
+        if weights is not None:
+            high = max(_value(weights, p) for p in front)
+            low = min(_value(weights, q) for q in back)
+            if high < low:
+                return Separation(depth, weights, high, low, len(front), len(back), programs, pivots)
+        if attempts is not None:
+            attempts.append(f"{depth} jump{'s' if depth > 1 else ''} from each end: {len(front)} x {len(back)} "
+                            f"positions, {pivots} pivots in all")
     return None
 
 
