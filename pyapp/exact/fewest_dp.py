@@ -21,8 +21,11 @@ its levels being examined once.
 Classes are taken up to the winnable set's symmetry group (every symmetry of the goal): the
 costs are invariant under it and the goal is, so the least cost to a goal class is the
 least over the group's images of the start, which is the start's own (a symmetry fixing the
-goal maps a solution onto a solution).  A class fixed by a symmetry has its mask closed
-under that symmetry before its jumps are costed.
+goal maps a solution onto a solution).  A child is mapped onto its canonical key by one
+symmetry, so when the child's class is fixed by a symmetry ``s`` its mask may hold a landing
+hole ``h`` without ``s(h)``; that changes no cost, since the jumps by the pegs on ``a`` and
+``s(a)`` lead to the same class with mapped landing holes, and the solution's rebuild reads
+each mask under every symmetry mapping the position onto its key.
 
 The solution is rebuilt backwards from a goal position by undoing jumps whose parent's
 ``best`` and ``mask`` account for the cost left, in actual (not canonical) positions, so its
@@ -55,7 +58,6 @@ def level_fn(cd: Codec) -> LevelFn:
     n, full_dense = cd.holes, cd.everything
     size = len(cd.group)
     lanes = ", ".join(f"(x >> {n * g}) & {full_dense}" for g in range(size)) + ","
-    parent_lanes = lanes.replace("x", "x0")
     lines = [
         "def step(parents, masks, children, child_masks, lo, hi):",
         "    keys, best = parents.keys, parents.marks",
@@ -70,16 +72,6 @@ def level_fn(cd: Codec) -> LevelFn:
         f"        x0 = {cd.images_source('k')}",
         "        M = masks[i]",
         ]
-    if size > 1:
-        lines += [
-            f"        t0 = ({parent_lanes})",
-            "        if M and t0.count(k) > 1:  # a symmetric class: its mask is closed under its symmetries",
-            f"            y = {cd.images_source('M')}",
-            "            M = 0",
-            f"            for g in range({size}):",
-            "                if t0[g] == k:",
-            f"                    M |= (y >> SHIFTS[g]) & {full_dense}",
-            ]
     lines += [
         f"        ML = {cd.layout_source('M')}",
         "        e = full ^ pos",
@@ -223,7 +215,8 @@ def costs_steps(win: Winnable, budget: Budget, bound: list[int]) -> Generator[Pr
             hi = min(size, lo + DP_CHUNK)
             step(parents, masks[pegs], levels[pegs - 1], masks[pegs - 1], lo, hi)
             stop_if_over(budget)
-            yield Progress(f"moves: level {pegs - 1}", pegs - 1, hi, size, 0, reached, need, budget.elapsed())
+            yield Progress("fewest moves", pegs - 1, hi, size, len(levels[pegs - 1]), reached, need,
+                           budget.elapsed())
         below = levels[pegs - 1].marks
         done = len(below) - below.count(0)
         reached += done
