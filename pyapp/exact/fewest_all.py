@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Generator, Iterable
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
 
 from ..board import Board
@@ -102,11 +102,12 @@ def single_vacancy_problems(board: Board, starts: Iterable[str] | None = None) -
 
 
 def fewest_all_steps(board: Board, budget: Budget | None = None, *, each_seconds: float | None = None,
-                     starts: Iterable[str] | None = None, method: str = "levels"
-                     ) -> Generator[Progress, None, FewestTable]:
+                     starts: Iterable[str] | None = None, method: str = "levels",
+                     on_row: Callable[[FewestRow], object] | None = None) -> Generator[Progress, None, FewestTable]:
     """Prove the fewest moves of every single-vacancy problem of ``board`` (see the module docstring);
     yields each problem's :class:`Progress` (its ``stage`` names the problem), returns :class:`FewestTable`.
-    ``method`` is :func:`pyapp.exact.fewest.fewest_steps`'s."""
+    ``method`` is :func:`pyapp.exact.fewest.fewest_steps`'s; ``on_row`` is called with each row searched as
+    soon as it is answered (a long table run keeps its answers even if it is stopped later)."""
     budget = budget or Budget()
     problems = single_vacancy_problems(board, starts)
     if not problems:
@@ -144,6 +145,8 @@ def fewest_all_steps(board: Board, budget: Budget | None = None, *, each_seconds
             answer: ExactFewest = stop.value
         row = FewestRow(start, finish, size, problem, answer, time.process_time() - cpu)
         table.rows.append(row)
+        if on_row is not None:
+            on_row(row)
         if answer.status == "impossible":
             impossible[_pair_key(board, board.mask ^ problem.start, problem.goal.target)] = row
     table.seconds = budget.elapsed()
