@@ -22,7 +22,9 @@ The portfolio, cheapest first (its phases are objects of :mod:`pyapp.search.phas
    finished by small depth-first searches (1000 nodes each) over its last 11 jumps: finds solutions on big
    boards where one bad early move would trap the depth-first search.  Order: the 12
    short runs, beams of 128 and 256, then a **linear program** looks for a pagoda function
-   proving the goal out of reach (:func:`pyapp.pagoda.find_pagoda_steps`), then wider
+   proving the goal out of reach (:func:`pyapp.pagoda.find_pagoda_steps`) and, toward one goal
+   position, for one separating the positions a jump or two after the start from those a jump
+   or two before the goal (:mod:`pyapp.search.separation`), then wider
    beams (256, 1024, 4096) alternate with longer depth-first runs (4000, 16000, 64000 nodes).
 4. **The complete search** (:class:`pyapp.search.complete.Complete`): the depth-first search
    to the end and the bidirectional level search (:mod:`pyapp.search.levels`) in alternating

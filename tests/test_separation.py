@@ -12,9 +12,9 @@ from test_levels import reachable
 from pyapp.budget import drive
 from pyapp.catalogue import get_board
 from pyapp.goal import Goal
-from pyapp.pagoda import _drive
+from pyapp.pagoda import _drive, integer_pagoda
 from pyapp.problem import Problem
-from pyapp.search.separation import _integer_pagoda, frontier, separation_steps
+from pyapp.search.separation import frontier, separation_steps
 from pyapp.solver import search
 
 
@@ -97,8 +97,8 @@ def test_rounding_to_a_non_pagoda_is_rejected():
     # weights BOUND - u = 2 on one hole, 0 elsewhere: a jump onto that hole from two 0-weight holes raises it
     u = [2.0] * len(board.bits)
     u[0] = 0.0
-    assert _integer_pagoda(board, u) is None
-    assert _integer_pagoda(board, [2.0] * len(board.bits)) == {}
+    assert integer_pagoda(board, u, 2) is None
+    assert integer_pagoda(board, [2.0] * len(board.bits), 2) == {}
 
 
 def test_short_problems_use_no_frontier_deeper_than_half_the_jumps():

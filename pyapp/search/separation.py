@@ -31,11 +31,9 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass
-from fractions import Fraction
-from math import gcd, lcm
 
 from ..board import Board
-from ..pagoda import _simplex_steps, violations
+from ..pagoda import _simplex_steps, integer_pagoda, pagoda_rows
 
 DEPTHS = (1, 2)
 """Frontier depths tried, in order (jumps after the start = jumps before the goal).  Depth 1 settles
@@ -121,7 +119,7 @@ def separation_steps(board: Board, start: int, goal: int, depths: tuple[int, ...
                 yield
         except StopIteration as stop:
             solution = stop.value
-        weights = None if solution is None else _integer_pagoda(board, solution[:len(board.bits)])
+        weights = None if solution is None else integer_pagoda(board, solution[:len(board.bits)], BOUND)
         if weights is not None:
             high = max(_value(weights, p) for p in front)
             low = min(_value(weights, q) for q in back)
@@ -136,44 +134,17 @@ def separation_steps(board: Board, start: int, goal: int, depths: tuple[int, ...
 def _program(board: Board, front: set[int], back: set[int]) -> tuple[list[int], list[list[int]], list[int]]:
     """``(objective, rows, rhs)`` for :func:`pyapp.pagoda._simplex_steps` (maximise, ``rows x <= rhs``, ``x >= 0``).
 
-    Weights ``P = BOUND - u`` with ``u`` in ``[0, 2 BOUND]``; ``r <= u.F`` for each forward position and
-    ``s >= u.B`` for each backward one; maximise ``r - s``.  With ``f`` and ``b`` pegs in the frontier
-    positions, ``min P(B) - max P(F) = (b - f) BOUND + min u.F - max u.B``, so the optimum separates
+    Weights ``P = BOUND - u`` with ``u`` in ``[0, 2 BOUND]`` (:func:`pyapp.pagoda.pagoda_rows`); ``r <= u.F`` for
+    each forward position and ``s >= u.B`` for each backward one; maximise ``r - s``.  With ``f`` and ``b`` pegs in
+    the frontier positions, ``min P(B) - max P(F) = (b - f) BOUND + min u.F - max u.B``, so the optimum separates
     when it exceeds ``(f - b) BOUND`` (the check on the rounded integer pagoda decides)."""
-    bits = list(board.bits)
-    index = {b: i for i, b in enumerate(bits)}
-    n = len(bits)
-    rows: list[list[int]] = []
-    rhs: list[int] = []
-    for a, b, c in board.lines:
-        for x, y in ((a, c), (c, a)):
-            row = [0] * (n + 2)  # P(y) <= P(x) + P(b)  <=>  u(x) + u(b) - u(y) <= BOUND
-            row[index[x]] += 1
-            row[index[b]] += 1
-            row[index[y]] -= 1
-            rows.append(row)
-            rhs.append(BOUND)
-    for i in range(n):
-        row = [0] * (n + 2)
-        row[i] = 1
-        rows.append(row)
-        rhs.append(2 * BOUND)
+    bits = board.bits
+    rows, rhs = pagoda_rows(board, 2, BOUND)
     for positions, sign in ((sorted(front), -1), (sorted(back), 1)):
         for p in positions:
-            row = [sign if p >> b & 1 else 0 for b in bits] + ([1, 0] if sign < 0 else [0, -1])
-            rows.append(row)
+            rows.append([sign if p >> b & 1 else 0 for b in bits] + ([1, 0] if sign < 0 else [0, -1]))
             rhs.append(0)
-    return [0] * n + [1, -1], rows, rhs
-
-
-def _integer_pagoda(board: Board, u: list[float]) -> dict[int, int] | None:
-    """The LP's weights ``BOUND - u`` rounded to small rationals and scaled to coprime integers, if a pagoda."""
-    fractions = [Fraction(BOUND - v).limit_denominator(64) for v in u]
-    scale = lcm(*(f.denominator for f in fractions))
-    ints = [int(f * scale) for f in fractions]
-    g = gcd(*ints) or 1
-    weights = {b: w // g for b, w in zip(board.bits, ints) if w}
-    return None if violations(board, weights) else weights
+    return [0] * len(bits) + [1, -1], rows, rhs
 
 
 def _value(weights: dict[int, int], pos: int) -> int:
