@@ -35,6 +35,16 @@ export function resultText(kind, r) {
     `positions that can still win (${r.seconds.toFixed(1)} s). Use the player to watch it.\n${r.solution.join(" ")}`;
 }
 
+/** The estimate in words: time and memory here, and whether the page's memory ceiling will stop it. */
+export function guessText(e) {
+  const over = e.over_ceiling
+    ? `; that is over this page's ${fmt(e.ceiling_mb)} MB ceiling, so it will likely stop with no answer ` +
+      "(the command line has no such ceiling)"
+    : "";
+  return `about ${duration(e.browser_seconds)} and ${fmt(e.browser_memory_mb)} MB here (an estimate from the ` +
+    `first levels: ${fmt(e.positions)} positions up to symmetry, ${e.holes} holes${over})`;
+}
+
 /** ctx = {store, engine, game, playback}; buttons = {count, fewest}. */
 export function createExact(ctx, buttons) {
   const { store } = ctx;
@@ -51,13 +61,12 @@ export function createExact(ctx, buttons) {
     const base = s.game.jumps.map((j) => j.slice());
     let estimate;
     try {
-      estimate = await ctx.engine.call("exact_estimate", args);
+      estimate = await ctx.engine.call("exact_estimate", { ...args, analysis: kind });
     } catch (err) {
       store.do("analysis/set", `${TITLES[kind]}: ${err.message}`);
       return;
     }
-    const guess = `about ${duration(estimate.browser_seconds)} here (a rough estimate: ${estimate.holes} holes, ` +
-      `${estimate.symmetries} symmetr${estimate.symmetries === 1 ? "y" : "ies"})`;
+    const guess = guessText(estimate);
     if (estimate.big && !window.confirm(`${TITLES[kind]} sweeps every position of this game: ${guess}. ` +
       "You can cancel it at any time. Start?")) {
       store.do("analysis/set", `${TITLES[kind]}: not started (${guess}).`);
