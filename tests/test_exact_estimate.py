@@ -16,8 +16,9 @@ from pyapp.errors import PegError
 from pyapp.exact.count import count_exact
 from pyapp.exact.estimate import FACTOR, estimate, estimate_positions, position_classes
 
-MEASURED = {("triangle7", "4", "any"): 17_796_556, ("english", "d4", "d4"): 9_568_755}
-"""Positions stored by ``count`` (bench rows exact-count-triangle7 and exact-count-english, BENCHMARKS.md)."""
+MEASURED = {("triangle7", "4", "any"): (17_796_556, 379), ("english", "d4", "d4"): (9_568_755, 458)}
+"""Positions stored by ``count`` and the memory (MB) it said it held at its peak (bench rows
+exact-count-triangle7 and exact-count-english, BENCHMARKS.md)."""
 
 
 def _within(guess: float, actual: float, factor: float) -> bool:
@@ -50,7 +51,9 @@ def test_triangle6_within_the_stated_factor():
 @pytest.mark.parametrize("key", sorted(MEASURED))
 def test_big_boards_within_the_stated_factor_of_the_measured_runs(key):
     guess = estimate(_problem(*key))
-    assert _within(guess["positions"], MEASURED[key], FACTOR), guess
+    positions, held_mb = MEASURED[key]
+    assert _within(guess["positions"], positions, FACTOR), guess
+    assert _within(guess["held_mb"], held_mb, FACTOR), guess
     assert guess["big"]
 
 
@@ -61,6 +64,7 @@ def test_kinds_memory_and_the_pages_ceiling():
     assert count["browser_memory_mb"] < count["memory_mb"]
     small = webapi.exact_estimate({"board": "triangle5", "start": "1", "goal": "any"})
     assert not small["big"] and not small["over_ceiling"] and small["ceiling_mb"] == 900
+    assert not webapi.exact_estimate({"board": "triangle7", "start": "4", "goal": "any"})["over_ceiling"]
     t8 = webapi.exact_estimate({"board": "triangle8", "start": "1", "goal": "any", "analysis": "fewest"})
     assert t8["over_ceiling"] and t8["positions"] > 10**9
 

@@ -26,7 +26,7 @@ from math import comb
 
 from ..problem import Problem
 from .setup import Sides, sides
-from .sweep import Level, sweep
+from .sweep import DICT_ENTRY_BYTES, Level, sweep
 
 PROBE = 20_000
 """Positions (up to symmetry) a probed level must reach before its growth is read (about 0.2 s CPython)."""
@@ -105,7 +105,9 @@ def _side(n: int, first: int, probe: tuple[dict[int, int], int, int], classes: i
 
 
 def estimate_positions(problem: Problem) -> dict:
-    """``{"positions", "meet"}``: positions the count will store up to symmetry, and the level where it meets."""
+    """``{"positions", "meet", "held"}``: positions the count will store up to symmetry, the level where it
+    meets, and the memory it will say it holds at its peak (the ceiling is checked against that: the
+    largest level's dict being built plus the two meeting levels' arrays, :mod:`pyapp.exact.sweep`)."""
     s = sides(problem)
     n = s.holes
     classes = position_classes(problem)
@@ -114,7 +116,9 @@ def estimate_positions(problem: Problem) -> dict:
         meet = s.meet()
         last = min(meet, n - meet)
         forward = _side(n, s.first_pegs, fprobe, classes, last)
-        return {"positions": round(sum(v for p, v in forward.items() if p >= last)), "meet": meet}
+        levels = [v for p, v in forward.items() if p >= last]
+        held = DICT_ENTRY_BYTES * max(levels) + 16 * (forward[last] + forward.get(n - last, 0.0))
+        return {"positions": round(sum(levels)), "meet": meet, "held": round(held)}
     bprobe = _probe(s, False)
     first_back = n - s.last_pegs
     forward = _side(n, s.first_pegs, fprobe, classes, s.last_pegs)
@@ -126,13 +130,15 @@ def estimate_positions(problem: Problem) -> dict:
             f -= 1
         else:
             b -= 1
-    total = sum(v for p, v in forward.items() if p >= f) + sum(v for p, v in backward.items() if p >= b)
-    return {"positions": round(total), "meet": f}
+    levels = [v for p, v in forward.items() if p >= f] + [v for p, v in backward.items() if p >= b]
+    held = DICT_ENTRY_BYTES * max(levels) + 16 * (forward[f] + backward[b])
+    return {"positions": round(sum(levels)), "meet": f, "held": round(held)}
 
 
 def estimate(problem: Problem, kind: str = "count") -> dict:
     """The page's estimate before an exact analysis ``kind`` (count, levels, fewest): positions, CPython
-    seconds, seconds in the browser, peak memory in CPython and in the browser's heap (MB)."""
+    seconds, seconds in the browser, peak memory in CPython and in the browser's heap, and the memory the
+    count will say it holds (``held_mb``, what a memory ceiling is checked against), in MB."""
     s = sides(problem)
     guess = estimate_positions(problem)
     positions = guess["positions"]
@@ -141,4 +147,5 @@ def estimate(problem: Problem, kind: str = "count") -> dict:
             "seconds": round(seconds, 1), "browser_seconds": round(seconds * BROWSER_FACTOR, 1),
             "memory_mb": round((BASE_BYTES + positions * BYTES_PER_POSITION) / 1e6),
             "browser_memory_mb": round((BASE_BYTES + positions * HEAP_BYTES_PER_POSITION) / 1e6),
+            "held_mb": round(guess["held"] / 1e6),
             "big": seconds * BROWSER_FACTOR > 10}

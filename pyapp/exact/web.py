@@ -28,10 +28,10 @@ DEFAULT_MEGABYTES = 900
 
 def page_estimate(problem: Problem, kind: str = "count") -> dict:
     """:func:`pyapp.exact.estimate.estimate` with the page's memory ceiling: ``over_ceiling`` says the
-    analysis will likely stop at the default ceiling before it answers."""
+    analysis will likely stop at the default ceiling (checked against the memory it holds) before it answers."""
     out = estimate(problem, kind)
     out["ceiling_mb"] = DEFAULT_MEGABYTES
-    out["over_ceiling"] = out["browser_memory_mb"] > DEFAULT_MEGABYTES
+    out["over_ceiling"] = out["held_mb"] > DEFAULT_MEGABYTES
     return out
 
 
