@@ -23,6 +23,7 @@ by every request; :meth:`Board.from_cells` also keeps the last few compiled boar
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .errors import BoardError, BoardLimitError, HoleError
@@ -214,6 +215,16 @@ class Board:
             out |= table[pos & 255]
             pos >>= 8
         return out
+
+    def permutation(self, index: int) -> dict[int, int]:
+        """Symmetry number ``index`` as a map from each hole's bit number to its image's."""
+        return dict(zip(self.bits, self.symmetries[index]))
+
+    def map_jumps(self, jumps: Iterable[tuple[int, int, int]], index: int) -> list[tuple[int, int, int]]:
+        """The jumps (from, over, to bit numbers) moved by symmetry number ``index``: if ``jumps``
+        play ``p`` to ``q``, the result plays ``transform(p, index)`` to ``transform(q, index)``."""
+        image = self.permutation(index)
+        return [(image[a], image[b], image[c]) for a, b, c in jumps]
 
     def images(self, pos: int) -> list[int]:
         """Images of ``pos`` under every symmetry of the board (identity first)."""

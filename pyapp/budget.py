@@ -15,8 +15,8 @@ left to a sub-call (hint asks the solver once per jump): the share has its own t
 limits, nodes spent under it count for its parent too, and cancelling either cancels both.
 
 Nodes are whatever unit of work the call counts (search nodes, positions expanded); memory
-is a ceiling in bytes that each call turns into a cap on the entries it stores
-(:meth:`Budget.cap`), so nothing has a fixed cap the caller cannot raise.
+is a ceiling in bytes (the caller's, else :data:`DEFAULT_MAX_BYTES`) that each call turns into
+the number of entries it may store (:meth:`Budget.room`), so no call has a fixed cap on positions.
 
 >>> b = Budget(max_nodes=100)
 >>> b.spend(60); b.over(), b.remaining_nodes()
@@ -41,6 +41,8 @@ T = TypeVar("T")
 
 DEFAULT_SLICE_SECONDS = 0.05
 """How often a long call reports progress (and so how soon it sees a cancel)."""
+DEFAULT_MAX_BYTES = 1 << 30
+"""The memory ceiling when the caller sets none: a browser tab's safe share (1 GiB)."""
 MIN_SHARE_SECONDS = 0.005
 """The smallest time share handed to a sub-call (so every sub-call gets a real try)."""
 
@@ -136,6 +138,15 @@ class Budget:
     def why(self) -> str:
         """Why the call stopped early: ``cancelled`` or ``budget spent``."""
         return "cancelled" if self.cancelled else "budget spent"
+
+    def ceiling(self) -> int:
+        """The memory ceiling in bytes: the caller's, else :data:`DEFAULT_MAX_BYTES`."""
+        return self.max_bytes if self.max_bytes is not None else DEFAULT_MAX_BYTES
+
+    def room(self, bytes_each: int, parts: int = 1) -> int:
+        """How many entries of about ``bytes_each`` bytes fit in one of ``parts`` equal parts of
+        the memory ceiling (at least one)."""
+        return max(1, self.ceiling() // parts // bytes_each)
 
     def cap(self, default: int, bytes_each: int) -> int:
         """How many entries of about ``bytes_each`` bytes a call may store: ``default``, or fewer

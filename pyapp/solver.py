@@ -35,7 +35,7 @@ A ``seed`` changes only the order of equally scored jumps, so each seed gives it
 solution while the search stays as well guided as without it (no seed: a fixed default).
 
 Memory: no fixed cap.  The budget's memory ceiling (default
-:data:`~pyapp.search.levels.DEFAULT_MAX_BYTES`) is split in two: half for the level search's
+:data:`~pyapp.budget.DEFAULT_MAX_BYTES`) is split in two: half for the level search's
 stored levels, half for the transposition table, which holds that many bytes' worth of
 positions (at about :data:`TABLE_ENTRY_BYTES` each; ``table_cap`` overrides it).  Each dead
 position is stored with its images under the symmetries that fix the goal, so a lookup
@@ -63,7 +63,6 @@ from .search.complete import Complete, CompleteFewest
 from .search.dfs import NO_LIMIT, Stats
 from .search.formulations import Alongside
 from .search.keyset import MAX_HOLES
-from .search.levels import DEFAULT_MAX_BYTES
 from .search.phases import (
     DEFAULT_BEAM_WIDTHS,
     DEFAULT_RESTARTS,
@@ -181,8 +180,7 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
             pagoda_dead = True
 
     if table_cap is None:
-        ceiling = budget.max_bytes if budget.max_bytes is not None else DEFAULT_MAX_BYTES
-        table_cap = max(1, ceiling // 2 // TABLE_ENTRY_BYTES)
+        table_cap = budget.room(TABLE_ENTRY_BYTES, 2)
     elif table_cap >= 0:
         table_cap = budget.cap(table_cap, TABLE_ENTRY_BYTES)
     tables = _tables_for(board, goal.symmetries(board), tuple(finishes))

@@ -57,16 +57,14 @@ def symmetric_starts(board: Board) -> dict[str, tuple[str, int]]:
     """Every hole as a start: ``(computed start of its class, symmetry index mapping it there)``."""
     out: dict[str, tuple[str, int]] = {}
     for rep in single_vacancy_starts(board):
-        bit = 1 << board.bit_of[rep]
+        bit = board.bit_of[rep]
         for i in range(len(board.symmetries)):
-            image = board.name_of[board.transform(bit, i).bit_length() - 1]
-            out.setdefault(image, (rep, i))
+            out.setdefault(board.name_of[board.permutation(i)[bit]], (rep, i))
     return out
 
 
 def _mapper(board: Board, index: int):
-    perm = board.symmetries[index]
-    names = {board.names[j]: board.name_of[perm[j]] for j in range(len(board.names))}
+    names = {board.name_of[a]: board.name_of[b] for a, b in board.permutation(index).items()}
 
     def move(text: str) -> str:
         return "-".join(names[h] for h in text.split("-"))

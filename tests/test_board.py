@@ -110,6 +110,25 @@ class TestSymmetry:
             moved = b.transform(pos, k)
             assert after == {apply_jump(moved, j) for j in legal_jumps(b, moved)}
 
+    @pytest.mark.parametrize("board_id", ["english", "triangle7", "diamond41", "asymmetric"])
+    def test_permutation_and_mapped_jumps_agree_with_transform(self, board_id):
+        b = get_board(board_id)
+        pos = b.start(b.names[2])
+        jumps = []
+        for _ in range(5):  # a short game: the first legal jump each time
+            j = legal_jumps(b, pos)[0]
+            jumps.append(j)
+            pos = apply_jump(pos, j)
+        for k in range(len(b.symmetries)):
+            perm = b.permutation(k)
+            assert sorted(perm.values()) == sorted(b.bits)
+            assert all(b.transform(1 << bit, k) == 1 << perm[bit] for bit in b.bits)
+            p = b.transform(b.start(b.names[2]), k)
+            for j in b.map_jumps(jumps, k):
+                assert j in legal_jumps(b, p)
+                p = apply_jump(p, j)
+            assert p == b.transform(pos, k)
+
 
 class TestPositionClass:
     def test_english_centre_game_same_class(self):

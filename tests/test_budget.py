@@ -6,7 +6,7 @@ from pyapp.analysis.count import count
 from pyapp.analysis.fewest import fewest_steps
 from pyapp.analysis.finishes import finishes_steps
 from pyapp.analysis.hint import hint_steps
-from pyapp.budget import Budget, Progress, drive
+from pyapp.budget import DEFAULT_MAX_BYTES, Budget, Progress, drive
 from pyapp.errors import PegError
 from pyapp.problem import default_problem
 from pyapp.request import build
@@ -41,6 +41,14 @@ def test_nodes_of_a_share_count_for_its_parent_and_cancel_reaches_both():
 def test_memory_ceiling_lowers_caps():
     assert Budget().cap(1000, 100) == 1000
     assert Budget(max_bytes=10_000).cap(1000, 100) == 100
+
+
+def test_room_comes_from_the_memory_ceiling_only():
+    assert Budget().ceiling() == DEFAULT_MAX_BYTES == 1 << 30
+    assert Budget().room(100) == DEFAULT_MAX_BYTES // 100
+    assert Budget(max_bytes=10_000).room(100) == 100
+    assert Budget(max_bytes=10_000).room(100, 2) == 50
+    assert Budget(max_bytes=10).room(100) == 1
 
 
 @pytest.mark.parametrize("nodes", [1000, 5000])

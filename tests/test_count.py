@@ -6,6 +6,7 @@ import pytest
 
 from pyapp.analysis import CountBudgetError, count, count_solutions
 from pyapp.board import board_from_text
+from pyapp.budget import Budget
 from pyapp.catalogue import get_board
 from pyapp.cli import main
 from pyapp.errors import PegError
@@ -73,8 +74,15 @@ class TestCount:
         problem = Problem(english, english.start("d4"), Goal("hole", 1 << english.hole("d4")))
         c = count(problem, max_seconds=0.2)
         assert c.solutions is None and "budget spent" in c.reason
-        with pytest.raises(CountBudgetError):
+        with pytest.raises(CountBudgetError, match="position limit of 1,000"):
             count_solutions(problem, max_positions=1000)
+
+    def test_memory_ceiling_is_the_only_default_limit(self):
+        english = get_board("english")
+        problem = Problem(english, english.start("d4"), Goal("hole", 1 << english.hole("d4")))
+        c = count(problem, budget=Budget(max_bytes=150_000))  # 1,000 positions at POSITION_BYTES
+        assert c.solutions is None and "memory ceiling of 0 MB reached" in c.reason
+        assert 1000 < c.positions < 1100
 
     def test_min_goal_is_refused(self):
         board = get_board("triangle5")

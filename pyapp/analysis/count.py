@@ -34,32 +34,34 @@ class Count:
     reason: str | None = None
 
 
-DEFAULT_MAX_POSITIONS = 1_000_000
 POSITION_BYTES = 150
 """About what one memoised position costs (an int key and an int count in a dict, and the shortcut)."""
 
 
-def count(problem: Problem, *, max_seconds: float | None = None, max_positions: int = DEFAULT_MAX_POSITIONS,
+def count(problem: Problem, *, max_seconds: float | None = None, max_positions: int | None = None,
           budget: Budget | None = None, on_progress: Callable[[int, float], object] | None = None) -> Count:
     """Count the jump sequences that solve ``problem`` (goal: a hole, 'any' or a target).
 
-    The memo holds at most ``max_positions`` entries (fewer under the budget's memory ceiling);
-    past that, or past the budget (``budget``, or one of ``max_seconds``; one node per position
-    expanded), the answer is ``solutions=None`` with the reason.  ``on_progress`` is called now
-    and then with the positions counted so far and the seconds spent.
+    The memo holds what fits in the memory ceiling (the budget's, else
+    :data:`~pyapp.budget.DEFAULT_MAX_BYTES`) at :data:`POSITION_BYTES` an entry, or
+    ``max_positions`` entries if fewer; past that, or past the budget (``budget``, or one of
+    ``max_seconds``; one node per position expanded), the answer is ``solutions=None`` with the
+    reason.  ``on_progress`` is called now and then with the positions counted so far and the
+    seconds spent.
     """
     relay = None if on_progress is None else (lambda p: on_progress(p.entries, p.seconds))
     return drive(count_steps(problem, budget=budget_of(budget, max_seconds), max_positions=max_positions), relay)
 
 
 def count_steps(problem: Problem, *, budget: Budget,
-                max_positions: int = DEFAULT_MAX_POSITIONS) -> Generator[Progress, None, Count]:
+                max_positions: int | None = None) -> Generator[Progress, None, Count]:
     """:func:`count` as a step generator (see :mod:`pyapp.budget`): a depth-first walk with an
     explicit stack (no recursion), checking the budget every 16 new positions."""
     board, goal, start = problem.board, problem.goal, problem.start
     if not goal.definite:
         raise PegError("counting needs a goal with a definite end (a hole, 'any' or a target), not 'min'")
-    max_positions = budget.cap(max_positions, POSITION_BYTES)
+    room = budget.room(POSITION_BYTES)
+    max_positions = room if max_positions is None else min(max_positions, room)
     final = goal.final_pegs or 1
     obstacle = goal.obstacle(board, start)
     if start.bit_count() < final or obstacle:
@@ -122,16 +124,18 @@ def count_steps(problem: Problem, *, budget: Budget,
                 yield budget.progress(entries=len(memo), depth=len(stack), note="counting")
             # checked after the pause too: a cancel sent while paused stops the count at once
             if budget.over() or len(memo) > max_positions:
-                why = "position cap reached" if len(memo) > max_positions else budget.why()
+                why = budget.why() if budget.over() else (
+                    f"memory ceiling of {budget.ceiling() // 2**20} MB reached" if max_positions == room
+                    else f"position limit of {max_positions:,} reached")
                 return Count(None, len(memo), budget.elapsed(), f"{why} after {len(memo)} positions")
-            if len(seen) > 2 * max_positions:
+            if len(seen) > max_positions:
                 seen.clear()  # only a shortcut: the canonical memo keeps every answer
         stack.append([child, key, children(child), 0, 0])
     return Count(total, len(memo), budget.elapsed())
 
 
 def count_solutions(problem: Problem, *, max_seconds: float | None = None,
-                    max_positions: int = DEFAULT_MAX_POSITIONS, budget: Budget | None = None) -> int:
+                    max_positions: int | None = None, budget: Budget | None = None) -> int:
     """The exact number of jump sequences solving ``problem``; raises CountBudgetError past the budget."""
     result = count(problem, max_seconds=max_seconds, max_positions=max_positions, budget=budget)
     if result.solutions is None:

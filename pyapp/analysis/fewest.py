@@ -14,7 +14,7 @@ Two devices keep the search small:
   jumped over (a corner) can only leave it by moving, and different pegs need different
   moves, so every such peg, except one that may stay as the survivor, costs a move.
 
-When the time budget or the position cap runs out the answer says so: a solution found
+When the time budget or the memory ceiling runs out the answer says so: a solution found
 but not proven minimal (with the lower bound proven so far), or ``unknown``.
 """
 
@@ -30,7 +30,6 @@ from ..problem import Problem
 from ..solver import search
 from ._common import canonicalizer, corner_mask, jump_table
 
-DEFAULT_MAX_POSITIONS = 600_000
 POSITION_BYTES = 250
 """About what one position of the search costs (its canonical key and parent record, and the shortcut set)."""
 DEFAULT_UPPER_SECONDS = 10.0
@@ -52,6 +51,13 @@ class Fewest:
     """Every solution has at least this many moves (proven)."""
     positions: int = 0
     seconds: float = 0.0
+
+
+def _full(positions: int, budget: Budget) -> str:
+    """Why the search stopped for room: the memory ceiling, or the caller's lower position limit."""
+    if positions == budget.room(POSITION_BYTES):
+        return f"memory ceiling of {budget.ceiling() // 2**20} MB reached ({positions:,} positions)"
+    return f"position limit of {positions:,} reached"
 
 
 def lower_bound(problem: Problem, pos: int, corners: int) -> int:
@@ -85,14 +91,15 @@ def move_successors(board, pos: int, table) -> list[tuple[int, tuple[Jump, ...]]
 
 
 def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
-                 max_positions: int = DEFAULT_MAX_POSITIONS, upper_seconds: float | None = None,
+                 max_positions: int | None = None, upper_seconds: float | None = None,
                  budget: Budget | None = None, on_progress: Callable[[int, float], object] | None = None) -> Fewest:
     """A solution of ``problem`` with the fewest moves, proven minimal where the search completes.
 
     ``budget`` (or one of ``max_seconds``) bounds the whole analysis (a quarter of it goes to the
     solver for a first solution unless ``upper_seconds`` says otherwise; one node per position
-    expanded); ``max_positions`` (lowered to the budget's memory ceiling) bounds the memory of
-    the breadth-first search.  Past either, the answer says what was proven and what was not.
+    expanded); the memory ceiling (the budget's, else :data:`~pyapp.budget.DEFAULT_MAX_BYTES`),
+    at :data:`POSITION_BYTES` a position, bounds the breadth-first search (``max_positions``
+    lowers it further).  Past either, the answer says what was proven and what was not.
     ``on_progress`` is called now and then with the nodes spent so far (the first solver run's
     nodes, then one per position expanded) and the seconds spent.
     """
@@ -101,13 +108,14 @@ def fewest_moves(problem: Problem, *, max_seconds: float | None = None,
                               upper_seconds=upper_seconds), relay)
 
 
-def fewest_steps(problem: Problem, *, budget: Budget, max_positions: int = DEFAULT_MAX_POSITIONS,
+def fewest_steps(problem: Problem, *, budget: Budget, max_positions: int | None = None,
                  upper_seconds: float | None = None) -> Generator[Progress, None, Fewest]:
     """:func:`fewest_moves` as a step generator (see :mod:`pyapp.budget`)."""
     board, goal, start = problem.board, problem.goal, problem.start
     if not goal.definite:
         raise PegError("fewest moves needs a goal with a definite end (a hole, 'any' or a target), not 'min'")
-    max_positions = budget.cap(max_positions, POSITION_BYTES)
+    room = budget.room(POSITION_BYTES)
+    max_positions = room if max_positions is None else min(max_positions, room)
     obstacle = goal.obstacle(board, start)
     if obstacle:
         return Fewest("impossible", reason=obstacle, proven=True, seconds=budget.elapsed())
@@ -144,7 +152,7 @@ def fewest_steps(problem: Problem, *, budget: Budget, max_positions: int = DEFAU
             if n & 63 == 0:
                 budget.spend(64 if n else 0)
                 if budget.over() or len(seen) > max_positions:
-                    reason = budget.why() if budget.over() else f"position cap ({max_positions}) reached"
+                    reason = budget.why() if budget.over() else _full(max_positions, budget)
                     break
                 if budget.report_due():
                     yield budget.progress(entries=len(seen), depth=depth, note=f"positions {depth} moves away")

@@ -103,7 +103,7 @@ def _per_hole(board: Board, start: int, holes: list[int], budget: Budget,
               out: Finishes) -> Generator[Progress, None, None]:
     """Ask the solver about one hole per symmetry class (symmetries fixing the start) and share
     each answer with the class; a first search for 'one peg anywhere' often settles a class at once."""
-    perms = [dict(zip(board.bits, board.symmetries[i])) for i in stabilizer(board, start)]
+    perms = [board.permutation(i) for i in stabilizer(board, start)]
     orbits: list[list[int]] = []
     placed: set[int] = set()
     for hole in holes:

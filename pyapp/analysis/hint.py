@@ -113,7 +113,7 @@ def _classes(problem: Problem, jumps: list[Jump]) -> list[list[tuple[Jump, dict[
     board, start, goal = problem.board, problem.start, problem.goal
     fixing_goal = set(goal.symmetries(board))
     group = [i for i in stabilizer(board, start) if i in fixing_goal]
-    perms = {i: dict(zip(board.bits, board.symmetries[i])) for i in group}
+    perms = {i: board.permutation(i) for i in group}
     identity = {b: b for b in board.bits}
     classes: list[list[tuple[Jump, dict[int, int]]]] = []
     reps: list[int] = []

@@ -17,6 +17,10 @@ from ..moves import Jump, jump_sources
 from ._common import canonicalizer, orbit_size, stabilizer
 
 DEFAULT_MAX_POSITIONS = 400_000
+"""Where exploring every position stops paying: past about this many (a second or two of CPython),
+asking the solver hole by hole is faster (English: 0.7 s against minutes), so the finishes analysis
+switches over.  A choice of speed, not a memory cap: the memory ceiling lowers it further, and a
+caller may raise it (``max_positions``)."""
 POSITION_BYTES = 100
 """About what one stored position costs (an int in a set of a layer)."""
 

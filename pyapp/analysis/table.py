@@ -155,12 +155,8 @@ class _Twins:
         self.done: dict[str, tuple[Cell, list[Jump]]] = {}
         self.first = len(table.cells)
 
-    def _bit(self, k: int, bit: int) -> int:
-        """The bit number that symmetry ``k`` moves bit number ``bit`` to."""
-        return self.board.transform(1 << bit, k).bit_length() - 1
-
     def _image(self, k: int, name: str) -> str:
-        return self.board.name_of[self._bit(k, self.board.hole(name))]
+        return self.board.name_of[self.board.permutation(k)[self.board.hole(name)]]
 
     def derive(self, finish: str) -> Cell | None:
         """``finish``'s cell from an answered twin, or None."""
@@ -189,8 +185,7 @@ class _Twins:
         why = f"the image of {vacancy} -> {cell.finish} under a symmetry of the board that fixes {vacancy}"
         if cell.status != "solved":
             return Cell(vacancy, finish, cell.status, f"{cell.reason} ({why})", [], cell.method, 0.0, 0)
-        image = [(self._bit(k, x), self._bit(k, y), self._bit(k, z)) for x, y, z in jumps]
-        moves = format_moves(b, image)
+        moves = format_moves(b, b.map_jumps(jumps, k))
         rep = replay(b, b.start(vacancy), moves)
         if not rep.valid or rep.final != 1 << b.hole(finish):  # pragma: no cover - a symmetry bug
             raise AssertionError(f"table: the image of {vacancy} -> {cell.finish} does not replay: {rep.error}")

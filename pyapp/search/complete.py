@@ -7,7 +7,7 @@ symmetry, so it proves impossibility with far fewer positions when the two ends 
 small.  :class:`Complete` runs them in alternating slices (each until its next pause; the
 level search gets :data:`LEVEL_SLICES` slices to the depth-first search's one) and
 answers with whichever settles the question first; if the level search reaches the
-memory ceiling (half of the budget's, or of :data:`~pyapp.search.levels.DEFAULT_MAX_BYTES`)
+memory ceiling (half of the budget's, or of :data:`~pyapp.budget.DEFAULT_MAX_BYTES`)
 the depth-first search goes on alone.  :class:`CompleteFewest` does the same for the
 fewest-pegs goal once the class's lower bound is ruled out, the level search proving the
 minimum (:func:`pyapp.search.decide.decide` with the best game found so far).
@@ -27,7 +27,7 @@ from ..problem import Problem
 from .compiled import reseed
 from .decide import Decision, decide
 from .dfs import dfs
-from .levels import DEFAULT_MAX_BYTES, LevelResult, LevelStats, level_search
+from .levels import LevelResult, LevelStats, level_search
 from .phases import FewestPegs, Outcome, Run, _dfs_outcome
 from .table import BoundedTable
 
@@ -50,8 +50,7 @@ def how_far(stats) -> str:
 
 
 def _level_bytes(run: Run) -> int:
-    ceiling = run.budget.max_bytes
-    return (ceiling if ceiling is not None else DEFAULT_MAX_BYTES) // 2
+    return run.budget.ceiling() // 2
 
 
 def _alternate(run: Run, deep: Generator[Any, None, Any], levels: Generator[Any, None, Any] | None,

@@ -50,12 +50,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..board import Board
+from ..budget import DEFAULT_MAX_BYTES
 from .cuts import GOAL_POOL, Learner
 from .keyset import KeyCodec
 from .levelside import LevelStats, Side, expand
-
-DEFAULT_MAX_BYTES = 1 << 30
-"""Default memory ceiling for the stored levels (a browser tab's safe share)."""
 
 __all__ = ["DEFAULT_MAX_BYTES", "LevelResult", "LevelStats", "level_search"]
 
