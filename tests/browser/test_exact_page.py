@@ -43,31 +43,33 @@ def test_count_and_fewest_on_a_small_board(app):
     never_lose.click()
 
 
+def _answer_dialogs(app, button: str, until: str, accept: bool) -> list[str]:
+    """Click ``button``, accept or dismiss the estimate's confirm dialog, wait until the analysis text
+    contains ``until``; the dialogs' messages."""
+    dialogs: list[str] = []
+
+    def answer(dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    app.on("dialog", answer)
+    try:
+        app.get_by_role("button", name=button).click()
+        app.wait_for_function("t => document.querySelector('#analysis').textContent.includes(t)", arg=until)
+    finally:
+        app.remove_listener("dialog", answer)
+    return dialogs
+
+
 def test_estimate_names_time_memory_and_the_pages_ceiling(app):
     go(app, "#board=triangle7&start=4&goal=any")
     _open_analyses(app)
-    dialogs: list[str] = []
-
-    def dismiss(dialog) -> None:
-        dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    app.on("dialog", dismiss)
-    try:
-        app.get_by_role("button", name="Fewest moves").click()
-        app.wait_for_function("() => document.querySelector('#analysis').textContent.includes('not started')")
-    finally:
-        app.remove_listener("dialog", dismiss)
+    dialogs = _answer_dialogs(app, "Fewest moves", "not started", accept=False)
     text = _analysis(app)
     assert dialogs and "MB here" in dialogs[0] and "positions up to symmetry on 28 holes" in text
     assert "ceiling" not in text  # the count holds about 0.4-0.5 GB: under the page's 900 MB
     go(app, "#board=triangle8&start=1&goal=any")
-    app.on("dialog", dismiss)
-    try:
-        app.get_by_role("button", name="Count all solutions").click()
-        app.wait_for_function("() => document.querySelector('#analysis').textContent.includes('ceiling')")
-    finally:
-        app.remove_listener("dialog", dismiss)
+    _answer_dialogs(app, "Count all solutions", "ceiling", accept=False)
     assert "900 MB memory ceiling" in _analysis(app)
     app.screenshot(path=str(ARTIFACTS / "exact-estimate-triangle8.png"), full_page=True)
 
@@ -75,18 +77,7 @@ def test_estimate_names_time_memory_and_the_pages_ceiling(app):
 def test_big_board_says_its_estimate_shows_levels_and_cancels(app):
     go(app, "#board=english")
     _open_analyses(app)
-    dialogs: list[str] = []
-
-    def accept(dialog) -> None:
-        dialogs.append(dialog.message)
-        dialog.accept()
-
-    app.on("dialog", accept)
-    try:
-        app.get_by_role("button", name="Count all solutions").click()
-        app.wait_for_function("() => document.querySelector('#analysis').textContent.includes('positions')")
-    finally:
-        app.remove_listener("dialog", accept)
+    dialogs = _answer_dialogs(app, "Count all solutions", "pegs:", accept=True)
     assert dialogs and "estimate" in dialogs[0] and "Start?" in dialogs[0]
     line = _analysis(app)
     assert "pegs:" in line and "positions" in line and "MB" in line
