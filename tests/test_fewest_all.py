@@ -103,7 +103,11 @@ class TestMarked:
 class TestCommand:
     def test_json_and_text(self, capsys):
         assert main(["fewest", "triangle5", "--all", "--starts", "4", "--json"]) == 0
-        out = json.loads(capsys.readouterr().out)
+        printed = capsys.readouterr()
+        out = json.loads(printed.out)
+        # each row also went to stderr as soon as it was answered
+        lines = [json.loads(line.split(" row ", 1)[1]) for line in printed.err.splitlines() if " row " in line]
+        assert [(r["finish"], r["moves"]) for r in lines] == [(r["finish"], r["moves"]) for r in out["rows"]]
         assert [(r["finish"], r["moves"]) for r in out["rows"]] == [("3", 10), ("4", 9), ("9", 10), ("15", 9)]
         assert all(r["problems"] in (3, 6) and r["cpu_seconds"] >= 0 for r in out["rows"])
         assert main(["fewest", "triangle5", "--all"]) == 0

@@ -13,13 +13,16 @@ holes' classes, ``--each-seconds`` caps each problem, ``--max-seconds`` the whol
 
 from __future__ import annotations
 
+import json
+import sys
+
 from ..analysis import fewest_moves
 from ..budget import drive
 from ..catalogue import get_board
 from ..errors import PegError
 from ..exact.fewest import fewest_steps
 from ..exact.fewest_all import fewest_all_steps
-from ..exact.report import fewest_json, fewest_table_json
+from ..exact.report import fewest_json, fewest_row_json, fewest_table_json
 from ..moves import count_moves
 from ..notation import format_moves
 from ..wording import plural
@@ -70,8 +73,14 @@ def run_all(args) -> dict:
                        "or --target")
     board = get_board(args.board)
     starts = [name.strip() for name in args.starts.split(",") if name.strip()] if args.starts else None
-    steps = fewest_all_steps(board, budget_from_args(args), each_seconds=args.each_seconds, starts=starts)
+    steps = fewest_all_steps(board, budget_from_args(args), each_seconds=args.each_seconds, starts=starts,
+                             on_row=_row_line)
     return fewest_table_json(drive(steps, StderrProgress("fewest --all").level))
+
+
+def _row_line(row) -> None:
+    """Each answered row as one JSON line on stderr, at once (stdout keeps the one table at the end)."""
+    print(f"fewest --all: row {json.dumps(fewest_row_json(row))}", file=sys.stderr, flush=True)
 
 
 def text(r: dict) -> str:

@@ -5,8 +5,9 @@
 * :mod:`.count`: the number of solutions, two sweeps meeting in the middle;
 * :mod:`.levels`: positions reachable and positions that can still win, per peg count;
 * :mod:`.winnable`: the winnable sets, and ``can_win(pos)`` ("still solvable?") once computed;
-* :mod:`.fewest`: the fewest moves, by a search by moves over the winnable positions
-  (:mod:`.chains` its compiled layer, :mod:`.lookup` the marked sorted arrays it searches);
+* :mod:`.fewest`: the fewest moves over the winnable positions, by the dynamic programme of
+  :mod:`.fewest_dp` (every winnable jump once) or, as a cross-check, the search by chains
+  (:mod:`.chains` its compiled layer); :mod:`.lookup` the marked sorted arrays both search;
 * :mod:`.fewest_all`: the fewest moves of every single-vacancy problem of a board (``fewest --all``);
 * :mod:`.report`, :mod:`.web`, :mod:`.bench_rows`: their JSON, web-worker jobs and bench rows.
 

@@ -17,6 +17,10 @@ row already proven impossible is impossible too, without a second sweep.  Fewest
 not carry over: reversed, a chain of jumps by one peg becomes jumps by several pegs (on the
 15-hole triangle, 1 -> 13 takes 10 moves and 13 -> 1 takes 9), so solvable rows are searched.
 
+Problems with the same start and the same symmetry group (the finish's) share the sweep from
+the start: its reachable levels are kept while that start's rows run (:func:`winnable_steps`
+reuses them), so a start with two finishes of one group sweeps forward once.
+
 The budget is the caller's: each problem may use the seconds left (or ``each_seconds``,
 whichever is less), so a problem the budget cuts short answers 'unknown' with its bound and
 the problems not reached are listed as pending; the memory ceiling and cancel apply to each.
@@ -25,7 +29,8 @@ the problems not reached are listed as pending; the memory ceiling and cancel ap
 from __future__ import annotations
 
 import time
-from collections.abc import Generator, Iterable
+from array import array
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
 
 from ..board import Board
@@ -34,6 +39,7 @@ from ..errors import PegError
 from ..goal import Goal, singles_in_class, stabilizer
 from ..problem import Problem
 from .fewest import ExactFewest, fewest_steps
+from .setup import sides
 from .sweep import Progress
 
 
@@ -96,17 +102,24 @@ def single_vacancy_problems(board: Board, starts: Iterable[str] | None = None) -
 
 
 def fewest_all_steps(board: Board, budget: Budget | None = None, *, each_seconds: float | None = None,
-                     starts: Iterable[str] | None = None) -> Generator[Progress, None, FewestTable]:
+                     starts: Iterable[str] | None = None, method: str = "levels",
+                     on_row: Callable[[FewestRow], object] | None = None) -> Generator[Progress, None, FewestTable]:
     """Prove the fewest moves of every single-vacancy problem of ``board`` (see the module docstring);
-    yields each problem's :class:`Progress` (its ``stage`` names the problem), returns :class:`FewestTable`."""
+    yields each problem's :class:`Progress` (its ``stage`` names the problem), returns :class:`FewestTable`.
+    ``method`` is :func:`pyapp.exact.fewest.fewest_steps`'s; ``on_row`` is called with each row searched as
+    soon as it is answered (a long table run keeps its answers even if it is stopped later)."""
     budget = budget or Budget()
     problems = single_vacancy_problems(board, starts)
     if not problems:
         raise PegError(f"no single-vacancy problem on {board.id!r} for the starts given")
     table = FewestTable(board)
     impossible: dict[tuple[int, int], FewestRow] = {}
+    forwards: dict[tuple[int, tuple[int, ...]], dict[int, array]] = {}
     for index, (problem, size) in enumerate(problems):
         start, finish = _names(problem)
+        group = sides(problem).wide_codec.group
+        if not any(first == problem.start for first, _ in forwards):
+            forwards.clear()  # a new start: the last one's sweeps are not needed any more
         reverse = impossible.get(_pair_key(board, problem.goal.target, board.mask ^ problem.start))
         if reverse is not None:
             table.rows.append(FewestRow(start, finish, size, problem, _reversed(reverse), 0.0,
@@ -121,7 +134,8 @@ def fewest_all_steps(board: Board, budget: Budget | None = None, *, each_seconds
         part = budget.share(len(problems) - index, seconds=seconds)
         label = f"{start} -> {finish} ({index + 1} of {len(problems)})"
         cpu = time.process_time()
-        steps = fewest_steps(problem, part)
+        steps = fewest_steps(problem, part, method=method,
+                             forward=forwards.setdefault((problem.start, group), {}))
         try:
             while True:
                 item = next(steps)
@@ -131,6 +145,8 @@ def fewest_all_steps(board: Board, budget: Budget | None = None, *, each_seconds
             answer: ExactFewest = stop.value
         row = FewestRow(start, finish, size, problem, answer, time.process_time() - cpu)
         table.rows.append(row)
+        if on_row is not None:
+            on_row(row)
         if answer.status == "impossible":
             impossible[_pair_key(board, board.mask ^ problem.start, problem.goal.target)] = row
     table.seconds = budget.elapsed()

@@ -6,7 +6,7 @@ from ..notation import format_moves
 from ..problem import Problem
 from .count import ExactCount
 from .fewest import ExactFewest
-from .fewest_all import FewestTable
+from .fewest_all import FewestRow, FewestTable
 from .levels import LevelTable
 
 
@@ -47,13 +47,16 @@ def fewest_json(problem: Problem, f: ExactFewest) -> dict:
     }
 
 
+def fewest_row_json(row: FewestRow) -> dict:
+    """One row of ``fewest --all``: its start, finish, class size and CPU time with its :func:`fewest_json`."""
+    return {"start": row.start, "finish": row.finish, "problems": row.problems,
+            "cpu_seconds": round(row.cpu_seconds, 3), **fewest_json(row.problem, row.answer),
+            "reverse_of": " -> ".join(row.reverse_of) if row.reverse_of else None}
+
+
 def fewest_table_json(t: FewestTable) -> dict:
     """``fewest --all``: one :func:`fewest_json` per problem, with its start, finish, class size and CPU time."""
-    rows = []
-    for row in t.rows:
-        rows.append({"start": row.start, "finish": row.finish, "problems": row.problems,
-                     "cpu_seconds": round(row.cpu_seconds, 3), **fewest_json(row.problem, row.answer),
-                     "reverse_of": " -> ".join(row.reverse_of) if row.reverse_of else None})
+    rows = [fewest_row_json(row) for row in t.rows]
     return {"board": t.board.id, "rows": rows, "pending": [list(p) for p in t.pending],
             "solved": sum(r["status"] == "solved" for r in rows),
             "impossible": sum(r["status"] == "impossible" for r in rows),

@@ -98,7 +98,8 @@ def winnable_steps(problem: Problem, budget: Budget | None = None, forward: dict
     ``wide`` keeps them up to every symmetry of the goal (``Sides.wide_codec``), else up to those
     fixing the start too (``Sides.codec``: ``count --levels`` counts positions that way).
     ``forward`` may give reachable levels already swept from the start with that codec
-    (``count --levels`` sweeps every level and passes them on).
+    (``count --levels`` sweeps every level and passes them on); the levels this sweep adds go into
+    it too, so problems with the same start and codec (``fewest --all``) sweep from the start once.
     """
     hit = _CACHE.get(_cache_key(problem, wide))
     if hit is not None:
@@ -108,9 +109,9 @@ def winnable_steps(problem: Problem, budget: Budget | None = None, forward: dict
     fcd = s.wide_codec if wide else s.codec
     n = s.holes
     meet = s.meet()
-    reach: dict[int, array] = dict(forward or {})
+    reach: dict[int, array] = forward if forward is not None else {}
     back: dict[int, array]
-    stored = [0]
+    stored = [sum(keys.itemsize * len(keys) for keys in reach.values())]
 
     def held() -> int:
         return stored[0]
