@@ -204,10 +204,14 @@ def cnf(args: dict) -> dict:
 
 
 def exact_estimate(args: dict) -> dict:
-    """How big an exact analysis of the request's problem is likely to be (the page asks before starting)."""
-    from .exact.web import estimate
+    """How big an exact analysis of the request's problem is likely to be (the page asks before starting):
+    ``analysis`` is ``count`` (default), ``levels`` or ``fewest``."""
+    from .exact.web import page_estimate
 
-    return estimate(from_request(args).problem)
+    kind = fields.text(args if isinstance(args, dict) else {}, "analysis", 10, "count") or "count"
+    if kind not in ("count", "levels", "fewest"):
+        raise PegError(f"unknown exact analysis {kind!r}: expected count, levels or fewest")
+    return page_estimate(from_request(args).problem, kind)
 
 
 def table_info(args: dict) -> dict:

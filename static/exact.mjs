@@ -35,6 +35,16 @@ export function resultText(kind, r) {
     `positions that can still win (${r.seconds.toFixed(1)} s). Use the player to watch it.\n${r.solution.join(" ")}`;
 }
 
+/** The estimate in words: time and memory here, and whether the page's memory ceiling will stop it. */
+export function guessText(e) {
+  const over = e.over_ceiling
+    ? ` That is over this page's ${fmt(e.ceiling_mb)} MB memory ceiling: it will likely stop with no answer ` +
+      "(the command line has no ceiling)."
+    : "";
+  return `About ${duration(e.browser_seconds)} and ${fmt(e.browser_memory_mb)} MB here, estimated from the first ` +
+    `levels: ${fmt(e.positions)} positions up to symmetry on ${e.holes} holes.${over}`;
+}
+
 /** ctx = {store, engine, game, playback}; buttons = {count, fewest}. */
 export function createExact(ctx, buttons) {
   const { store } = ctx;
@@ -51,22 +61,21 @@ export function createExact(ctx, buttons) {
     const base = s.game.jumps.map((j) => j.slice());
     let estimate;
     try {
-      estimate = await ctx.engine.call("exact_estimate", args);
+      estimate = await ctx.engine.call("exact_estimate", { ...args, analysis: kind });
     } catch (err) {
       store.do("analysis/set", `${TITLES[kind]}: ${err.message}`);
       return;
     }
-    const guess = `about ${duration(estimate.browser_seconds)} here (a rough estimate: ${estimate.holes} holes, ` +
-      `${estimate.symmetries} symmetr${estimate.symmetries === 1 ? "y" : "ies"})`;
-    if (estimate.big && !window.confirm(`${TITLES[kind]} sweeps every position of this game: ${guess}. ` +
+    const guess = guessText(estimate);
+    if (estimate.big && !window.confirm(`${TITLES[kind]} sweeps every position of this game. ${guess} ` +
       "You can cancel it at any time. Start?")) {
-      store.do("analysis/set", `${TITLES[kind]}: not started (${guess}).`);
+      store.do("analysis/set", `${TITLES[kind]}: not started. ${guess}`);
       return;
     }
     const fn = kind === "fewest" ? "fewest_exact" : "count_exact";
     const t0 = performance.now();
     store.do("task/start", { kind, t0, cancellable: true });
-    store.do("analysis/set", `${TITLES[kind]}: starting, ${guess}…`);
+    store.do("analysis/set", `${TITLES[kind]}: starting. ${guess}`);
     const onProgress = (p) => store.do("analysis/set", progressText(kind, p, (performance.now() - t0) / 1000));
     try {
       const { id, promise } = ctx.engine.request(fn, { ...args, max_seconds: MAX_SECONDS }, { onProgress });

@@ -59,6 +59,7 @@ function noteText(r) {
   const parts = [];
   if (r.status === "unknown") parts.push(`Never lose: unknown — not decided within the ${r.budget} s budget (${r.reason}).`);
   else parts.push("Never lose: the goal can still be reached.");
+  if (r.method === "exact") parts.push("(Answered from the winnable set of Fewest moves, no search.)");
   if (r.bad.length) parts.push(`Losing jumps (red): ${r.bad.map((b) => jumpText(b.jump)).join(", ")}.`);
   else if (r.status === "winnable" && !r.unknown.length) parts.push("No jump loses here.");
   if (r.unknown.length) parts.push(`Not decided in time: ${r.unknown.map((u) => jumpText(u.jump)).join(", ")}.`);

@@ -3,8 +3,8 @@ progress, the time estimate before a big board, and Cancel.
 
 Small problems (the 15-hole triangle) answer at once and are checked against the figures the
 depth-first count and the exhaustive oracle give (29,760 solutions and 10 moves from vacancy 1
-to one peg); the English central game shows its estimate, then its level-by-level progress, and
-is cancelled.
+to one peg), and never lose then answers from the winnable set; the English central game shows
+its estimate, then its level-by-level progress, and is cancelled; triangle7 says its estimate.
 """
 
 from __future__ import annotations
@@ -35,23 +35,49 @@ def test_count_and_fewest_on_a_small_board(app):
     assert _analysis(app).startswith("10 moves (13 jumps), proven minimal")
     assert app.is_visible("#playback")
     app.screenshot(path=str(ARTIFACTS / "exact-fewest-triangle5.png"), full_page=True)
+    # reuse for play: never lose now answers from the winnable set Fewest moves computed, with no search
+    never_lose = app.get_by_role("button", name="Never lose")
+    never_lose.click()
+    app.wait_for_function("() => document.getElementById('neverlose-note').textContent.includes('winnable set')")
+    assert "the goal can still be reached" in (app.text_content("#neverlose-note") or "")
+    never_lose.click()
+
+
+def _answer_dialogs(app, button: str, until: str, accept: bool) -> list[str]:
+    """Click ``button``, accept or dismiss the estimate's confirm dialog, wait until the analysis text
+    contains ``until``; the dialogs' messages."""
+    dialogs: list[str] = []
+
+    def answer(dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    app.on("dialog", answer)
+    try:
+        app.get_by_role("button", name=button).click()
+        app.wait_for_function("t => document.querySelector('#analysis').textContent.includes(t)", arg=until)
+    finally:
+        app.remove_listener("dialog", answer)
+    return dialogs
+
+
+def test_estimate_names_time_memory_and_the_pages_ceiling(app):
+    go(app, "#board=triangle7&start=4&goal=any")
+    _open_analyses(app)
+    dialogs = _answer_dialogs(app, "Fewest moves", "not started", accept=False)
+    text = _analysis(app)
+    assert dialogs and "MB here" in dialogs[0] and "positions up to symmetry on 28 holes" in text
+    assert "ceiling" not in text  # the count holds about 0.4-0.5 GB: under the page's 900 MB
+    go(app, "#board=triangle8&start=1&goal=any")
+    _answer_dialogs(app, "Count all solutions", "ceiling", accept=False)
+    assert "900 MB memory ceiling" in _analysis(app)
+    app.screenshot(path=str(ARTIFACTS / "exact-estimate-triangle8.png"), full_page=True)
 
 
 def test_big_board_says_its_estimate_shows_levels_and_cancels(app):
     go(app, "#board=english")
     _open_analyses(app)
-    dialogs: list[str] = []
-
-    def accept(dialog) -> None:
-        dialogs.append(dialog.message)
-        dialog.accept()
-
-    app.on("dialog", accept)
-    try:
-        app.get_by_role("button", name="Count all solutions").click()
-        app.wait_for_function("() => document.querySelector('#analysis').textContent.includes('positions')")
-    finally:
-        app.remove_listener("dialog", accept)
+    dialogs = _answer_dialogs(app, "Count all solutions", "pegs:", accept=True)
     assert dialogs and "estimate" in dialogs[0] and "Start?" in dialogs[0]
     line = _analysis(app)
     assert "pegs:" in line and "positions" in line and "MB" in line
