@@ -24,6 +24,7 @@ from collections.abc import Generator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from math import gcd, lcm
 from typing import TypeVar
 
 from .board import BOARD_CACHE_SIZE, Board
@@ -216,22 +217,7 @@ def find_pagoda_steps(board: Board, pos: int, finishes: list[int], *,
     if any(f.bit_count() != k for f in finishes):
         raise ValueError("finishes must have the same number of pegs")
     nvar = n + 1
-    rows: list[list[int]] = []
-    rhs: list[int] = []
-    for a, b, c in board.lines:
-        for x, y in ((a, c), (c, a)):
-            # P(y) <= P(x) + P(b)  <=>  u(x) + u(b) - u(y) <= bound
-            row = [0] * nvar
-            row[index[x]] += 1
-            row[index[b]] += 1
-            row[index[y]] -= 1
-            rows.append(row)
-            rhs.append(bound)
-    for i in range(n):
-        row = [0] * nvar
-        row[i] = 1
-        rows.append(row)
-        rhs.append(2 * bound)
+    rows, rhs = pagoda_rows(board, 1, bound)
     for f in finishes:
         row = [0] * nvar
         for b in bits:
@@ -248,18 +234,8 @@ def find_pagoda_steps(board: Board, pos: int, finishes: list[int], *,
     optimum = sum(u[i] for i, b in enumerate(bits) if pos >> b & 1) - sol[n]
     if (k - pos.bit_count()) * bound + optimum <= 1e-7:
         return None
-    weights = [Fraction(bound - v).limit_denominator(64) for v in u]
-    scale = 1
-    for w in weights:
-        scale = scale * w.denominator // _gcd(scale, w.denominator)
-    ints = {b: int(w * scale) for b, w in zip(bits, weights)}
-    g = 0
-    for iw in ints.values():
-        g = _gcd(g, abs(iw))
-    if g > 1:
-        ints = {b: w // g for b, w in ints.items()}
-    ints = {b: w for b, w in ints.items() if w}
-    if violations(board, ints):
+    ints = integer_pagoda(board, u, bound)
+    if ints is None:
         return None
     val = sum(w for b, w in ints.items() if pos >> b & 1)
     if val >= min(sum(w for b, w in ints.items() if f >> b & 1) for f in finishes):
@@ -267,10 +243,39 @@ def find_pagoda_steps(board: Board, pos: int, finishes: list[int], *,
     return ints
 
 
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a
+def pagoda_rows(board: Board, extra: int, bound: int) -> tuple[list[list[int]], list[int]]:
+    """The rows ``rows x <= rhs`` every pagoda program shares, in the variables ``u = bound - P`` (one per
+    hole, in ``board.bits`` order, then ``extra`` more columns left 0): ``P(y) <= P(x) + P(b)`` for each
+    jump ``x`` over ``b`` into ``y``, i.e. ``u(x) + u(b) - u(y) <= bound``, and ``u <= 2 bound``."""
+    index = {b: i for i, b in enumerate(board.bits)}
+    n = len(board.bits)
+    rows: list[list[int]] = []
+    rhs: list[int] = []
+    for a, b, c in board.lines:
+        for x, y in ((a, c), (c, a)):
+            row = [0] * (n + extra)
+            row[index[x]] += 1
+            row[index[b]] += 1
+            row[index[y]] -= 1
+            rows.append(row)
+            rhs.append(bound)
+    for i in range(n):
+        row = [0] * (n + extra)
+        row[i] = 1
+        rows.append(row)
+        rhs.append(2 * bound)
+    return rows, rhs
+
+
+def integer_pagoda(board: Board, u: list[float], bound: int) -> dict[int, int] | None:
+    """A program's weights ``bound - u`` rounded to small rationals and scaled to coprime integers
+    (``{bit: weight}``, zeros dropped), or None when the result is not a pagoda (checked on every jump)."""
+    weights = [Fraction(bound - v).limit_denominator(64) for v in u]
+    scale = lcm(*(w.denominator for w in weights))
+    ints = [int(w * scale) for w in weights]
+    g = gcd(*ints) or 1
+    out = {b: w // g for b, w in zip(board.bits, ints) if w}
+    return None if violations(board, out) else out
 
 
 # ---------------------------------------------------------------------------------------------

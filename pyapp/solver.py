@@ -22,7 +22,9 @@ The portfolio, cheapest first (its phases are objects of :mod:`pyapp.search.phas
    finished by small depth-first searches (1000 nodes each) over its last 11 jumps: finds solutions on big
    boards where one bad early move would trap the depth-first search.  Order: the 12
    short runs, beams of 128 and 256, then a **linear program** looks for a pagoda function
-   proving the goal out of reach (:func:`pyapp.pagoda.find_pagoda_steps`), then wider
+   proving the goal out of reach (:func:`pyapp.pagoda.find_pagoda_steps`) and, toward one goal
+   position, for one separating the positions a jump or two after the start from those a jump
+   or two before the goal (:mod:`pyapp.search.separation`), then wider
    beams (256, 1024, 4096) alternate with longer depth-first runs (4000, 16000, 64000 nodes).
 4. **The complete search** (:class:`pyapp.search.complete.Complete`): the depth-first search
    to the end and the bidirectional level search (:mod:`pyapp.search.levels`) in alternating
@@ -197,7 +199,12 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
         if not definite:
             return done("unknown", f"{why}: fewest pegs found so far, minimality not proven",
                         st.best_path, "budget", st.nodes, len(run.table))
-        return done("unknown", why, None, "budget", st.nodes, len(run.table))
+        if budget.cancelled:
+            return done("unknown", why, None, "budget", st.nodes, len(run.table))
+        if st.best_path and st.best_path[0] == start:  # a path of this problem's own (not a beam's endgame)
+            why += f"; fewest pegs reached by the depth-first searches {st.best_path[-1].bit_count()}"
+        tried = ["position class", f"{len(pagodas)} known pagoda{'s' if len(pagodas) != 1 else ''}", *st.tried]
+        return done("unknown", f"{why}; proofs tried: {', '.join(tried)}", None, "budget", st.nodes, len(run.table))
 
     if not pagoda_dead:
         phases = portfolio(DEFAULT_RESTARTS if restarts is None else restarts,

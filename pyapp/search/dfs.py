@@ -48,6 +48,8 @@ class Stats:
     """When a list, dead positions are appended to it (used to learn pagodas)."""
     how_far: str = ""
     """How far a complete search got, for an ``unknown`` answer (set by the level search)."""
+    tried: list[str] = field(default_factory=list)
+    """Impossibility proofs the phases tried without success, for an ``unknown`` answer."""
 
 
 def make_expand(t: Tables, keys: set[int], iso: int = ISO, edge: int = EDGE):
