@@ -16,9 +16,10 @@ from pyapp.errors import PegError
 from pyapp.exact.count import count_exact
 from pyapp.exact.estimate import FACTOR, estimate, estimate_positions, position_classes
 
-MEASURED = {("triangle7", "4", "any"): (17_796_556, 379), ("english", "d4", "d4"): (9_568_755, 458)}
-"""Positions stored by ``count`` and the memory (MB) it said it held at its peak (bench rows
-exact-count-triangle7 and exact-count-english, BENCHMARKS.md)."""
+MEASURED = {("triangle7", "4", "any"): (17_796_556, 379, 1_250, 925),
+            ("english", "d4", "d4"): (9_568_755, 458, 814, 669)}
+"""Positions stored by ``count``, the memory (MB) it said it held at its peak, the CPython process's max RSS
+and the Pyodide WebAssembly heap (MB) (bench rows exact-count-triangle7 and exact-count-english, BENCHMARKS.md)."""
 
 
 def _within(guess: float, actual: float, factor: float) -> bool:
@@ -51,9 +52,10 @@ def test_triangle6_within_the_stated_factor():
 @pytest.mark.parametrize("key", sorted(MEASURED))
 def test_big_boards_within_the_stated_factor_of_the_measured_runs(key):
     guess = estimate(_problem(*key))
-    positions, held_mb = MEASURED[key]
+    positions, held_mb, rss_mb, heap_mb = MEASURED[key]
     assert _within(guess["positions"], positions, FACTOR), guess
     assert _within(guess["held_mb"], held_mb, FACTOR), guess
+    assert _within(guess["memory_mb"], rss_mb, FACTOR) and _within(guess["browser_memory_mb"], heap_mb, FACTOR), guess
     assert guess["big"]
 
 

@@ -16,8 +16,8 @@ The meeting level is found as ``count`` finds it: the side with the smaller fron
 Calibrated against measured runs (CPython 3.11, BENCHMARKS.md, issue 10): triangle6 vacancy 4
 -> one peg 185,388 positions, 0.7 s; triangle7 vacancy 4 -> one peg 17,796,556 positions,
 157 CPU s, max RSS about 1.2 GB; English central game 9,568,755 positions, 79-94 CPU s, max
-RSS 814 MB (Pyodide heap 669 MB).  ``tests/test_exact_estimate.py`` holds the estimate within
-:data:`FACTOR` of these figures.
+RSS 814 MB (Pyodide heap 669 MB); triangle7's Pyodide heap 925 MB.  ``tests/test_exact_estimate.py``
+holds the estimate within :data:`FACTOR` of these figures.
 """
 
 from __future__ import annotations
@@ -35,11 +35,12 @@ FACTOR = 1.5
 MICROSECONDS_PER_POSITION = 9.0
 """CPython CPU per stored position of ``count``: 157.2 s / 17.8 million on triangle7, 78.9-94.0 s / 9.6
 million on the English board (8.2-9.8 us)."""
-BYTES_PER_POSITION = 85
-"""Peak resident memory per stored position of ``count`` in CPython: English 814 MB / 9.6 million; triangle7
-about 70 bytes (1,250 MB for a count and its recount)."""
-HEAP_BYTES_PER_POSITION = 70
-"""The same under Pyodide (32-bit pointers): the English count's WebAssembly heap was 669 MB."""
+BYTES_PER_POSITION = 75
+"""Peak resident memory per stored position of ``count`` in CPython (max RSS): English 814 MB for 9.6 million
+positions (85 bytes), triangle7 1,250 MB for 17.8 million (70 bytes, a count and its recount in one process)."""
+HEAP_BYTES_PER_POSITION = 60
+"""The same under Pyodide (32-bit pointers), the WebAssembly heap: English 669 MB (70 bytes a position),
+triangle7 925 MB (52 bytes, count and recount; Node, 2026-11-23)."""
 BASE_BYTES = 40_000_000
 """The interpreter, the program and its tables before the first level."""
 BROWSER_FACTOR = 2.0
