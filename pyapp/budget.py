@@ -148,6 +148,18 @@ class Budget:
         the memory ceiling (at least one)."""
         return max(1, self.ceiling() // parts // bytes_each)
 
+    def entries(self, limit: int | None, bytes_each: int) -> int:
+        """How many entries of ``bytes_each`` bytes a call may store: what fits in the memory ceiling,
+        or the caller's ``limit`` if lower."""
+        room = self.room(bytes_each)
+        return room if limit is None else min(limit, room)
+
+    def full(self, entries: int, bytes_each: int) -> str:
+        """Why a call sized by :meth:`entries` stopped for room: the memory ceiling, or the caller's limit."""
+        if entries == self.room(bytes_each):
+            return f"memory ceiling of {self.ceiling() // 2**20} MB reached"
+        return f"position limit of {entries:,} reached"
+
     def cap(self, default: int, bytes_each: int) -> int:
         """How many entries of about ``bytes_each`` bytes a call may store: ``default``, or fewer
         when the memory ceiling says so."""

@@ -51,6 +51,13 @@ def test_room_comes_from_the_memory_ceiling_only():
     assert Budget(max_bytes=10).room(100) == 1
 
 
+def test_entries_and_why_a_call_was_full():
+    b = Budget(max_bytes=10_000)
+    assert b.entries(None, 100) == 100 and b.entries(40, 100) == 40 and b.entries(500, 100) == 100
+    assert b.full(100, 100) == "memory ceiling of 0 MB reached"
+    assert b.full(40, 100) == "position limit of 40 reached"
+
+
 @pytest.mark.parametrize("nodes", [1000, 5000])
 def test_node_budget_gives_reproducible_answers(nodes):
     problem = default_problem("german")

@@ -60,8 +60,7 @@ def count_steps(problem: Problem, *, budget: Budget,
     board, goal, start = problem.board, problem.goal, problem.start
     if not goal.definite:
         raise PegError("counting needs a goal with a definite end (a hole, 'any' or a target), not 'min'")
-    room = budget.room(POSITION_BYTES)
-    max_positions = room if max_positions is None else min(max_positions, room)
+    max_positions = budget.entries(max_positions, POSITION_BYTES)
     final = goal.final_pegs or 1
     obstacle = goal.obstacle(board, start)
     if start.bit_count() < final or obstacle:
@@ -124,9 +123,7 @@ def count_steps(problem: Problem, *, budget: Budget,
                 yield budget.progress(entries=len(memo), depth=len(stack), note="counting")
             # checked after the pause too: a cancel sent while paused stops the count at once
             if budget.over() or len(memo) > max_positions:
-                why = budget.why() if budget.over() else (
-                    f"memory ceiling of {budget.ceiling() // 2**20} MB reached" if max_positions == room
-                    else f"position limit of {max_positions:,} reached")
+                why = budget.why() if budget.over() else budget.full(max_positions, POSITION_BYTES)
                 return Count(None, len(memo), budget.elapsed(), f"{why} after {len(memo)} positions")
             if len(seen) > max_positions:
                 seen.clear()  # only a shortcut: the canonical memo keeps every answer

@@ -53,13 +53,6 @@ class Fewest:
     seconds: float = 0.0
 
 
-def _full(positions: int, budget: Budget) -> str:
-    """Why the search stopped for room: the memory ceiling, or the caller's lower position limit."""
-    if positions == budget.room(POSITION_BYTES):
-        return f"memory ceiling of {budget.ceiling() // 2**20} MB reached ({positions:,} positions)"
-    return f"position limit of {positions:,} reached"
-
-
 def lower_bound(problem: Problem, pos: int, corners: int) -> int:
     """Admissible bound on the moves still needed from ``pos``: corner pegs that must move."""
     goal = problem.goal
@@ -114,8 +107,7 @@ def fewest_steps(problem: Problem, *, budget: Budget, max_positions: int | None 
     board, goal, start = problem.board, problem.goal, problem.start
     if not goal.definite:
         raise PegError("fewest moves needs a goal with a definite end (a hole, 'any' or a target), not 'min'")
-    room = budget.room(POSITION_BYTES)
-    max_positions = room if max_positions is None else min(max_positions, room)
+    max_positions = budget.entries(max_positions, POSITION_BYTES)
     obstacle = goal.obstacle(board, start)
     if obstacle:
         return Fewest("impossible", reason=obstacle, proven=True, seconds=budget.elapsed())
@@ -152,7 +144,7 @@ def fewest_steps(problem: Problem, *, budget: Budget, max_positions: int | None 
             if n & 63 == 0:
                 budget.spend(64 if n else 0)
                 if budget.over() or len(seen) > max_positions:
-                    reason = budget.why() if budget.over() else _full(max_positions, budget)
+                    reason = budget.why() if budget.over() else budget.full(max_positions, POSITION_BYTES)
                     break
                 if budget.report_due():
                     yield budget.progress(entries=len(seen), depth=depth, note=f"positions {depth} moves away")
