@@ -14,6 +14,11 @@ its answer (``StopIteration.value``).  Between two steps the caller may
 left to a sub-call (hint asks the solver once per jump): the share has its own time and node
 limits, nodes spent under it count for its parent too, and cancelling either cancels both.
 
+Time is read from the budget's clock: the wall clock by default (what a person waits for), or
+:data:`CPU_CLOCK`, this process's CPU time, so that a run on a loaded machine gets the same
+work as on a quiet one (the tables and bench rows of the complete solver use it; shares inherit
+it).  Progress reports stay on the wall clock: they are for the person watching.
+
 Nodes are whatever unit of work the call counts (search nodes, positions expanded); memory
 is a ceiling in bytes (the caller's, else :data:`DEFAULT_MAX_BYTES`) that each call turns into
 the number of entries it may store (:meth:`Budget.room`), so no call has a fixed cap on positions.
@@ -38,6 +43,12 @@ from typing import Any, TypeVar
 from .errors import PegError
 
 T = TypeVar("T")
+Clock = Callable[[], float]
+
+WALL_CLOCK: Clock = time.perf_counter
+"""The default clock of a budget: seconds as a person waits for them."""
+CPU_CLOCK: Clock = time.process_time
+"""This process's CPU seconds (in Pyodide, ``clock()``: the worker's own time)."""
 
 DEFAULT_SLICE_SECONDS = 0.05
 """How often a long call reports progress (and so how soon it sees a cancel)."""
@@ -68,7 +79,7 @@ class Budget:
 
     def __init__(self, max_seconds: float | None = None, max_nodes: int | None = None,
                  max_bytes: int | None = None, *, slice_seconds: float = DEFAULT_SLICE_SECONDS,
-                 parent: Budget | None = None) -> None:
+                 parent: Budget | None = None, clock: Clock | None = None) -> None:
         if max_seconds is not None and not max_seconds > 0:
             raise PegError(f"a time budget must be above 0 seconds, not {max_seconds!r}")
         if max_nodes is not None and max_nodes < 0:
@@ -80,17 +91,20 @@ class Budget:
         self.max_bytes = max_bytes
         self.slice_seconds = slice_seconds
         self.parent = parent
-        self.t0 = time.perf_counter()
+        self.clock: Clock = clock if clock is not None else parent.clock if parent is not None else WALL_CLOCK
+        """Where the time limit is read (a share keeps its parent's)."""
+        self.t0 = self.clock()
         self.deadline = None if max_seconds is None else self.t0 + max_seconds
         self.nodes = 0
         """Nodes spent under this budget (and its shares) so far."""
         self._root: Budget = parent._root if parent is not None else self
         self._cancelled = False
-        self._last_report = self.t0
+        self._last_report = time.perf_counter()
 
     def __repr__(self) -> str:
+        cpu = ", clock=CPU_CLOCK" if self.clock is CPU_CLOCK else ""
         return (f"Budget(max_seconds={self.max_seconds!r}, max_nodes={self.max_nodes!r}, "
-                f"max_bytes={self.max_bytes!r}, nodes={self.nodes})")
+                f"max_bytes={self.max_bytes!r}{cpu}, nodes={self.nodes})")
 
     # ------------------------------------------------------------ spending
     def spend(self, nodes: int) -> None:
@@ -109,10 +123,11 @@ class Budget:
         return self._root._cancelled
 
     def elapsed(self) -> float:
-        return time.perf_counter() - self.t0
+        """Seconds spent so far, on the budget's clock."""
+        return self.clock() - self.t0
 
     def remaining_seconds(self) -> float | None:
-        return None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
+        return None if self.deadline is None else max(0.0, self.deadline - self.clock())
 
     def remaining_nodes(self) -> int | None:
         return None if self.max_nodes is None else max(0, self.max_nodes - self.nodes)
@@ -125,10 +140,10 @@ class Budget:
             return True
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
             return True
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        return self.deadline is not None and self.clock() >= self.deadline
 
     def out_of_time(self) -> bool:
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        return self.deadline is not None and self.clock() >= self.deadline
 
     def check(self) -> None:
         """Raise :class:`BudgetSpent` when :meth:`over` (for calls that cannot yield, e.g. recursions)."""
@@ -160,13 +175,6 @@ class Budget:
             return f"memory ceiling of {self.ceiling() // 2**20} MB reached"
         return f"position limit of {entries:,} reached"
 
-    def cap(self, default: int, bytes_each: int) -> int:
-        """How many entries of about ``bytes_each`` bytes a call may store: ``default``, or fewer
-        when the memory ceiling says so."""
-        if self.max_bytes is None:
-            return default
-        return max(1, min(default, self.max_bytes // bytes_each))
-
     # ------------------------------------------------------------ progress and shares
     def report_due(self) -> bool:
         """True about every ``slice_seconds`` (shared with the budget's shares): time to yield progress."""
@@ -180,7 +188,7 @@ class Budget:
     def share(self, parts: int, *, seconds: float | None = None) -> Budget:
         """A budget for one of ``parts`` sub-calls: an equal share of the time and nodes left
         (at least :data:`MIN_SHARE_SECONDS`, one node; ``seconds`` instead of the time share
-        when given), the same memory ceiling and cancel flag."""
+        when given), the same memory ceiling, clock and cancel flag."""
         parts = max(parts, 1)
         left = self.remaining_seconds()
         if seconds is None and left is not None:

@@ -184,7 +184,7 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     if table_cap is None:
         table_cap = budget.room(TABLE_ENTRY_BYTES, 2)
     elif table_cap >= 0:
-        table_cap = budget.cap(table_cap, TABLE_ENTRY_BYTES)
+        table_cap = budget.entries(table_cap, TABLE_ENTRY_BYTES)
     tables = _tables_for(board, goal.symmetries(board), tuple(finishes))
     reseed(tables, seed)
     if (yield from _pause(budget)):

@@ -6,7 +6,7 @@ from pyapp.analysis.count import count
 from pyapp.analysis.fewest import fewest_steps
 from pyapp.analysis.finishes import finishes_steps
 from pyapp.analysis.hint import hint_steps
-from pyapp.budget import DEFAULT_MAX_BYTES, Budget, Progress, drive
+from pyapp.budget import CPU_CLOCK, DEFAULT_MAX_BYTES, WALL_CLOCK, Budget, Progress, drive
 from pyapp.errors import PegError
 from pyapp.problem import default_problem
 from pyapp.request import build
@@ -39,8 +39,40 @@ def test_nodes_of_a_share_count_for_its_parent_and_cancel_reaches_both():
 
 
 def test_memory_ceiling_lowers_caps():
-    assert Budget().cap(1000, 100) == 1000
-    assert Budget(max_bytes=10_000).cap(1000, 100) == 100
+    assert Budget().entries(1000, 100) == 1000
+    assert Budget(max_bytes=10_000).entries(1000, 100) == 100
+
+
+class FakeClock:
+    """A clock the test moves by hand (stands for the CPU clock of a loaded machine)."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_time_limit_is_read_from_the_budgets_clock_and_shares_keep_it():
+    clock = FakeClock()
+    b = Budget(10.0, clock=clock)
+    assert not b.over() and b.remaining_seconds() == 10.0
+    part = b.share(2)
+    assert part.clock is clock and part.max_seconds == 5.0
+    clock.now += 6.0  # six seconds of work: the share is spent, the whole budget is not
+    assert part.over() and part.out_of_time() and not b.over()
+    assert b.elapsed() == 6.0 and b.remaining_seconds() == 4.0
+    clock.now += 4.0
+    assert b.over() and b.why() == "budget spent"
+
+
+def test_a_budget_on_the_cpu_clock_does_not_run_out_while_the_process_sleeps():
+    import time
+
+    b = Budget(0.05, clock=CPU_CLOCK)
+    time.sleep(0.1)  # wall time passes, CPU time hardly does
+    assert not b.over() and "CPU_CLOCK" in repr(b)
+    assert Budget(0.05).clock is WALL_CLOCK
 
 
 def test_room_comes_from_the_memory_ceiling_only():

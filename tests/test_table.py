@@ -119,3 +119,24 @@ def test_twin_finishes_share_answers_and_replace_unknowns(monkeypatch):
         assert c.status == "solved", (f, c.method)
         rep = replay(board, board.start("d4"), c.moves)
         assert rep.valid and rep.final == 1 << board.hole(f)
+
+
+def test_cpu_time_option_gives_every_problem_a_budget_on_the_cpu_clock(monkeypatch):
+    """``table --cpu-time``: each problem's share of time is read from the CPU clock, so a loaded
+    machine answers the same table as a quiet one (the issue-9 bench rows rely on it)."""
+    from pyapp.analysis import table as table_module
+    from pyapp.budget import CPU_CLOCK, WALL_CLOCK
+
+    real = table_module.search
+    clocks = []
+
+    def search(problem, **kw):
+        clocks.append((kw["budget"].clock, kw["budget"].max_seconds))
+        return (yield from real(problem, **kw))
+
+    monkeypatch.setattr(table_module, "search", search)
+    assert main(["table", "triangle4", "--json", "--quiet", "--cpu-time", "--problem-seconds", "3"]) == 0
+    assert clocks and all(c == (CPU_CLOCK, 3.0) for c in clocks)
+    clocks.clear()
+    assert main(["table", "triangle4", "--json", "--quiet"]) == 0
+    assert clocks and all(c[0] is WALL_CLOCK for c in clocks)

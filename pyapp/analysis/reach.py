@@ -89,7 +89,7 @@ def explore_steps(board: Board, start: int, *, budget: Budget,
     when the budget or the position cap (lowered to the budget's memory ceiling) is hit.
 
     Counts one node per position expanded."""
-    max_positions = budget.cap(max_positions, POSITION_BYTES)
+    max_positions = budget.entries(max_positions, POSITION_BYTES)
     group = stabilizer(board, start)
     canon = canonicalizer(board, group)
     layers = [{canon(start)}]

@@ -4,7 +4,9 @@ For each start with one hole empty (one per symmetry class, the first in reading
 and each hole where the last peg should stand, the solver (:func:`pyapp.solver.search`,
 fast phases then the complete search) answers ``solved`` with a solution (replayed here
 with :func:`pyapp.game.replay` before it is reported), ``impossible`` with its reason, or
-``unknown`` with how far it got when the per-problem budget ran out.
+``unknown`` with how far it got when the per-problem budget ran out.  The per-problem budget is
+read from the caller's budget's clock (``table --cpu-time``: CPU seconds, so a loaded machine
+gives the same table as a quiet one).
 
 :func:`table_steps` is a step generator (see :mod:`pyapp.budget`): it yields a
 :class:`TableProgress` (note ``"d2 -> f5 (12 of 54)"``, and the same as numbers: problems done,
@@ -111,7 +113,7 @@ def table_steps(board: Board, *, budget: Budget | None = None, problem_seconds: 
                 continue
             left = budget.remaining_seconds()
             seconds = problem_seconds if left is None else max(min(problem_seconds, left), 1e-3)
-            share = Budget(seconds, None, budget.max_bytes, slice_seconds=budget.slice_seconds)
+            share = Budget(seconds, None, budget.max_bytes, slice_seconds=budget.slice_seconds, clock=budget.clock)
             problem = Problem(board, start, Goal("hole", 1 << board.hole(finish)))
             gen = search(problem, budget=share)
             try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..budget import Budget
+from ..budget import CPU_CLOCK, Budget
 from ..errors import LimitError
 from ..limits import check_seconds
 from ..problem import Problem, Result
@@ -57,19 +57,24 @@ def positive_int(text: str) -> int:
 
 def add_time_budget(p: argparse.ArgumentParser, default: float | None) -> None:
     """The budget options: ``--max-seconds`` (with a default for the analyses that must not run
-    forever), ``--max-nodes`` (reproducible on a loaded machine) and ``--max-memory`` (MB)."""
+    forever), ``--max-nodes`` (reproducible on a loaded machine), ``--max-memory`` (MB) and
+    ``--cpu-time`` (every time limit, per-problem ones included, read from the CPU clock)."""
     p.add_argument("--max-seconds", type=positive_float, default=default,
                    help="time budget" + (f" (default {default:g})" if default is not None else ""))
     p.add_argument("--max-nodes", type=non_negative, help="node budget (search nodes or positions expanded)")
     p.add_argument("--max-memory", type=megabytes, metavar="MB",
                    help="memory ceiling in MB (caps the positions the call stores)")
+    p.add_argument("--cpu-time", action="store_true",
+                   help="count every time budget in CPU seconds of this process, not wall-clock seconds "
+                        "(the same work, so the same answers, on a loaded machine)")
 
 
 def budget_from_args(args: argparse.Namespace) -> Budget:
     """The :class:`~pyapp.budget.Budget` the options of :func:`add_time_budget` describe."""
     memory = getattr(args, "max_memory", None)
     return Budget(args.max_seconds, getattr(args, "max_nodes", None),
-                  None if memory is None else int(memory * 2**20))
+                  None if memory is None else int(memory * 2**20),
+                  clock=CPU_CLOCK if getattr(args, "cpu_time", False) else None)
 
 
 def positive_float(text: str) -> float:
