@@ -188,6 +188,21 @@ class TestBenchRows:
         assert "published 1,679,072" in fewest_row.check(0, too_few).wrong
         assert fewest_row.check(0, ExactFewest("solved", 19, jumps, None, 19)).wrong
 
+    def test_triangle7_row_holds_the_published_shortest_of_any_problem(self, monkeypatch):
+        # OEIS A127500 (G. I. Bell, JIS 11 (2008)): a(7) = 12, no problem on the 28-hole triangle takes fewer
+        from pyapp import bench
+        from pyapp.exact import bench_rows
+        from pyapp.exact.fewest import ExactFewest
+        from pyapp.solver import solve
+
+        (row,) = bench.select(only=["exact-fewest-triangle7"])
+        t7 = get_board("triangle7")
+        jumps = solve(Problem(t7, t7.start("4"), Goal("any")), max_nodes=200_000).jumps
+        moves = count_moves(jumps)
+        assert moves >= 12 and row.check(0, ExactFewest("solved", moves, jumps, None, moves)).wrong is None
+        monkeypatch.setattr(bench_rows, "count_moves", lambda js: 11)  # as if the search had found 11 moves
+        assert "fewer than the published 12" in row.check(0, ExactFewest("solved", 11, jumps, None, 11)).wrong
+
     def test_levels_row_compares_with_bells_totals(self):
         # 23,475,688 reachable / 1,679,072 can still win, up to symmetry: G. I. Bell, arXiv:0903.3696
         from pyapp import bench
