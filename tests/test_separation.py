@@ -14,7 +14,7 @@ from pyapp.catalogue import get_board
 from pyapp.goal import Goal
 from pyapp.pagoda import _drive, integer_pagoda
 from pyapp.problem import Problem
-from pyapp.search.separation import frontier, separation_steps
+from pyapp.search.separation import each_reason, frontier, separate_each, separation_steps
 from pyapp.solver import search
 
 
@@ -90,6 +90,43 @@ def test_solvable_cells_are_not_separated(board_id, vacancy, finish):
     """Cells the table solves (replayed solutions; german d2 -> a5 through an equivalent problem)."""
     board = get_board(board_id)
     assert _separate(board, board.start(vacancy), 1 << board.hole(finish)) is None
+
+
+@pytest.mark.parametrize("board_id", ["triangle5", "triangle6"])
+def test_one_peg_anywhere_is_never_claimed_impossible_when_some_finish_is_reachable(board_id):
+    """:func:`separate_each` over every one-peg finish of a start's class, against exhaustive enumeration:
+    a proof only when no one-peg position is reachable, and the sample has starts of both kinds, with
+    some finishes separated and others reachable (the case a proof for only some finishes would get wrong)."""
+    board = get_board(board_id)
+    rng = random.Random(11)
+    starts = sorted({board.canonical(board.start(h)) for h in board.names})
+    starts += [sum(1 << b for b in rng.sample(board.bits, rng.randint(6, 11))) for _ in range(40)]
+    proven = mixed = 0
+    for start in starts:
+        seen = reachable(board, start)
+        finishes = Goal("any").pagoda_targets(board, start)
+        proofs = _drive(separate_each(board, start, finishes))
+        reached = [f for f in finishes if f in seen]
+        if reached:
+            assert proofs is None, start
+            mixed += any(_separate(board, start, f) is not None for f in finishes)
+        elif proofs is not None:
+            proven += 1
+            assert [f for f, _ in proofs] == finishes
+    assert proven > 0 and mixed > 0
+
+
+def test_solver_answers_diamond41_e1_one_peg_anywhere_by_separation():
+    """Formerly unknown at 10 s (issue 9's list: e1 -> any): each of the five finishes its class allows
+    (e3, b6, e6, h6, e9) is separated from the start."""
+    board = get_board("diamond41")
+    result = drive(search(Problem(board, board.start("e1"), Goal("any")), max_nodes=400_000))
+    assert result.status == "impossible" and result.method == "pagoda (linear programming)"
+    assert result.reason.startswith("every one-peg finish the position class allows is ruled out")
+    for hole in ("e3", "b6", "e6", "h6", "e9"):
+        assert f"{hole}: pagoda separation" in result.reason
+    proofs = _drive(separate_each(board, board.start("e1"), Goal("any").pagoda_targets(board, board.start("e1"))))
+    assert proofs is not None and each_reason(board, proofs) == result.reason
 
 
 def test_rounding_to_a_non_pagoda_is_rejected():

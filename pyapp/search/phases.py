@@ -26,7 +26,7 @@ from ..pagoda import find_pagoda_steps
 from .beam import beam
 from .compiled import Tables, reseed
 from .dfs import NO_LIMIT, Stats, dfs
-from .separation import separation_steps
+from .separation import each_reason, separate_each, separation_steps
 from .table import BoundedTable
 
 EARLY_RESTARTS = 12
@@ -171,7 +171,8 @@ class PagodaProgram:
     separates the start from it, small programs look for one separating the positions a
     jump or two after the start from those a jump or two before the goal
     (:mod:`pyapp.search.separation`; Diamond 41 e1 -> e9 in 100 pivots, where the level
-    search could not finish)."""
+    search could not finish); toward one peg anywhere, such a program for each finish the
+    class allows (Diamond 41 e1 -> any: five finishes, each separated)."""
 
     name: str = "linear programming"
 
@@ -182,6 +183,12 @@ class PagodaProgram:
             return Outcome("pagoda", [], lp_reason(run, weights))
         run.st.tried.append("a pagoda by linear programming")
         if run.target is None:
+            if run.final_pegs != 1 or not run.finishes:
+                return None
+            each = yield from separate_each(board, run.start, run.finishes)
+            if each is not None:
+                return Outcome("pagoda", [], each_reason(board, each))
+            run.st.tried.append("pagoda separation of each one-peg finish")
             return None
         attempts: list[str] = []
         proof = yield from separation_steps(board, run.start, run.target, attempts=attempts)

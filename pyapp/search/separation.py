@@ -20,6 +20,8 @@ a plain jump-count system in between, whose dual is exactly a separation at dept
 The two problems it leaves open (Diamond 41 d2 -> f8, German e1 -> e1) keep the full
 relaxation feasible too.
 
+:func:`separate_each` does it for each finish of a one-peg-anywhere goal.
+
 :func:`separation_steps` builds both frontiers, solves one small linear program per depth
 (the project's own simplex, :func:`pyapp.pagoda._simplex_steps`, one pause per pivot),
 rounds the pagoda it suggests to integers and checks everything exactly: every jump of the
@@ -129,6 +131,26 @@ def separation_steps(board: Board, start: int, goal: int, depths: tuple[int, ...
             attempts.append(f"{depth} jump{'s' if depth > 1 else ''} from each end: {len(front)} x {len(back)} "
                             f"positions, {pivots} pivots in all")
     return None
+
+
+def separate_each(board: Board, start: int, finishes: list[int]
+                  ) -> Generator[None, None, list[tuple[int, Separation]] | None]:
+    """A :class:`Separation` for every position of ``finishes`` (one-peg goal: every finish the start's class
+    allows), or None as soon as one finish has none.  Every solution ends at one of them, so a proof for each
+    proves the whole goal impossible (Diamond 41 e1 -> one peg anywhere: five finishes, each separated)."""
+    proofs = []
+    for finish in finishes:
+        proof = yield from separation_steps(board, start, finish)
+        if proof is None:
+            return None
+        proofs.append((finish, proof))
+    return proofs
+
+
+def each_reason(board: Board, proofs: list[tuple[int, Separation]]) -> str:
+    """The ``impossible`` reason for :func:`separate_each`'s proofs, finish by finish."""
+    parts = "; ".join(f"{board.name_of[f.bit_length() - 1]}: {p.reason(board)}" for f, p in proofs)
+    return f"every one-peg finish the position class allows is ruled out by pagoda separation ({parts})"
 
 
 def _program(board: Board, front: set[int], back: set[int]) -> tuple[list[int], list[list[int]], list[int]]:
