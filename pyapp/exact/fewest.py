@@ -205,8 +205,7 @@ def _on_start(win: Winnable, first: int, jumps: list[Jump]) -> list[Jump]:
     if first == start:
         return jumps
     g = next(i for i in win.codec.group if board.transform(first, i) == start)
-    image = dict(zip(board.bits, board.symmetries[g]))
-    return [(image[a], image[b], image[c]) for a, b, c in jumps]
+    return board.map_jumps(jumps, g)
 
 
 def _one_move_back(board, table, pos: int, before: Callable[[int], bool]) -> tuple[int, list[Jump]]:
