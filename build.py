@@ -2,7 +2,7 @@
 
 ``python build.py`` writes ``dist/``: the page, ``static/`` (ES modules, CSS, the worker),
 ``pyapp.zip`` (the pure-Python library the worker unpacks into Pyodide), ``boards.json`` (every
-catalogue board's holes, jumps and drawing, from :mod:`pyapp.boarddata`, so the page plays at once
+catalogue board's holes, jumps and drawing, from :mod:`pyapp.web.boarddata`, so the page plays at once
 while Python starts; the default board's drawing is also put into ``index.html`` for the first
 paint), ``snapshot.bin`` (a Pyodide memory snapshot with pyapp imported, see
 :func:`write_snapshot`), the five Pyodide
@@ -110,7 +110,7 @@ def write_board_data(dist: Path) -> None:
     (replacing the skeleton between the ``@BOARD@`` marks) so the first paint shows it."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from pyapp.boarddata import catalogue_data
+    from pyapp.web.boarddata import catalogue_data
 
     data = catalogue_data()
     (dist / "boards.json").write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")

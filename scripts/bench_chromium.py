@@ -3,7 +3,7 @@
 Builds the site with the project's own ``build.py`` (into a temporary folder, so a ``dist/``
 that someone else is serving is left alone; ``--dist DIR`` uses an existing build instead),
 serves it on 127.0.0.1, opens ``bench.html`` in Debian's Chromium through Playwright, and
-collects the rows that the page's Pyodide worker measures (``pyapp.bench.iter_suite``, the
+collects the rows that the page's Pyodide worker measures (``pyapp.bench.suite.iter_suite``, the
 same suite as ``python -m pyapp bench``).  Progress goes to stderr, the table to stdout.
 
     python scripts/bench_chromium.py [--quick] [--repeat N] [--only NAME...] [--json] [--out FILE] [--starts N]
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402  (the project's build script, at the repository root)
-from pyapp import bench  # noqa: E402
+from pyapp.bench import suite as bench  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

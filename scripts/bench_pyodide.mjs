@@ -1,4 +1,4 @@
-// Runs the benchmark suite (pyapp/bench.py, the same definition as `python -m pyapp bench`)
+// Runs the benchmark suite (pyapp/bench/suite.py, the same definition as `python -m pyapp bench`)
 // inside real Pyodide under Node, offline, and prints the same table (or JSON).
 //
 // Usage (from the repository root):
@@ -67,7 +67,7 @@ async function main() {
   const result = JSON.parse(
     await pyodide.runPythonAsync(`
 import json, sys
-from pyapp import bench
+from pyapp.bench import suite as bench
 __kw = json.loads(__bench_kwargs)
 __rows = []
 for __row in bench.iter_suite(**__kw):

@@ -1,5 +1,5 @@
 // Build-time Pyodide memory snapshot (build.py runs this): boot the pinned Pyodide under Node,
-// unpack pyapp.zip, import pyapp.webapi and warm it (solver and analyses imported), then save the
+// unpack pyapp.zip, import pyapp.web.api and warm it (solver and analyses imported), then save the
 // interpreter's memory, gzip-compressed.  The page's worker restores it instead of booting Python
 // (static/worker.mjs), after checking the Pyodide version and the file's SHA-256 recorded here,
 // and boots normally when anything does not match or the restore fails.
@@ -21,8 +21,8 @@ py.runPython(`
 import sys
 if '/home/pyodide/app' not in sys.path:
     sys.path.insert(0, '/home/pyodide/app')
-import pyapp.webapi
-pyapp.webapi.warm()
+import pyapp.web.api
+pyapp.web.api.warm()
 `);
 const memory = py.makeMemorySnapshot();
 const packed = gzipSync(memory, { level: 6 });

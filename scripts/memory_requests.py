@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pyapp import webapi  # noqa: E402
+from pyapp.web import api as webapi  # noqa: E402
 
 
 def spec(i: int) -> str:

@@ -13,7 +13,7 @@
 // As a module:
 //   import { loadPyapp } from "./pyodide_runner.mjs";
 //   const { pyodide, timing } = await loadPyapp();
-//   pyodide.runPython("from pyapp.bench import run_suite");
+//   pyodide.runPython("from pyapp.bench.suite import run_suite");
 
 import { readdirSync, readFileSync, statSync, writeSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -83,7 +83,7 @@ export async function loadPyapp({ root = ROOT, offline = true, stdout = 1, stder
   pyodide.setStderr(rawWriter(stderr));
   installPyapp(pyodide, root);
   const t2 = performance.now();
-  pyodide.runPython("import pyapp, pyapp.solver, pyapp.catalogue");
+  pyodide.runPython("import pyapp, pyapp.search.solver, pyapp.core.catalogue");
   const t3 = performance.now();
   const s = (ms) => Math.round(ms) / 1000;
   return { pyodide, timing: { load_s: s(t1 - t0), install_s: s(t2 - t1), import_s: s(t3 - t2), total_s: s(t3 - t0) } };
@@ -137,7 +137,7 @@ async function main(argv) {
     else if (a === "-m") {
       const mod = argv.shift();
       if (mod !== "pyapp") throw new Error(`only '-m pyapp' is supported, not ${mod}`);
-      code = `import sys\nfrom pyapp.cli import main\nsys.exit(main(${JSON.stringify(argv.splice(0))}))`;
+      code = `import sys\nfrom pyapp.cli.main import main\nsys.exit(main(${JSON.stringify(argv.splice(0))}))`;
     } else if (a === "-h" || a === "--help") {
       console.log(usage());
       return 0;

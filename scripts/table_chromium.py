@@ -5,7 +5,7 @@ build), then for each board opens ``bench.html?table=BOARD&problem_seconds=N`` i
 Chromium through Playwright (a new page each: one board at a time, nothing else running in
 that worker) and collects the table the page's worker computes (the page's own ``table``
 request, :mod:`pyapp.analysis.table`).  Every answer is checked here in CPython: each solution is
-replayed (:func:`pyapp.game.replay`) to its finishing hole, each position-class proof re-derived.
+replayed (:func:`pyapp.core.game.replay`) to its finishing hole, each position-class proof re-derived.
 Progress goes to stderr, a Markdown table (or ``--json``) to stdout.
 
     python scripts/table_chromium.py english french triangle5 [--problem-seconds 25] [--out FILE]
@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_chromium import CHROMIUM, CHROMIUM_ARGS, STATE, served_site  # noqa: E402
 
-from pyapp.catalogue import get_board  # noqa: E402
-from pyapp.game import replay  # noqa: E402
+from pyapp.core.catalogue import get_board  # noqa: E402
+from pyapp.core.game import replay  # noqa: E402
 
 
 def summarise(board_id: str, table: dict) -> dict:

@@ -1,4 +1,4 @@
-// bench.html: runs the benchmark suite (pyapp.bench.iter_suite) in the app's Pyodide module worker
+// bench.html: runs the benchmark suite (pyapp.bench.suite.iter_suite) in the app's Pyodide module worker
 // and shows one table row per finished benchmark.
 //
 // The worker protocol and its client are protocol.mjs's (the same Engine as the app): a "bench"

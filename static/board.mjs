@@ -1,4 +1,4 @@
-// The board view: inserts the SVG drawn by pyapp.render, toggles hole classes,
+// The board view: inserts the SVG drawn by pyapp.core.render, toggles hole classes,
 // animates jumps (the peg travels, the jumped peg fades) and keeps a keyboard focus ring.
 
 const SVG_NS = "http://www.w3.org/2000/svg";

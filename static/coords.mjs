@@ -1,4 +1,4 @@
-// Coordinates on the board: pyapp.render draws them (`text.coord`: column letters and row
+// Coordinates on the board: pyapp.core.render draws them (`text.coord`: column letters and row
 // numbers on square boards, hole numbers on triangles); the "Coordinates" toggle button hides
 // or shows them with one class on the board holder, and the choice is remembered.
 

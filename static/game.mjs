@@ -2,7 +2,7 @@
 // turns the player's intentions (select, jump, drag, undo, redo, restart, open a link) into
 // actions.  Every intention goes through the store's queue, so none is dropped while a jump
 // animates or the engine answers.  The shown state ("board" slice) has the shape of
-// pyapp.webapi.state: board, svg, cells, pegs, legal, played, moves, counters, goal, over, won, message.
+// pyapp.web.api.state: board, svg, cells, pegs, legal, played, moves, counters, goal, over, won, message.
 
 import { groupMoves } from "./rules.mjs";
 import { parseFragment } from "./share.mjs";
@@ -11,7 +11,7 @@ export { groupMoves };
 
 export const DEFAULT_GAME = { board: "english", start: null, position: null, goal: null };
 
-/** The request arguments for a game (pyapp.webapi's board/start/position/goal/moves). */
+/** The request arguments for a game (pyapp.web.api's board/start/position/goal/moves). */
 export function gameArgs(game, moves = groupMoves(game.jumps)) {
   const args = { board: game.board, moves };
   if (game.position) args.position = game.position;
@@ -74,7 +74,7 @@ export function createGameController(ctx) {
   const status = (text, kind = "", sticky = false) => store.do("status/set", text, kind, sticky);
 
   /** The state for `args`: computed here for catalogue boards (rules.mjs, from pyapp's data),
-   *  else by the engine (pyapp.webapi.state), waiting for it to start if need be. */
+   *  else by the engine (pyapp.web.api.state), waiting for it to start if need be. */
   async function resolveState(args) {
     const rules = await ctx.rules;
     const local = rules?.state(args);

@@ -1,11 +1,11 @@
 // The worker protocol, defined once: the message types (JSDoc below), the helpers the worker
 // (static/worker.mjs) uses to write them, and the one client (`Engine`) used by the app and by
-// bench.html.  The Python side of every request is pyapp/webapi.py (`call` for one-shot
+// bench.html.  The Python side of every request is pyapp/web/api.py (`call` for one-shot
 // requests, `start` + `Job.step`/`Job.cancel` for long ones).
 //
 // Page -> worker
 /** @typedef {{id: number, type: "call", fn: string, args: object}} CallRequest
- *    A request: `fn` is a pyapp.webapi function ("state", "boards", "custom_board", "hint",
+ *    A request: `fn` is a pyapp.web.api function ("state", "boards", "custom_board", "hint",
  *    "finishes", "cnf", "warm", ... one-shot; "solve", "bench" long). */
 /** @typedef {{type: "cancel", id: number}} CancelRequest
  *    Stop a long request: it answers at once with its "cancelled" result. */
@@ -29,7 +29,7 @@
 /** @typedef {{status: "solved"|"impossible"|"unknown", reason: string, moves: string[], jumps: number,
  *    jump_list: string[][], move_count: number, pegs_left: number, final: string, nodes: number,
  *    entries: number, seconds: number}} SolveResult
- *    pyapp.request's one result format (`jumps` is a count everywhere; `jump_list` the jumps by hole name). */
+ *    pyapp.core.request's one result format (`jumps` is a count everywhere; `jump_list` the jumps by hole name). */
 /** @typedef {{id: number, type: "result", value: any}} ResultMessage */
 /** @typedef {{id: number, type: "error", message: string}} ErrorMessage
  *    A message meant for the user (bad input, or an internal error said in words). */

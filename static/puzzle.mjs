@@ -1,4 +1,4 @@
-// Puzzles: "New puzzle" asks the engine (pyapp.puzzle, through the "puzzle" request) for a
+// Puzzles: "New puzzle" asks the engine (pyapp.analysis.puzzle, through the "puzzle" request) for a
 // random position with the chosen number of pegs on the current board, built backwards from
 // one peg, so it always has a solution.  The puzzle's peg count and seed go into the address
 // (`puzzle=10&seed=4711`) instead of the position: a puzzle link opens the same puzzle, because

@@ -1,7 +1,7 @@
 // The rules in the page, for catalogue boards, so a game can be played from the first paint
 // while Python starts: every fact comes from boards.json, which build.py writes from pyapp
-// itself (pyapp/boarddata.py); nothing about the geometry is written here.  A state computed
-// here has the shape and values of pyapp.webapi.state (tests/browser/test_rules.py plays random
+// itself (pyapp/web/boarddata.py); nothing about the geometry is written here.  A state computed
+// here has the shape and values of pyapp.web.api.state (tests/browser/test_rules.py plays random
 // games on every board and compares).  Anything this module cannot read exactly (custom boards,
 // positions given as text, target goals, unusual spellings, moves that do not replay, so also a
 // `legal_prefix` request that would refuse a move) answers null, and the page asks the engine,
@@ -40,7 +40,7 @@ export class BoardRules {
     return i === undefined ? -1 : i;
   }
 
-  /** The goal as pyapp.webapi describes it ({kind, hole, text, label, ...}; from boards.json), or
+  /** The goal as pyapp.web.api describes it ({kind, hole, text, label, ...}; from boards.json), or
    *  null when only the engine can read it. */
   goal(text) {
     const low = String(text ?? this.d.default_goal).trim().toLowerCase();
@@ -88,14 +88,14 @@ export class BoardRules {
     return played;
   }
 
-  /** The position text (pyapp.position.format_position). */
+  /** The position text (pyapp.core.position.format_position). */
   text(pegs) {
     const rows = Array.from({ length: this.d.rows }, () => []);
     this.d.text.forEach(([r, col], i) => { rows[r][col] = pegs[i] ? "o" : "."; });
     return rows.map((row) => Array.from(row, (ch) => ch ?? " ").join("").trimEnd()).join("\n");
   }
 
-  /** (over, won, message) as pyapp.game.ending (its wording; test_rules.py compares every end). */
+  /** (over, won, message) as pyapp.core.game.ending (its wording; test_rules.py compares every end). */
   ending(pegs, legalCount, goal) {
     if (legalCount) return [false, false, ""];
     const count = pegs.reduce((a, b) => a + b, 0);
@@ -108,7 +108,7 @@ export class BoardRules {
     return [true, false, `Game over: ${count} pegs left, no jump possible.`];
   }
 
-  /** The state for a start, goal and jumps played (index triples), as pyapp.webapi.state. */
+  /** The state for a start, goal and jumps played (index triples), as pyapp.web.api.state. */
   state(startPegs, goal, jumps) {
     const names = this.d.names;
     const pegs = startPegs.slice();
@@ -161,7 +161,7 @@ export class Catalogue {
     return new Catalogue(await response.json());
   }
 
-  /** pyapp.webapi.state(args) computed here, or null when the engine must answer. */
+  /** pyapp.web.api.state(args) computed here, or null when the engine must answer. */
   state(args) {
     const rules = typeof args.board === "string" ? this.byId.get(args.board || "english") : args.board == null ? this.byId.get("english") : null;
     if (!rules || args.position || (args.start != null && typeof args.start !== "string")) return null;

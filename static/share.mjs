@@ -3,7 +3,7 @@
 // (board: catalogue id or custom spec like square:ooo/o.o/ooo; start: the single vacant hole, or
 // pos: the position, rows joined by "/" without alignment spaces; goal: hole, any or min; moves: standard notation;
 // puzzle + seed: a puzzle's peg count and seed, which the engine turns back into the same position).
-// Parsing only checks the shape and the sizes (the engine's own limits, pyapp/limits.py, generated
+// Parsing only checks the shape and the sizes (the engine's own limits, pyapp/core/limits.py, generated
 // into limits.mjs); the engine validates every value and nothing read here is ever inserted as HTML.
 
 import {

@@ -1,12 +1,12 @@
 // The whole-board table (issue 9): every single-vacancy start of the board times every finishing
 // hole, computed in the worker (pyapp's "table" request: one start per symmetry class, the others
-// mapped by symmetry in pyapp.webtable) with progress and Cancel, kept in this browser once
+// mapped by symmetry in pyapp.web.table) with progress and Cancel, kept in this browser once
 // computed (tablecache.mjs).  "Whole-board table" opens the panel with the size and the longest it
 // can take, or the stored table; a start picked on the grid (tablegrid.mjs draws it) is set up on
 // the board with its finishes drawn by the finishes map (finishmap.mjs): a green hole plays its
 // solution, the reasons are listed once each.
 //
-// Store slice "table": {open, spec, info (pyapp.webtable.info), key (cache key), result (the
+// Store slice "table": {open, spec, info (pyapp.web.table.info), key (cache key), result (the
 // table as stored: starts, counts, seconds), source ("cache" | "computed" | null), selected (the
 // start shown), progress ({done, total, problem, nodes, seconds} while it runs), partial (the starts
 // finished so far, class by class, while it runs), note (cache note)}.

@@ -1,6 +1,6 @@
 // The browser's copy of finished whole-board tables (localStorage), so a table computed once is
 // shown again at once, even after a reload.  A table is stored under its board, the engine's code
-// version (pyapp.webtable.code_version: a build that changes the engine never shows an old
+// version (pyapp.web.table.code_version: a build that changes the engine never shows an old
 // table) and the per-problem budget.  Storage is a convenience, never a requirement: storage
 // that is disabled, full or holds something broken only means the table is computed again.
 //   cacheKey(spec, version, seconds) -> key;  readTable(key, names) -> table | null;
@@ -23,7 +23,7 @@ const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v)
 const strings = (v) => Array.isArray(v) && v.every((x) => typeof x === "string");
 const values = (o, test) => isObject(o) && Object.values(o).every(test);
 
-/** A start's entry as pyapp.webtable.by_start writes it (what the view and the finishes map read). */
+/** A start's entry as pyapp.web.table.by_start writes it (what the view and the finishes map read). */
 function validStart(e) {
   if (!isObject(e) || typeof e.computed !== "string" || !isObject(e.summary) || !VERDICTS.has(e.summary.verdict)) return false;
   const f = e.finishes;

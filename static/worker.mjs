@@ -1,7 +1,7 @@
 // The engine worker: loads Pyodide from this site (no CDN), unpacks pyapp.zip, then answers
 // requests by id.  The messages are defined once, in protocol.mjs (JSDoc types and the helpers
-// used here); the Python side is pyapp/webapi.py.
-// Long requests (solve, bench) run slice by slice (pyapp.webapi.Job.step, ~50 ms each); between
+// used here); the Python side is pyapp/web/api.py.
+// Long requests (solve, bench) run slice by slice (pyapp.web.api.Job.step, ~50 ms each); between
 // slices the worker yields to its event loop, so a cancel is seen within one slice.
 
 import { message } from "./protocol.mjs";
@@ -91,7 +91,7 @@ async function snapshotBytes(version, early) {
  *  snapshot (the build's memory snapshot: fetched, checked, unpacked), compile (the WebAssembly,
  *  streamed: its download and compilation overlap), runtime (the interpreter: restored from the
  *  snapshot, or booted with its standard library), pyapp (unpack pyapp.zip: the files for later
- *  imports), import (pyapp.webapi), warm (the solver and the analyses, so the first Solve pays
+ *  imports), import (pyapp.web.api), warm (the solver and the analyses, so the first Solve pays
  *  nothing; already done in a snapshot).  A snapshot that is missing, stale or fails to restore
  *  costs nothing but the attempt: Python then boots as without one. */
 async function boot() {
@@ -176,7 +176,7 @@ async function boot() {
   py.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/home/pyodide/app" });
   stage("import");
   py.runPython("import sys\nif '/home/pyodide/app' not in sys.path: sys.path.insert(0, '/home/pyodide/app')");
-  webapi = py.pyimport("pyapp.webapi");
+  webapi = py.pyimport("pyapp.web.api");
   stage("warm");
   webapi.call("warm", "{}");
   const version = py.runPython("import sys; sys.version.split()[0]");

@@ -3,7 +3,7 @@ and ``scripts/fuzz.py`` (the long run): hypothesis strategies for notation, posi
 goals, web-API requests, command lines and share-link fragments, and for each a check that runs the
 project's code on one example.
 
-The rule every check enforces: only the project's own errors escape (:class:`pyapp.errors.PegError`
+The rule every check enforces: only the project's own errors escape (:class:`pyapp.core.errors.PegError`
 from the library; ``{"error": ...}`` without "internal error" or "bad request" from the web API; exit
 codes 0 or 2 with at most one line on stderr from the command line; ``{ok: false, error}`` from the
 page's link reader, never an exception).  What is accepted must also read back: a custom board
@@ -21,15 +21,15 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from pyapp import webapi
-from pyapp.board import board_from_text
-from pyapp.catalogue import CATALOGUE, get_board
-from pyapp.errors import PegError
-from pyapp.goal import Goal
-from pyapp.notation import parse_move, parse_moves
-from pyapp.position import format_position, parse_position
-from pyapp.request import board_spec
-from pyapp.spec import resolve_board
+from pyapp.core.board import board_from_text
+from pyapp.core.catalogue import CATALOGUE, get_board
+from pyapp.core.errors import PegError
+from pyapp.core.goal import Goal
+from pyapp.core.notation import parse_move, parse_moves
+from pyapp.core.position import format_position, parse_position
+from pyapp.core.request import board_spec
+from pyapp.core.spec import resolve_board
+from pyapp.web import api as webapi
 
 ROOT = Path(__file__).resolve().parents[1]
 BOARD_IDS = sorted(CATALOGUE)
@@ -160,7 +160,7 @@ def check_streaming(fn: str, args) -> None:
 
 
 def check_cli(argv: list[str]) -> None:
-    from pyapp.cli import main
+    from pyapp.cli.main import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

@@ -1,14 +1,14 @@
 """The beam search (pyapp.search.beam) on its own: solutions that replay, node limits, dead positions."""
 
-from pyapp.goal import Goal
-from pyapp.moves import legal_jumps
-from pyapp.pagoda import pagodas_for
-from pyapp.problem import default_problem
+from pyapp.core.goal import Goal
+from pyapp.core.moves import legal_jumps
+from pyapp.core.problem import default_problem
+from pyapp.proofs.pagoda import pagodas_for
 from pyapp.search.beam import beam
 from pyapp.search.compiled import build_tables, reseed
 from pyapp.search.dfs import Stats
+from pyapp.search.solver import jumps_of
 from pyapp.search.table import BoundedTable
-from pyapp.solver import jumps_of
 
 
 def _setup(problem):

@@ -11,10 +11,11 @@ import json
 
 import pytest
 
-from pyapp import bench, bench_cases
-from pyapp.catalogue import get_board
-from pyapp.cli import main
-from pyapp.problem import Result, default_problem
+from pyapp.bench import cases as bench_cases
+from pyapp.bench import suite as bench
+from pyapp.cli.main import main
+from pyapp.core.catalogue import get_board
+from pyapp.core.problem import Result, default_problem
 
 QUICK = [c.name for c in bench.select(quick=True)]
 
@@ -33,7 +34,7 @@ class TestQuickSuite:
         full = bench.names()
         assert set(QUICK) < set(full)
         # issue 4 item 2: the default problem of every catalogue board is a row
-        from pyapp.catalogue import ENTRIES
+        from pyapp.core.catalogue import ENTRIES
         for e in ENTRIES:
             assert e.id == "english" or f"default-{e.id}" in full
 
@@ -80,7 +81,7 @@ class TestChecksCanFail:
         return bench.run_case(case, repeat=2, quick=True, memory=False, budget=1.0)
 
     def test_tampered_solution_is_wrong(self):
-        from pyapp.solver import solve
+        from pyapp.search.solver import solve
 
         p = default_problem("triangle5")
         r = solve(p)
@@ -114,7 +115,7 @@ class TestChecksCanFail:
         assert outcome.wrong and "exhaustive" in outcome.wrong
 
     def test_false_class_proof_is_wrong(self):
-        from pyapp.problem import Goal, Problem
+        from pyapp.core.problem import Goal, Problem
 
         b = get_board("triangle5")
         p = Problem(b, b.start("1"), Goal("hole", 1 << b.hole("13")))

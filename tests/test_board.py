@@ -2,10 +2,10 @@
 
 import pytest
 
-from pyapp.board import board_from_text
-from pyapp.catalogue import ENTRIES, get_board
-from pyapp.errors import BoardError, HoleError
-from pyapp.moves import apply_jump, legal_jumps
+from pyapp.core.board import board_from_text
+from pyapp.core.catalogue import ENTRIES, get_board
+from pyapp.core.errors import BoardError, HoleError
+from pyapp.core.moves import apply_jump, legal_jumps
 
 # Hole counts from design.md / the literature (English 33, French 37, Wiegleb 45, 3-3-2-2 39,
 # Diamond 41, triangles of side n have n(n+1)/2 holes).

@@ -2,16 +2,16 @@
 
 import pytest
 
-from pyapp.analysis.count import count
-from pyapp.analysis.fewest import fewest_steps
 from pyapp.analysis.finishes import finishes_steps
 from pyapp.analysis.hint import hint_steps
-from pyapp.budget import CPU_CLOCK, DEFAULT_MAX_BYTES, WALL_CLOCK, Budget, Progress, drive
-from pyapp.errors import PegError
-from pyapp.problem import default_problem
-from pyapp.request import build
+from pyapp.core.budget import CPU_CLOCK, DEFAULT_MAX_BYTES, WALL_CLOCK, Budget, Progress, drive
+from pyapp.core.errors import PegError
+from pyapp.core.problem import default_problem
+from pyapp.core.request import build
+from pyapp.exact.count import count
+from pyapp.exact.fewest import bfs_steps as fewest_steps
 from pyapp.search.phases import Beam, Exhaustive, PagodaProgram, Restart, portfolio
-from pyapp.solver import search, solve
+from pyapp.search.solver import search, solve
 
 # a 12x12 square board, centre vacant, one peg anywhere: every search here runs for its whole budget
 _ROWS12 = ["o" * 12] * 5 + ["ooooo.oooooo"] + ["o" * 12] * 6
@@ -168,7 +168,8 @@ def test_portfolio_is_a_list_of_phases():
 def test_worker_cancel_answers_in_the_result_shape_even_when_the_call_is_closed(fn, keys, monkeypatch):
     import json
 
-    from pyapp import webapi, webjobs
+    from pyapp.web import api as webapi
+    from pyapp.web import jobs as webjobs
 
     args = json.dumps({"board": "square:" + "/".join(_ROWS12), "goal": "any"})
     for drain in (webjobs.CANCEL_SECONDS, 0.0):  # the call's own answer, then the closed-call fallback

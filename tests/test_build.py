@@ -44,7 +44,7 @@ def test_site_has_the_page_modules_worker_and_only_the_needed_runtime_files(site
 def test_pyapp_zip_holds_the_library_and_is_reproducible(site, tmp_path):
     with zipfile.ZipFile(site / "pyapp.zip") as zf:
         names = zf.namelist()
-    assert "pyapp/__init__.py" in names and "pyapp/webapi.py" in names and "pyapp/solver.py" in names
+    assert "pyapp/__init__.py" in names and "pyapp/web/api.py" in names and "pyapp/search/solver.py" in names
     assert not [n for n in names if "__pycache__" in n or not n.endswith(".py")]
     again = tmp_path / "again.zip"
     build.write_pyapp_zip(again)
@@ -164,9 +164,9 @@ def test_the_workers_runtime_file_list_matches_the_build():
 
 
 def test_site_has_the_board_data_and_the_first_board_drawn_into_the_page(site):
-    """boards.json is pyapp.boarddata's, and index.html's first paint is the English board
+    """boards.json is pyapp.web.boarddata's, and index.html's first paint is the English board
     (the skeleton is replaced), so a game can be played before Python starts."""
-    from pyapp.boarddata import catalogue_data
+    from pyapp.web.boarddata import catalogue_data
 
     assert json.loads((site / "boards.json").read_text()) == catalogue_data()
     html = (site / "index.html").read_text()

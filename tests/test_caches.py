@@ -7,11 +7,13 @@ import gc
 import json
 import tracemalloc
 
-from pyapp import board as board_module
-from pyapp import pagoda, solver, webapi
-from pyapp.analysis import _common
-from pyapp.board import BOARD_CACHE_SIZE, COMPILED_BOARDS, board_from_text
-from pyapp.spec import resolve_board
+from pyapp.core import board as board_module
+from pyapp.core.board import BOARD_CACHE_SIZE, COMPILED_BOARDS, board_from_text
+from pyapp.core.codec import canonical as _common
+from pyapp.core.spec import resolve_board
+from pyapp.proofs import pagoda
+from pyapp.search import solver
+from pyapp.web import api as webapi
 
 BORDER = [(0, c) for c in range(9)] + [(8, c) for c in range(9)] + [(r, 0) for r in range(1, 8)] + \
     [(r, 8) for r in range(1, 8)]

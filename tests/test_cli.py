@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pyapp.cli import main
+from pyapp.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT = ROOT.parent / "shared" / "contract" / "check_cli.py"
@@ -114,7 +114,7 @@ def test_counts_are_singular_for_one(capsys):
 
 
 def test_long_analyses_report_progress_on_stderr(capsys, monkeypatch):
-    from pyapp.commands import _progress
+    from pyapp.cli.commands import _progress
 
     monkeypatch.setattr(_progress, "FIRST_SECONDS", 0.0)
     monkeypatch.setattr(_progress, "EVERY_SECONDS", 0.0)
@@ -134,7 +134,7 @@ def test_short_runs_print_no_progress(capsys):
 @pytest.mark.parametrize("argv", [["finishes", "german", "--max-seconds", "1.5"],
                                   ["hint", "german", "--max-seconds", "1.5"]])
 def test_finishes_and_hint_report_progress_too(capsys, monkeypatch, argv):
-    from pyapp.commands import _progress
+    from pyapp.cli.commands import _progress
 
     monkeypatch.setattr(_progress, "FIRST_SECONDS", 0.0)
     monkeypatch.setattr(_progress, "EVERY_SECONDS", 0.0)

@@ -1,5 +1,5 @@
 """The command line never prints a traceback: closed pipes, full disks, out of memory, Ctrl+C, internal
-failures and hostile arguments each end with one line and a documented exit code (see pyapp.cli)."""
+failures and hostile arguments each end with one line and a documented exit code (see pyapp.cli.main)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pyapp import cli
+from pyapp.cli import main as cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -66,7 +66,7 @@ def _raiser(exc: BaseException):
 
 
 def test_memory_error_gives_one_line_and_exit_2(monkeypatch, capsys):
-    from pyapp.commands import show
+    from pyapp.cli.commands import show
 
     monkeypatch.setattr(show, "run", _raiser(MemoryError()))
     assert cli.main(["show", "english"]) == 2
@@ -74,7 +74,7 @@ def test_memory_error_gives_one_line_and_exit_2(monkeypatch, capsys):
 
 
 def test_an_internal_failure_gives_one_line_and_exit_1(monkeypatch, capsys):
-    from pyapp.commands import show
+    from pyapp.cli.commands import show
 
     monkeypatch.setattr(show, "run", _raiser(ZeroDivisionError("a bug")))
     monkeypatch.delenv("PEG_DEBUG", raising=False)
@@ -85,7 +85,7 @@ def test_an_internal_failure_gives_one_line_and_exit_1(monkeypatch, capsys):
 
 
 def test_an_os_error_while_answering_gives_one_line_and_exit_2(monkeypatch, capsys):
-    from pyapp.commands import show
+    from pyapp.cli.commands import show
 
     monkeypatch.setattr(show, "run", _raiser(PermissionError(13, "Permission denied")))
     assert cli.main(["show", "english"]) == 2

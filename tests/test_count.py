@@ -4,14 +4,14 @@ import json
 
 import pytest
 
-from pyapp.analysis import CountBudgetError, count, count_solutions
-from pyapp.board import board_from_text
-from pyapp.budget import Budget
-from pyapp.catalogue import get_board
-from pyapp.cli import main
-from pyapp.errors import PegError
-from pyapp.moves import apply_jump, legal_jumps
-from pyapp.problem import Goal, Problem
+from pyapp.cli.main import main
+from pyapp.core.board import board_from_text
+from pyapp.core.budget import Budget
+from pyapp.core.catalogue import get_board
+from pyapp.core.errors import PegError
+from pyapp.core.moves import apply_jump, legal_jumps
+from pyapp.core.problem import Goal, Problem
+from pyapp.exact.count import CountBudgetError, count, count_solutions
 
 
 def brute_force(board, pos, goal) -> int:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 from test_levels import _drive, _lines, _random_positions, check_path, reachable
 
-from pyapp.catalogue import get_board
-from pyapp.goal import Goal
-from pyapp.pagoda import Pagoda, violations
-from pyapp.problem import Problem
+from pyapp.core.catalogue import get_board
+from pyapp.core.goal import Goal
+from pyapp.core.problem import Problem
+from pyapp.proofs.pagoda import Pagoda, violations
 from pyapp.search import cuts, levelside
 from pyapp.search.decide import decide
 from pyapp.search.levels import level_search

@@ -2,7 +2,7 @@
 
 The level sweeps, the meet-in-the-middle count, the winnable sets and the search by moves
 are each run on problems small enough for an independent brute force (the memoised
-depth-first count of :mod:`pyapp.analysis.count`, the bench's exhaustive oracle, a plain
+depth-first count of :mod:`pyapp.exact.count.memo`, the bench's exhaustive oracle, a plain
 forward exploration), including English sub-problems taken from Bergholt's 18-move
 solution.  The full-size published figures (English: 40,861,647,040,079,968 solutions,
 Durango Bill and George Bell; 23,475,688 reachable and 1,679,072 winnable positions, Bell;
@@ -13,20 +13,20 @@ from __future__ import annotations
 
 import pytest
 
-from pyapp.analysis import count_solutions, explore
-from pyapp.bench import oracle, replay_error
-from pyapp.budget import Budget
-from pyapp.catalogue import get_board
-from pyapp.exact.codec import codec
-from pyapp.exact.count import count_exact, count_steps
+from pyapp.bench.suite import oracle, replay_error
+from pyapp.core.budget import Budget
+from pyapp.core.catalogue import get_board
+from pyapp.core.codec.compiled import codec
+from pyapp.core.moves import apply_jump, count_moves, legal_jumps
+from pyapp.core.notation import parse_moves
+from pyapp.core.problem import Goal, Problem
+from pyapp.exact.count import count_exact, count_solutions, sweep_steps
 from pyapp.exact.fewest import fewest_exact
 from pyapp.exact.levels import level_table
+from pyapp.exact.reach import explore
 from pyapp.exact.setup import sides
 from pyapp.exact.sweep import Progress
 from pyapp.exact.winnable import winnable
-from pyapp.moves import apply_jump, count_moves, legal_jumps
-from pyapp.notation import parse_moves
-from pyapp.problem import Goal, Problem
 
 T5 = get_board("triangle5")
 ENGLISH = get_board("english")
@@ -91,7 +91,7 @@ class TestCount:
     def test_progress_and_cancel(self):
         problem = Problem(get_board("triangle6"), get_board("triangle6").start("4"), Goal("any"))
         budget = Budget()
-        gen = count_steps(problem, budget)
+        gen = sweep_steps(problem, budget)
         first = next(gen)
         assert isinstance(first, Progress) and first.as_dict()["positions"] >= 0
         budget.cancel()
@@ -165,7 +165,7 @@ class TestFewest:
 
 class TestBenchRows:
     def test_rows_exist_run_once_and_are_not_quick(self):
-        from pyapp import bench
+        from pyapp.bench import suite as bench
 
         rows = {c.name: c for c in bench.select(only=["exact-count-english", "exact-fewest-english",
                                                       "exact-levels-english", "exact-count-triangle7",
@@ -173,7 +173,7 @@ class TestBenchRows:
         assert len(rows) == 5 and all(c.runs == 1 and not c.traced and not c.quick for c in rows.values())
 
     def test_checks_compare_with_the_published_figures(self):
-        from pyapp import bench
+        from pyapp.bench import suite as bench
         from pyapp.exact.count import ExactCount
         from pyapp.exact.fewest import ExactFewest
 
@@ -190,10 +190,10 @@ class TestBenchRows:
 
     def test_triangle7_row_holds_the_published_shortest_of_any_problem(self, monkeypatch):
         # OEIS A127500 (G. I. Bell, JIS 11 (2008)): a(7) = 12, no problem on the 28-hole triangle takes fewer
-        from pyapp import bench
-        from pyapp.exact import bench_rows
+        from pyapp.bench import exact_rows as bench_rows
+        from pyapp.bench import suite as bench
         from pyapp.exact.fewest import ExactFewest
-        from pyapp.solver import solve
+        from pyapp.search.solver import solve
 
         (row,) = bench.select(only=["exact-fewest-triangle7"])
         t7 = get_board("triangle7")
@@ -205,7 +205,7 @@ class TestBenchRows:
 
     def test_levels_row_compares_with_bells_totals(self):
         # 23,475,688 reachable / 1,679,072 can still win, up to symmetry: G. I. Bell, arXiv:0903.3696
-        from pyapp import bench
+        from pyapp.bench import suite as bench
         from pyapp.exact.levels import LevelTable
 
         (row,) = bench.select(only=["exact-levels-english"])

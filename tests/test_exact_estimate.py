@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from pyapp import webapi
-from pyapp.bench_cases import _problem
-from pyapp.errors import PegError
+from pyapp.bench.cases import _problem
+from pyapp.core.errors import PegError
 from pyapp.exact.count import count_exact
 from pyapp.exact.estimate import FACTOR, estimate, estimate_positions, position_classes
+from pyapp.web import api as webapi
 
 MEASURED = {("triangle7", "4", "any"): (17_796_556, 379, 1_250, 925),
             ("english", "d4", "d4"): (9_568_755, 458, 814, 669)}

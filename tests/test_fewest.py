@@ -4,14 +4,14 @@ import json
 
 import pytest
 
-from pyapp.analysis import fewest_moves
-from pyapp.analysis._common import corner_mask, jump_table
-from pyapp.analysis.fewest import lower_bound, move_successors
-from pyapp.catalogue import get_board
-from pyapp.cli import main
-from pyapp.errors import PegError
-from pyapp.moves import apply_jump, count_moves, is_legal, legal_jumps
-from pyapp.problem import Goal, Problem
+from pyapp.cli.main import main
+from pyapp.core.catalogue import get_board
+from pyapp.core.codec.canonical import corner_mask, jump_table
+from pyapp.core.errors import PegError
+from pyapp.core.moves import apply_jump, count_moves, is_legal, legal_jumps
+from pyapp.core.problem import Goal, Problem
+from pyapp.exact.fewest import fewest_moves
+from pyapp.exact.fewest.bfs import lower_bound, move_successors
 
 
 def brute_force_fewest(board, pos, goal, path=()):

@@ -5,7 +5,7 @@ Vacancy to Single Survivor Problems" (gibell.net/pegsolitaire/Catalogs/Triangula
 column "Length of Shortest Solution".  Bell names holes ``(x, -row)``; in our numbering (rows
 top to bottom, holes left to right, 1 to 15) his a1 is 1, b3 is 5, a4 is 7, d4 is 10 and c5
 is 13.  Our table keeps one start per class (1, 2, 4, 5) and one finish per class under the
-start's symmetries, so :data:`pyapp.exact.bench_rows.BELL_T15` (the bench row's reference)
+start's symmetries, so :data:`pyapp.bench.exact_rows.BELL_T15` (the bench row's reference)
 states Bell's 17 problems mapped by a symmetry onto our representatives (a4 = 7 is 2
 reflected, c5 = 13 is 4 rotated).  The search by moves is
 checked besides against the bench's memoised exhaustive oracle, independent of it.
@@ -19,16 +19,16 @@ from array import array
 
 import pytest
 
-from pyapp.bench import oracle, replay_error
-from pyapp.budget import Budget, drive
-from pyapp.catalogue import get_board
-from pyapp.cli import main
-from pyapp.exact.bench_rows import BELL_T15
-from pyapp.exact.fewest_all import fewest_all_steps, single_vacancy_problems
+from pyapp.bench.exact_rows import BELL_T15
+from pyapp.bench.suite import oracle, replay_error
+from pyapp.cli.main import main
+from pyapp.core.budget import Budget, drive
+from pyapp.core.catalogue import get_board
+from pyapp.core.goal import singles_in_class
+from pyapp.core.moves import count_moves
+from pyapp.exact.fewest.table import fewest_all_steps, single_vacancy_problems
 from pyapp.exact.lookup import Marked
 from pyapp.exact.report import fewest_table_json
-from pyapp.goal import singles_in_class
-from pyapp.moves import count_moves
 
 T5 = get_board("triangle5")
 
@@ -125,14 +125,14 @@ class TestCommand:
 
 class TestBenchRows:
     def test_rows_exist_run_once_and_are_not_quick(self):
-        from pyapp import bench
+        from pyapp.bench import suite as bench
 
         names = ["exact-fewest-all-triangle5", "exact-fewest-all-triangle6", "exact-fewest-all-english"]
         rows = bench.select(only=names)
         assert [c.name for c in rows] == names and all(c.runs == 1 and not c.quick for c in rows)
 
     def test_triangle5_row_compares_with_bells_table(self):
-        from pyapp import bench
+        from pyapp.bench import suite as bench
 
         (row,) = bench.select(only=["exact-fewest-all-triangle5"])
         table = drive(fewest_all_steps(T5))
@@ -146,7 +146,7 @@ class TestBenchRows:
         assert out.wrong is None and "1 not run" in out.unanswered
 
     def test_rows_without_a_published_table_ask_the_bounded_search(self):
-        from pyapp.exact.bench_rows import _table_row
+        from pyapp.bench.exact_rows import _table_row
         from pyapp.exact.fewest import ExactFewest
 
         row = _table_row("t", "t", "triangle5", "-", "-")
@@ -157,8 +157,8 @@ class TestBenchRows:
 
 
 def test_an_answer_cut_short_in_the_sweeps_says_where():
+    from pyapp.core.problem import Goal, Problem
     from pyapp.exact.fewest import fewest_exact
-    from pyapp.problem import Goal, Problem
 
     board = get_board("triangle7")
     got = fewest_exact(Problem(board, board.start("2"), Goal("hole", 1 << board.hole("3"))), Budget(0.3))

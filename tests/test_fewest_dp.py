@@ -1,4 +1,4 @@
-"""The fewest-moves dynamic programme over the winnable levels (pyapp.exact.fewest_dp), cross-checked.
+"""The fewest-moves dynamic programme over the winnable levels (pyapp.exact.fewest.dp), cross-checked.
 
 Three independent answers are compared: the programme (``method="levels"``, the default), the
 breadth-first search by chains (``method="chains"``) and, where small enough, a memoised brute
@@ -14,14 +14,14 @@ from functools import cache
 
 import pytest
 
-from pyapp.bench import oracle, replay_error
-from pyapp.budget import Budget, drive
-from pyapp.catalogue import get_board
+from pyapp.bench.suite import oracle, replay_error
+from pyapp.core.budget import Budget, drive
+from pyapp.core.catalogue import get_board
+from pyapp.core.moves import apply_jump, count_moves, legal_jumps
+from pyapp.core.notation import parse_moves
+from pyapp.core.problem import Goal, Problem
 from pyapp.exact.fewest import fewest_exact, fewest_steps
-from pyapp.exact.fewest_all import fewest_all_steps
-from pyapp.moves import apply_jump, count_moves, legal_jumps
-from pyapp.notation import parse_moves
-from pyapp.problem import Goal, Problem
+from pyapp.exact.fewest.table import fewest_all_steps
 
 T5, T6 = get_board("triangle5"), get_board("triangle6")
 ENGLISH = get_board("english")

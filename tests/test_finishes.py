@@ -5,10 +5,10 @@ import json
 import pytest
 
 from pyapp.analysis import finishes
-from pyapp.board import board_from_text
-from pyapp.catalogue import get_board
-from pyapp.cli import main
-from pyapp.moves import apply_jump, is_legal
+from pyapp.cli.main import main
+from pyapp.core.board import board_from_text
+from pyapp.core.catalogue import get_board
+from pyapp.core.moves import apply_jump, is_legal
 
 
 def _replays_to(board, start, jumps, hole):

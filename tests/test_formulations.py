@@ -8,18 +8,18 @@ from dataclasses import dataclass
 import pytest
 from test_levels import reachable
 
-from pyapp.bench_cases import replay_error
-from pyapp.budget import budget_of, drive
-from pyapp.catalogue import get_board
-from pyapp.goal import Goal, stabilizer
-from pyapp.pagoda import pagodas_for
-from pyapp.problem import Problem
+from pyapp.bench.cases import replay_error
+from pyapp.core.budget import budget_of, drive
+from pyapp.core.catalogue import get_board
+from pyapp.core.goal import Goal, stabilizer
+from pyapp.core.problem import Problem
+from pyapp.proofs.pagoda import pagodas_for
 from pyapp.search.compiled import build_tables
 from pyapp.search.dfs import Stats
 from pyapp.search.formulations import Alongside, formulations, replays
 from pyapp.search.phases import Outcome, Run, run_phases
+from pyapp.search.solver import solve
 from pyapp.search.table import BoundedTable
-from pyapp.solver import solve
 
 
 def _forward(board, form, path):

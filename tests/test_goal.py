@@ -2,12 +2,12 @@
 
 import pytest
 
-from pyapp.catalogue import get_board
-from pyapp.errors import PegError
-from pyapp.goal import KINDS, Goal, fewest_in_class, singles_in_class
-from pyapp.position import parse_position
-from pyapp.request import build, from_request, result_json
-from pyapp.solver import solve
+from pyapp.core.catalogue import get_board
+from pyapp.core.errors import PegError
+from pyapp.core.goal import KINDS, Goal, fewest_in_class, singles_in_class
+from pyapp.core.position import parse_position
+from pyapp.core.request import build, from_request, result_json
+from pyapp.search.solver import solve
 
 ENGLISH = get_board("english")
 T4 = get_board("triangle4")

@@ -2,13 +2,14 @@
 
 import json
 
-from pyapp.analysis import count_solutions, hint
-from pyapp.catalogue import get_board
-from pyapp.cli import main
-from pyapp.moves import apply_jump, is_legal, legal_jumps
-from pyapp.notation import format_jump
-from pyapp.position import format_position, parse_position
-from pyapp.problem import Goal, Problem
+from pyapp.analysis import hint
+from pyapp.cli.main import main
+from pyapp.core.catalogue import get_board
+from pyapp.core.moves import apply_jump, is_legal, legal_jumps
+from pyapp.core.notation import format_jump
+from pyapp.core.position import format_position, parse_position
+from pyapp.core.problem import Goal, Problem
+from pyapp.exact.count import count_solutions
 
 
 def _reaches(problem, jump, line):

@@ -1,4 +1,4 @@
-"""Compact canonical keys (:mod:`pyapp.search.keyset`): codec round trips, canonical forms, sorted key sets."""
+"""Compact canonical keys (:mod:`pyapp.core.codec.keyset`): codec round trips, canonical forms, sorted key sets."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from pyapp.board import board_from_text
-from pyapp.catalogue import CATALOGUE, get_board
-from pyapp.goal import Goal
-from pyapp.search import keyset
-from pyapp.search.keyset import KeyCodec, KeySet, KeySetBuilder
+from pyapp.core.board import board_from_text
+from pyapp.core.catalogue import CATALOGUE, get_board
+from pyapp.core.codec import keyset
+from pyapp.core.codec.keyset import KeyCodec, KeySet, KeySetBuilder
+from pyapp.core.goal import Goal
 
 
 def _random_positions(board, count, seed):

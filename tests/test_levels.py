@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from pyapp.catalogue import get_board
-from pyapp.goal import Goal
-from pyapp.problem import Problem
+from pyapp.core.catalogue import get_board
+from pyapp.core.goal import Goal
+from pyapp.core.problem import Problem
 from pyapp.search.decide import decide
 from pyapp.search.levels import level_search
 
@@ -191,7 +191,7 @@ def test_memory_ceiling_is_respected():
 
 def test_solver_fewest_pegs_and_one_peg_agree_with_enumeration():
     """Through the whole portfolio (fast phases, then the complete phase with the level search)."""
-    from pyapp.solver import solve
+    from pyapp.search.solver import solve
 
     board = get_board("german")
     checked = 0
@@ -208,8 +208,8 @@ def test_solver_fewest_pegs_and_one_peg_agree_with_enumeration():
 def test_fewest_pegs_above_a_class_bound_of_two_agrees_with_enumeration():
     """``min`` when the position class allows no single peg: the complete stage is the fewest-pegs
     search at once (depth-first and level search), and its answer is the true minimum."""
-    from pyapp.goal import fewest_in_class
-    from pyapp.solver import solve
+    from pyapp.core.goal import fewest_in_class
+    from pyapp.search.solver import solve
 
     board = get_board("german")
     rnd = random.Random(5)

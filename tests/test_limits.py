@@ -1,4 +1,4 @@
-"""Input size limits (pyapp.limits): checked on the raw text before anything is built, the same for
+"""Input size limits (pyapp.core.limits): checked on the raw text before anything is built, the same for
 the command line, the web API and share links (the page's link reader included, run under Node);
 and every board the engine accepts round-trips through its own spec and link and stays playable."""
 
@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from pyapp import limits, webapi
-from pyapp.errors import BoardError, LimitError, PegError
-from pyapp.position import format_position, parse_position
-from pyapp.spec import resolve_board
+from pyapp.core import limits
+from pyapp.core.errors import BoardError, LimitError, PegError
+from pyapp.core.position import format_position, parse_position
+from pyapp.core.spec import resolve_board
+from pyapp.web import api as webapi
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -61,7 +62,7 @@ def peak_mb(fn) -> float:
 # ---------------------------------------------------------------- one set of numbers
 def test_the_pages_limits_are_generated_from_pyapp():
     assert (ROOT / "static" / "limits.mjs").read_text(encoding="utf-8") == limits.as_js(), (
-        "static/limits.mjs is stale: run `python -m pyapp.limits > static/limits.mjs`")
+        "static/limits.mjs is stale: run `python -m pyapp.core.limits > static/limits.mjs`")
     got = node("import * as L from './static/limits.mjs'; console.log(JSON.stringify(L));", None)
     assert got == limits.as_dict()
 
@@ -121,7 +122,7 @@ def test_positions_goals_and_moves_are_capped(args, words):
 
 
 def test_the_command_line_uses_the_same_limits():
-    from pyapp.cli import main
+    from pyapp.cli.main import main
 
     assert main(["show", "triangle:" + "/".join(["o"] * 200)]) == 2
     assert main(["replay", "english", *(["f4-d4"] * 401)]) == 2

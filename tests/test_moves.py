@@ -1,9 +1,9 @@
 """Moves: legal jumps by bit operations, apply/undo, grouping into moves, end of game."""
 
-from pyapp.catalogue import get_board
-from pyapp.game import game_over, replay
-from pyapp.moves import apply_jump, count_moves, group_moves, has_jump, legal_jumps, undo_jump
-from pyapp.notation import format_jump, parse_moves
+from pyapp.core.catalogue import get_board
+from pyapp.core.game import game_over, replay
+from pyapp.core.moves import apply_jump, count_moves, group_moves, has_jump, legal_jumps, undo_jump
+from pyapp.core.notation import format_jump, parse_moves
 
 
 def names(b, jumps):

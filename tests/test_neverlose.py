@@ -1,5 +1,5 @@
 """Never-lose checks (issue 12, point 4), the finishes reasons grouped (point 3) and the
-worker's puzzle request (point 5), through pyapp.webapi as the page calls them."""
+worker's puzzle request (point 5), through pyapp.web.api as the page calls them."""
 
 from __future__ import annotations
 
@@ -8,15 +8,15 @@ import random
 
 import pytest
 
-from pyapp import webapi
 from pyapp.analysis.neverlose import never_lose, never_lose_steps
 from pyapp.analysis.neverlose_exact import never_lose_exact
-from pyapp.catalogue import get_board
+from pyapp.core.catalogue import get_board
+from pyapp.core.game import replay
+from pyapp.core.moves import apply_jump, legal_jumps
+from pyapp.core.problem import Goal, Problem, default_problem
 from pyapp.exact import winnable as winnable_module
-from pyapp.game import replay
-from pyapp.moves import apply_jump, legal_jumps
-from pyapp.problem import Goal, Problem, default_problem
-from pyapp.solver import solve
+from pyapp.search.solver import solve
+from pyapp.web import api as webapi
 
 # The 15-hole triangle after 4-1 6-4 12-5: three of its nine jumps lose (checked below by
 # solving after each jump), the others keep one peg reachable.

@@ -2,9 +2,9 @@
 
 import pytest
 
-from pyapp.catalogue import get_board
-from pyapp.errors import NotationError
-from pyapp.notation import format_jump, format_move, format_moves, parse_move, parse_moves
+from pyapp.core.catalogue import get_board
+from pyapp.core.errors import NotationError
+from pyapp.core.notation import format_jump, format_move, format_moves, parse_move, parse_moves
 
 
 def test_jump_round_trip():

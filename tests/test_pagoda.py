@@ -10,9 +10,11 @@ import random
 
 import pytest
 
-from pyapp.catalogue import ENTRIES, get_board
-from pyapp.moves import apply_jump, legal_jumps
-from pyapp.pagoda import (
+from pyapp.core.catalogue import ENTRIES, get_board
+from pyapp.core.moves import apply_jump, legal_jumps
+from pyapp.core.position import parse_position
+from pyapp.core.problem import Goal, Problem, default_problem, make_problem
+from pyapp.proofs.pagoda import (
     find_pagoda,
     library_pagodas,
     make_pagoda,
@@ -21,9 +23,7 @@ from pyapp.pagoda import (
     parity_pagodas,
     violations,
 )
-from pyapp.position import parse_position
-from pyapp.problem import Goal, Problem, default_problem, make_problem
-from pyapp.solver import explain_pagoda, solve
+from pyapp.search.solver import explain_pagoda, solve
 
 BOARDS = [e.id for e in ENTRIES]
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from pyapp.catalogue import get_board
-from pyapp.errors import PositionError
-from pyapp.position import format_position, parse_position
+from pyapp.core.catalogue import get_board
+from pyapp.core.errors import PositionError
+from pyapp.core.position import format_position, parse_position
 
 ENGLISH_START = "  ooo\n  ooo\nooooooo\nooo.ooo\nooooooo\n  ooo\n  ooo"
 

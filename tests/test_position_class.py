@@ -12,11 +12,11 @@ import random
 
 import pytest
 
-from pyapp.catalogue import ENTRIES, get_board
-from pyapp.goal import fewest_in_class
-from pyapp.moves import apply_jump, legal_jumps
-from pyapp.problem import make_problem
-from pyapp.solver import class_proof, solve
+from pyapp.core.catalogue import ENTRIES, get_board
+from pyapp.core.goal import fewest_in_class
+from pyapp.core.moves import apply_jump, legal_jumps
+from pyapp.core.problem import make_problem
+from pyapp.search.solver import class_proof, solve
 
 
 class TestInvariant:

@@ -7,10 +7,12 @@ left and a row number from the top (the English centre is d4).
 
 import pytest
 
-from pyapp.analysis import count_solutions, fewest_moves, finishes
-from pyapp.catalogue import get_board
-from pyapp.game import replay
-from pyapp.problem import Goal, Problem
+from pyapp.analysis import finishes
+from pyapp.core.catalogue import get_board
+from pyapp.core.game import replay
+from pyapp.core.problem import Goal, Problem
+from pyapp.exact.count import count_solutions
+from pyapp.exact.fewest import fewest_moves
 
 T5 = get_board("triangle5")
 T4 = get_board("triangle4")

@@ -7,16 +7,16 @@ import json
 
 import pytest
 
-from pyapp.board import board_from_text
-from pyapp.catalogue import ENTRIES, get_board
-from pyapp.cli import main
-from pyapp.errors import PegError
-from pyapp.game import replay
-from pyapp.moves import apply_jump, legal_jumps
-from pyapp.position import parse_position
-from pyapp.problem import Goal, Problem
-from pyapp.puzzle import make_puzzle, reverse_jumps
-from pyapp.solver import solve
+from pyapp.analysis.puzzle import make_puzzle, reverse_jumps
+from pyapp.cli.main import main
+from pyapp.core.board import board_from_text
+from pyapp.core.catalogue import ENTRIES, get_board
+from pyapp.core.errors import PegError
+from pyapp.core.game import replay
+from pyapp.core.moves import apply_jump, legal_jumps
+from pyapp.core.position import parse_position
+from pyapp.core.problem import Goal, Problem
+from pyapp.search.solver import solve
 
 
 def _replays(puzzle) -> bool:

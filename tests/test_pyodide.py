@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from pyapp.cli import main
-from pyapp.game import replay
-from pyapp.problem import default_problem
+from pyapp.cli.main import main
+from pyapp.core.game import replay
+from pyapp.core.problem import default_problem
 
 pytestmark = pytest.mark.pyodide
 
@@ -30,12 +30,12 @@ RUNNER = ROOT / "scripts" / "pyodide_runner.mjs"
 
 IN_PYODIDE = r"""
 import contextlib, io, json, sys
-from pyapp.problem import default_problem
-from pyapp.solver import solve
-from pyapp.game import replay
-from pyapp.notation import format_moves
-from pyapp.cli import main
-from pyapp import bench
+from pyapp.core.problem import default_problem
+from pyapp.search.solver import solve
+from pyapp.core.game import replay
+from pyapp.core.notation import format_moves
+from pyapp.cli.main import main
+from pyapp.bench import suite as bench
 
 p = default_problem("english")
 r = solve(p, max_seconds=30)

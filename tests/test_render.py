@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from pyapp.board import board_from_text
-from pyapp.catalogue import get_board
-from pyapp.render import hole_coordinates, render_svg
+from pyapp.core.board import board_from_text
+from pyapp.core.catalogue import get_board
+from pyapp.core.render import hole_coordinates, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

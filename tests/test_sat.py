@@ -3,7 +3,7 @@
 The solver is pycosat (pinned in requirements-dev.txt), so these tests run a real SAT
 solver in CI; the python-sat back-ends are exercised too when that package is installed.
 Every decoded solution is replayed independently through the notation and
-:func:`pyapp.game.replay`.
+:func:`pyapp.core.game.replay`.
 """
 
 import json
@@ -11,11 +11,13 @@ import re
 
 import pytest
 
-from pyapp.catalogue import ENTRIES, get_board
-from pyapp.cli import main
-from pyapp.game import replay
-from pyapp.notation import format_jump
-from pyapp.problem import Goal, Problem, default_problem, make_problem
+from pyapp.bench.sat_compare import PATTERNS, pattern_problem
+from pyapp.cli.main import main
+from pyapp.core.catalogue import ENTRIES, get_board
+from pyapp.core.game import replay
+from pyapp.core.notation import format_jump
+from pyapp.core.problem import Goal, Problem, default_problem, make_problem
+from pyapp.core.spec import resolve_board
 from pyapp.sat import (
     AMO_METHODS,
     EncodingError,
@@ -29,9 +31,7 @@ from pyapp.sat import (
     verify,
 )
 from pyapp.sat import solvers as sat_solvers
-from pyapp.sat.compare import PATTERNS, pattern_problem
-from pyapp.solver import solve
-from pyapp.spec import resolve_board
+from pyapp.search.solver import solve
 
 pycosat = pytest.importorskip("pycosat")
 
@@ -281,8 +281,8 @@ def test_cnf_export_in_pyodide():
         pytest.skip(missing)
     code = ("import hashlib, sys\n"
             "from pyapp.sat import to_dimacs\n"
-            "from pyapp.problem import default_problem\n"
-            "from pyapp.cli import main\n"
+            "from pyapp.core.problem import default_problem\n"
+            "from pyapp.cli.main import main\n"
             "text = to_dimacs(default_problem('english'))\n"
             "print('RESULT', sys.platform, hashlib.sha256(text.encode()).hexdigest())\n"
             "print('CODE', main(['solve', 'triangle5', '--engine', 'sat']))\n")
@@ -300,7 +300,7 @@ def test_cnf_export_in_pyodide():
 
 def test_compare_script_prints_checked_rows(capsys):
     # the script behind the "SAT vs search" table of BENCHMARKS.md (it replays every answer)
-    from pyapp.sat import compare
+    from pyapp.bench import sat_compare as compare
 
     assert compare.main(["--runs", "2", "--max-seconds", "20", "--solvers", "pycosat", "--only", "cross"]) == 0
     out = capsys.readouterr().out
@@ -316,10 +316,10 @@ def test_compare_script_prints_checked_rows(capsys):
 
 
 class TestBudget:
-    """The SAT engine takes the same :class:`~pyapp.budget.Budget` as the search."""
+    """The SAT engine takes the same :class:`~pyapp.core.budget.Budget` as the search."""
 
     def test_cancelled_budget_answers_unknown_saying_so(self):
-        from pyapp.budget import Budget
+        from pyapp.core.budget import Budget
 
         b = Budget(max_seconds=30)
         b.cancel()
@@ -327,7 +327,7 @@ class TestBudget:
         assert r.status == "unknown" and r.reason.startswith("cancelled")
 
     def test_time_budget_stops_a_hard_instance(self):
-        from pyapp.budget import Budget
+        from pyapp.core.budget import Budget
 
         # the central game needs 31 jumps: pycosat takes far more than 0.2 s on it
         r = solve_sat(default_problem("english"), solver="pycosat", budget=Budget(max_seconds=0.2))
@@ -335,7 +335,7 @@ class TestBudget:
         assert r.seconds < 5
 
     def test_node_budget_counts_conflicts(self):
-        from pyapp.budget import Budget
+        from pyapp.core.budget import Budget
 
         names = [n for n in available_solvers() if n != "pycosat"]
         if not names:
@@ -345,8 +345,8 @@ class TestBudget:
         assert r.status == "unknown" and b.nodes >= 50 and r.nodes == b.nodes
 
     def test_pycosat_refuses_a_node_budget(self):
-        from pyapp.budget import Budget
-        from pyapp.errors import PegError
+        from pyapp.core.budget import Budget
+        from pyapp.core.errors import PegError
 
         enc = encode(default_problem("triangle5"))
         with pytest.raises(PegError, match="node budget"):

@@ -1,4 +1,4 @@
-"""Pagoda separation of a problem's two ends (pyapp/search/separation.py): never claimed on a solvable
+"""Pagoda separation of a problem's two ends (pyapp/proofs/separation.py): never claimed on a solvable
 problem (exhaustive enumeration on triangle5/6), proofs re-checked independently, and end to end
 through the solver on Diamond 41 cells no other proof settles."""
 
@@ -9,13 +9,13 @@ import random
 import pytest
 from test_levels import reachable
 
-from pyapp.budget import drive
-from pyapp.catalogue import get_board
-from pyapp.goal import Goal
-from pyapp.pagoda import _drive, integer_pagoda
-from pyapp.problem import Problem
-from pyapp.search.separation import each_reason, frontier, separate_each, separation_steps
-from pyapp.solver import search
+from pyapp.core.budget import drive
+from pyapp.core.catalogue import get_board
+from pyapp.core.goal import Goal
+from pyapp.core.problem import Problem
+from pyapp.proofs.pagoda import _drive, integer_pagoda
+from pyapp.proofs.separation import each_reason, frontier, separate_each, separation_steps
+from pyapp.search.solver import search
 
 
 def _separate(board, start, goal):

@@ -1,6 +1,6 @@
 """The solver: answers on every catalogue problem, proofs with reasons, budgets, cancel, seeds, table cap, min.
 
-Solutions are always replayed jump by jump with the rules (``pyapp.moves``), and the
+Solutions are always replayed jump by jump with the rules (``pyapp.core.moves``), and the
 impossibility answers on the 15-hole triangle are checked against a brute-force walk
 over every reachable position.  No test asserts a time: speed is the benchmark's job.
 """
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from pyapp.catalogue import ENTRIES, get_board
-from pyapp.moves import apply_jump, legal_jumps
-from pyapp.position import parse_position
-from pyapp.problem import Goal, Problem, Result, default_problem, make_problem
-from pyapp.solver import Progress, class_proof, search, solve
+from pyapp.core.catalogue import ENTRIES, get_board
+from pyapp.core.moves import apply_jump, legal_jumps
+from pyapp.core.position import parse_position
+from pyapp.core.problem import Goal, Problem, Result, default_problem, make_problem
+from pyapp.search.solver import Progress, class_proof, search, solve
 
 
 def replay_ok(problem: Problem, result: Result) -> int:

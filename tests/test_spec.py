@@ -1,10 +1,10 @@
-"""Board specs as users type them (pyapp.spec): catalogue ids and custom grids."""
+"""Board specs as users type them (pyapp.core.spec): catalogue ids and custom grids."""
 
 import pytest
 
-from pyapp.catalogue import get_board, get_entry
-from pyapp.errors import PegError
-from pyapp.spec import resolve_board
+from pyapp.core.catalogue import get_board, get_entry
+from pyapp.core.errors import PegError
+from pyapp.core.spec import resolve_board
 
 
 def test_catalogue_id_gives_the_default_problem():

@@ -7,11 +7,11 @@ import json
 from test_levels import reachable
 
 from pyapp.analysis.table import single_vacancy_starts, table_steps
-from pyapp.budget import Budget, drive
-from pyapp.catalogue import get_board
-from pyapp.cli import main
-from pyapp.game import replay
-from pyapp.goal import CLASS_CLASH
+from pyapp.cli.main import main
+from pyapp.core.budget import Budget, drive
+from pyapp.core.catalogue import get_board
+from pyapp.core.game import replay
+from pyapp.core.goal import CLASS_CLASH
 
 
 def test_english_single_vacancy_rule():
@@ -79,7 +79,7 @@ def test_command_text_shows_nodes(capsys):
 
 
 def test_worker_request_streams_progress_and_answers():
-    from pyapp import webapi
+    from pyapp.web import api as webapi
 
     job = webapi.start("table", json.dumps({"board": "triangle4", "problem_seconds": 5}))
     steps = [json.loads(job.step())]
@@ -125,7 +125,7 @@ def test_cpu_time_option_gives_every_problem_a_budget_on_the_cpu_clock(monkeypat
     """``table --cpu-time``: each problem's share of time is read from the CPU clock, so a loaded
     machine answers the same table as a quiet one (the issue-9 bench rows rely on it)."""
     from pyapp.analysis import table as table_module
-    from pyapp.budget import CPU_CLOCK, WALL_CLOCK
+    from pyapp.core.budget import CPU_CLOCK, WALL_CLOCK
 
     real = table_module.search
     clocks = []

@@ -1,4 +1,4 @@
-"""The worker protocol's Python side (pyapp.webapi): JSON in, JSON out, errors as messages."""
+"""The worker protocol's Python side (pyapp.web.api): JSON in, JSON out, errors as messages."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pyapp import webapi
+from pyapp.web import api as webapi
 
 
 def call(fn: str, **args):
@@ -127,9 +127,9 @@ class TestJobs:
 
 def test_bench_streams_one_row_per_progress_event_then_the_list():
     try:
-        import pyapp.bench  # noqa: F401
+        import pyapp.bench.suite  # noqa: F401
     except ImportError:
-        pytest.skip("pyapp.bench is not in this tree")
+        pytest.skip("pyapp.bench.suite is not in this tree")
     job = webapi.start("bench", json.dumps({"quick": True, "repeat": 1,
                                             "only": ["impossible-french-centre", "default-triangle4"]}))
     progress, out = drive(job)

@@ -1,5 +1,5 @@
 """The web API answers every malformed request with a clear error naming the field, never
-"internal error", an OverflowError or a hang (pyapp.fields)."""
+"internal error", an OverflowError or a hang (pyapp.core.fields)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from pyapp import webapi
+from pyapp.web import api as webapi
 
 NOT_OBJECTS = ["[]", "[1, 2]", "5", '"english"', "true", "Infinity"]
 

@@ -1,14 +1,15 @@
-"""The page's whole-board table (:mod:`pyapp.webtable`, the worker's ``table`` and ``table_info``)."""
+"""The page's whole-board table (:mod:`pyapp.web.table`, the worker's ``table`` and ``table_info``)."""
 
 from __future__ import annotations
 
 import json
 
-from pyapp import webapi, webtable
 from pyapp.analysis.table import Cell, Table, table_steps
-from pyapp.budget import drive
-from pyapp.catalogue import get_board
-from pyapp.game import replay
+from pyapp.core.budget import drive
+from pyapp.core.catalogue import get_board
+from pyapp.core.game import replay
+from pyapp.web import api as webapi
+from pyapp.web import table as webtable
 
 
 def run_table(board_id: str, problem_seconds: float = 10) -> dict:

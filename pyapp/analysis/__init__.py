@@ -1,21 +1,22 @@
-"""Analyses of a problem beyond solving it once.
+"""The questions a player asks of a position, answered from the engines below.
 
 * :func:`finishes`: every hole where one peg can remain from a start (with a solution each),
   and why the others cannot;
-* :func:`count_solutions` / :func:`count`: the exact number of jump sequences that solve a problem;
-* :func:`fewest_moves`: a solution with the fewest moves, proven minimal where feasible;
-* :func:`hint`: the legal jumps after which the goal is still reachable.
+* :func:`hint`: the legal jumps after which the goal is still reachable;
+* :mod:`.neverlose` / :mod:`.neverlose_exact`: after every move, can the goal still be reached
+  (by search, or by one lookup in an exact winnable set);
+* :mod:`.table`: every single-vacancy start times every finish of a board;
+* :mod:`.puzzle`: random positions built backwards from one peg, solvable by construction.
 
-Every analysis takes a time budget where it may run long and says plainly when it gave up.
+Counting and fewest moves have their one home in :mod:`pyapp.exact.count` and
+:mod:`pyapp.exact.fewest`.  Every analysis takes a time budget where it may run long and says
+plainly when it gave up.
+
+May import: :mod:`pyapp.core`, :mod:`pyapp.proofs`, :mod:`pyapp.search`, :mod:`pyapp.sat`,
+:mod:`pyapp.exact`.
 """
 
-from .count import Count, CountBudgetError, count, count_solutions
-from .fewest import Fewest, fewest_moves
 from .finishes import Finishes, finishes
 from .hint import Hint, hint
-from .reach import Reachable, explore
 
-__all__ = [
-    "Count", "CountBudgetError", "Fewest", "Finishes", "Hint", "Reachable",
-    "count", "count_solutions", "explore", "fewest_moves", "finishes", "hint",
-]
+__all__ = ["Finishes", "Hint", "finishes", "hint"]

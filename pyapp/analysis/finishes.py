@@ -5,7 +5,7 @@ position class differs from the start's, or exhaustive search, or whatever the s
 proves, e.g. a pagoda function), or unknown when the time budget ran out.
 
 Small boards are answered all at once by exploring every reachable position
-(:mod:`pyapp.analysis.reach`); when that is too big, each hole is asked of the solver.
+(:mod:`pyapp.exact.reach`); when that is too big, each hole is asked of the solver.
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
-from ..board import Board
-from ..budget import Budget, Progress, budget_of, drive
-from ..errors import PegError
-from ..moves import Jump
-from ..problem import Goal, Problem
-from ..solver import search
-from ._common import stabilizer
-from .reach import DEFAULT_MAX_POSITIONS, explore_steps
+from ..core.board import Board
+from ..core.budget import Budget, Progress, budget_of, drive
+from ..core.codec.canonical import stabilizer
+from ..core.errors import PegError
+from ..core.moves import Jump
+from ..core.problem import Goal, Problem
+from ..exact.reach import DEFAULT_MAX_POSITIONS, explore_steps
+from ..search.solver import search
 
 
 @dataclass
@@ -52,7 +52,7 @@ def class_reason(board: Board, start: int, hole: int) -> str | None:
 
 def finishes_steps(board: Board, start_pos: int, *, budget: Budget,
                    max_positions: int = DEFAULT_MAX_POSITIONS) -> Generator[Progress, None, Finishes]:
-    """:func:`finishes` as a step generator (see :mod:`pyapp.budget`): yields progress, returns
+    """:func:`finishes` as a step generator (see :mod:`pyapp.core.budget`): yields progress, returns
     the answer; holes not searched when the budget is cancelled are unknown (``cancelled``)."""
     out = Finishes()
     if start_pos & ~board.mask:

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
-from ..budget import Budget, Progress, budget_of, drive
-from ..moves import Jump, apply_jump, legal_jumps
-from ..problem import Problem
-from ..solver import search
-from ..wording import plural
-from ._common import stabilizer
+from ..core.budget import Budget, Progress, budget_of, drive
+from ..core.codec.canonical import stabilizer
+from ..core.moves import Jump, apply_jump, legal_jumps
+from ..core.problem import Problem
+from ..core.wording import plural
+from ..search.solver import search
 
 DEFAULT_HINT_SECONDS = 10.0
 
@@ -39,7 +39,7 @@ class Hint:
 
 
 def hint_steps(problem: Problem, budget: Budget) -> Generator[Progress, None, Hint]:
-    """:func:`hint` as a step generator (see :mod:`pyapp.budget`): yields progress, returns the Hint.
+    """:func:`hint` as a step generator (see :mod:`pyapp.core.budget`): yields progress, returns the Hint.
 
     Each class of symmetric jumps gets an equal share of what is left of ``budget``; once the
     budget is cancelled the jumps not yet searched are filed as unknown (``cancelled``).

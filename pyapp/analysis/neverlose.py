@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
-from ..budget import Budget, Progress, budget_of, drive
-from ..moves import Jump, apply_jump, legal_jumps
-from ..problem import Problem, Result
-from ..solver import search
+from ..core.budget import Budget, Progress, budget_of, drive
+from ..core.moves import Jump, apply_jump, legal_jumps
+from ..core.problem import Problem, Result
+from ..search.solver import search
 from .hint import DEFAULT_HINT_SECONDS, Hint, _classes, _file
 
 SLICE_SECONDS = 0.05

@@ -18,12 +18,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from ..board import Board
+from ..core.board import Board
+from ..core.goal import Goal
+from ..core.moves import Jump, apply_jump, legal_jumps
+from ..core.problem import Problem
+from ..core.wording import plural
 from ..exact.winnable import Winnable, cached
-from ..goal import Goal
-from ..moves import Jump, apply_jump, legal_jumps
-from ..problem import Problem
-from ..wording import plural
 from .hint import Hint
 from .neverlose import NeverLose
 

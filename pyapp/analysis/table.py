@@ -1,14 +1,14 @@
 """The whole single-vacancy table of a board: every start (up to symmetry) times every finishing hole.
 
 For each start with one hole empty (one per symmetry class, the first in reading order)
-and each hole where the last peg should stand, the solver (:func:`pyapp.solver.search`,
+and each hole where the last peg should stand, the solver (:func:`pyapp.search.solver.search`,
 fast phases then the complete search) answers ``solved`` with a solution (replayed here
-with :func:`pyapp.game.replay` before it is reported), ``impossible`` with its reason, or
+with :func:`pyapp.core.game.replay` before it is reported), ``impossible`` with its reason, or
 ``unknown`` with how far it got when the per-problem budget ran out.  The per-problem budget is
 read from the caller's budget's clock (``table --cpu-time``: CPU seconds, so a loaded machine
 gives the same table as a quiet one).
 
-:func:`table_steps` is a step generator (see :mod:`pyapp.budget`): it yields a
+:func:`table_steps` is a step generator (see :mod:`pyapp.core.budget`): it yields a
 :class:`TableProgress` (note ``"d2 -> f5 (12 of 54)"``, and the same as numbers: problems done,
 total, the current problem) between and during problems, so the command line prints progress and
 the web worker can report and cancel; it returns a :class:`Table`.
@@ -20,14 +20,14 @@ import time
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
-from ..board import Board
-from ..budget import Budget, Progress
-from ..game import replay
-from ..goal import Goal
-from ..moves import Jump
-from ..notation import format_moves
-from ..problem import Problem
-from ..solver import search
+from ..core.board import Board
+from ..core.budget import Budget, Progress
+from ..core.game import replay
+from ..core.goal import Goal
+from ..core.moves import Jump
+from ..core.notation import format_moves
+from ..core.problem import Problem
+from ..search.solver import search
 
 DEFAULT_PROBLEM_SECONDS = 10.0
 """Time budget of one start/finish problem unless the caller gives another."""
@@ -35,7 +35,7 @@ DEFAULT_PROBLEM_SECONDS = 10.0
 
 @dataclass(frozen=True)
 class TableProgress(Progress):
-    """:class:`~pyapp.budget.Progress` of a table: also the problems finished, their total and the
+    """:class:`~pyapp.core.budget.Progress` of a table: also the problems finished, their total and the
     current problem (``"d2 -> f5"``), so a page can draw a progress bar without reading the note."""
 
     done: int = 0

@@ -1,16 +1,21 @@
 """Exact analyses at full scale: every position of a game, level by level, with no cap on positions.
 
-* :mod:`.codec`: canonical dense keys and the compiled level expansion of a board;
-* :mod:`.sweep`: level-by-level sweeps over sorted ``array('Q')`` keys (with class weights);
-* :mod:`.count`: the number of solutions, two sweeps meeting in the middle;
+* :mod:`.sweep`: level-by-level sweeps over sorted ``array('Q')`` canonical keys (with class
+  weights), on the compiled codec of :mod:`pyapp.core.codec.compiled`; :mod:`.setup` the two sides
+  of a problem (forward from the start, backward on the complement game);
+* :mod:`.count` (package): the number of solutions, the one home of counting (memoised search for
+  small positions, meeting sweeps at full scale);
+* :mod:`.fewest` (package): the fewest moves, the one home of shortest solutions (breadth-first by
+  moves for small positions, the dynamic programme over the winnable levels at full scale, the
+  search by chains as its cross-check, and whole single-vacancy tables);
 * :mod:`.levels`: positions reachable and positions that can still win, per peg count;
 * :mod:`.winnable`: the winnable sets, and ``can_win(pos)`` ("still solvable?") once computed;
-* :mod:`.fewest`: the fewest moves over the winnable positions, by the dynamic programme of
-  :mod:`.fewest_dp` (every winnable jump once) or, as a cross-check, the search by chains
-  (:mod:`.chains` its compiled layer); :mod:`.lookup` the marked sorted arrays both search;
-* :mod:`.fewest_all`: the fewest moves of every single-vacancy problem of a board (``fewest --all``);
-* :mod:`.report`, :mod:`.web`, :mod:`.bench_rows`: their JSON, web-worker jobs and bench rows.
+* :mod:`.reach`: every position reachable from a small start (bounded), for finishes;
+* :mod:`.lookup`: the marked sorted arrays the fewest-moves searches share;
+* :mod:`.estimate`: how big a sweep will be, before it starts; :mod:`.report`: the JSON of each.
 
-Every long call is a step generator under a :class:`pyapp.budget.Budget` (time, memory
+Every long call is a step generator under a :class:`pyapp.core.budget.Budget` (time, memory
 ceiling, cancel) that yields per-level :class:`.sweep.Progress`.
+
+May import: :mod:`pyapp.core`, :mod:`pyapp.proofs`, :mod:`pyapp.search`.
 """

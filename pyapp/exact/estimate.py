@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from math import comb
 
-from ..problem import Problem
+from ..core.problem import Problem
 from .setup import Sides, sides
 from .sweep import DICT_ENTRY_BYTES, Level, sweep
 

@@ -14,8 +14,8 @@ from array import array
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
-from ..budget import Budget, drive
-from ..problem import Problem
+from ..core.budget import Budget, drive
+from ..core.problem import Problem
 from .setup import Cancelled, OutOfTime, sides, stop_if_over
 from .sweep import Level, MemoryCeiling, Progress, sweep
 from .winnable import winnable_steps

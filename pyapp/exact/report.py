@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ..notation import format_moves
-from ..problem import Problem
-from .count import ExactCount
-from .fewest import ExactFewest
-from .fewest_all import FewestRow, FewestTable
+from ..core.notation import format_moves
+from ..core.problem import Problem
+from .count.sweep import ExactCount
+from .fewest.levels import ExactFewest
+from .fewest.table import FewestRow, FewestTable
 from .levels import LevelTable
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..budget import Budget
-from ..errors import PegError
-from ..goal import stabilizer
-from ..problem import Problem
-from .codec import Codec, codec
+from ..core.budget import Budget
+from ..core.codec.compiled import Codec, codec
+from ..core.errors import PegError
+from ..core.goal import stabilizer
+from ..core.problem import Problem
 
 
 class Cancelled(Exception):
@@ -29,7 +29,7 @@ class OutOfTime(Exception):
 
 def stop_if_over(budget: Budget, positions: int = 0) -> None:
     """Count ``positions`` as work done and raise :class:`Cancelled` / :class:`OutOfTime` when
-    the caller's :class:`~pyapp.budget.Budget` says stop (checked between two chunks of a level)."""
+    the caller's :class:`~pyapp.core.budget.Budget` says stop (checked between two chunks of a level)."""
     if positions:
         budget.spend(positions)
     if budget.cancelled:

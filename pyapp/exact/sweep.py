@@ -2,7 +2,7 @@
 
 Every jump removes one peg, so the positions reachable from a start fall into levels by
 peg count and each level is computed from the one above alone.  A level is a sorted
-``array('Q')`` of canonical dense keys (see :mod:`pyapp.exact.codec`) with, when
+``array('Q')`` of canonical dense keys (see :mod:`pyapp.core.codec.compiled`) with, when
 counting, a parallel array of *class weights*: ``T(C)``, the number of jump sequences
 from the sources that end anywhere in the symmetry class ``C``.  Pushing the weight of a
 class representative to each of its children, canonicalised, is exact::
@@ -27,7 +27,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from .codec import Codec
+from ..core.codec.compiled import Codec
 
 CHUNK = 50_000
 """Parents expanded between two progress reports (about 0.5 s of work in CPython)."""

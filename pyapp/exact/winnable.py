@@ -31,9 +31,9 @@ from bisect import bisect_left
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
-from ..budget import Budget, drive
-from ..problem import Problem
-from .codec import Codec
+from ..core.budget import Budget, drive
+from ..core.codec.compiled import Codec
+from ..core.problem import Problem
 from .setup import Sides, sides, stop_if_over
 from .sweep import Level, Progress, sweep, to_array
 

@@ -6,9 +6,9 @@
   the goal and the variable mapping (pure Python: the web app's "Download CNF" uses it);
 * :func:`decode` turns a model back into jumps and :func:`verify` replays them;
 * :func:`solve_sat` runs an optional SAT package (python-sat or pycosat) and answers
-  ``solved``/``impossible``/``unknown`` like :func:`pyapp.solver.solve`.
+  ``solved``/``impossible``/``unknown`` like :func:`pyapp.search.solver.solve`.
 
->>> from pyapp.problem import default_problem
+>>> from pyapp.core.problem import default_problem
 >>> enc = encode(default_problem("triangle5"))
 >>> enc.steps, enc.num_vars, len(enc.clauses)
 (13, 665, 2940)
@@ -18,7 +18,7 @@
 
 from __future__ import annotations
 
-from ..problem import Problem
+from ..core.problem import Problem
 from .decode import ModelError, decode, verify
 from .dimacs import parse_dimacs, write_dimacs
 from .encode import AMO_METHODS, DEFAULT_AMO, Encoding, EncodingError, encode

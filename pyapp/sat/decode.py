@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..game import illegal_reason, replay
-from ..moves import Jump, apply_jump
-from ..notation import format_jump
+from ..core.game import illegal_reason, replay
+from ..core.moves import Jump, apply_jump
+from ..core.notation import format_jump
 from .encode import Encoding
 
 

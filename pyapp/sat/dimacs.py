@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..position import format_position
-from ..wording import plural
+from ..core.position import format_position
+from ..core.wording import plural
 from .encode import Encoding
 
 

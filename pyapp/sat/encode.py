@@ -45,9 +45,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from ..errors import PegError
-from ..moves import Jump
-from ..problem import Problem
+from ..core.errors import PegError
+from ..core.moves import Jump
+from ..core.problem import Problem
 
 AMO_METHODS = ("sequential", "pairwise", "overlap")
 DEFAULT_AMO = "sequential"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from ..budget import Budget, budget_of
-from ..problem import Problem, Result
+from ..core.budget import Budget, budget_of
+from ..core.problem import Problem, Result
 from .decode import decode, verify
 from .encode import DEFAULT_AMO, encode
 from .solvers import default_solver, run_solver

@@ -1,7 +1,7 @@
 """Adapters to the optional SAT packages: python-sat (pysat) and pycosat.
 
 Neither is needed by the app (the browser only exports CNF); they are imported lazily, so
-this module imports fine under Pyodide.  A :class:`~pyapp.budget.Budget` (seconds, nodes =
+this module imports fine under Pyodide.  A :class:`~pyapp.core.budget.Budget` (seconds, nodes =
 conflicts, cancel) is honoured without threads: pysat solvers run in slices of a conflict
 budget (learnt clauses are kept between slices) and the budget is checked between slices;
 pycosat, which keeps nothing between calls, is restarted with a doubling propagation limit,
@@ -16,8 +16,8 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
-from ..budget import Budget, budget_of
-from ..errors import PegError
+from ..core.budget import Budget, budget_of
+from ..core.errors import PegError
 
 PYSAT_PREFERENCE = ("cadical153", "cadical195", "glucose4", "minisat22")
 """pysat back-ends tried in order when no solver is named (CaDiCaL 1.5.3 first: fastest on the central game)."""

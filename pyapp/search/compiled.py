@@ -18,8 +18,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..board import Board, Direction, images_by_tables
-from ..pagoda import Pagoda
+from ..core.board import Board, Direction, images_by_tables
+from ..proofs.pagoda import Pagoda
 
 LANE = 16
 DEFAULT_SEED = 20_231_117
@@ -92,7 +92,7 @@ class Tables:
 
 def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int], seed: int | None) -> Tables:
     """Compile the hot-loop tables (see the module docstring); ``syms``: the symmetries to keep
-    (those that fix the goal, :meth:`pyapp.goal.Goal.symmetries`)."""
+    (those that fix the goal, :meth:`pyapp.core.goal.Goal.symmetries`)."""
     bitset = set(board.bits)
     top = max(board.bits) + 2
     pos_dirs, neg_dirs = [], []

@@ -7,7 +7,7 @@ symmetry, so it proves impossibility with far fewer positions when the two ends 
 small.  :class:`Complete` runs them in alternating slices (each until its next pause; the
 level search gets :data:`LEVEL_SLICES` slices to the depth-first search's one) and
 answers with whichever settles the question first; if the level search reaches the
-memory ceiling (half of the budget's, or of :data:`~pyapp.budget.DEFAULT_MAX_BYTES`)
+memory ceiling (half of the budget's, or of :data:`~pyapp.core.budget.DEFAULT_MAX_BYTES`)
 the depth-first search goes on alone.  :class:`CompleteFewest` does the same for the
 fewest-pegs goal once the class's lower bound is ruled out, the level search proving the
 minimum (:func:`pyapp.search.decide.decide` with the best game found so far).
@@ -22,8 +22,8 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..goal import Goal
-from ..problem import Problem
+from ..core.goal import Goal
+from ..core.problem import Problem
 from .compiled import reseed
 from .decide import Decision, decide
 from .dfs import dfs

@@ -3,7 +3,7 @@
 The board's known pagodas (parity, the learned library) rarely prune a level search: their
 thresholds are what a single goal peg is worth.  Positions of a particular problem are
 often ruled out by *other* pagodas, found for that position by the linear program of
-:func:`pyapp.pagoda.find_pagoda_steps`; measured on the random bench positions (seed 9)
+:func:`pyapp.proofs.pagoda.find_pagoda_steps`; measured on the random bench positions (seed 9)
 with an exact LP, 90-100 % of the backward side's positions (those that reach the goal
 but not from the start) and most of the forward side's are ruled out by some pagoda, and
 one pagoda rules out many positions at once.
@@ -27,8 +27,8 @@ from __future__ import annotations
 import time
 from collections.abc import Generator
 
-from ..pagoda import Pagoda, find_pagoda_steps, make_pagoda
-from .keyset import KeySet
+from ..core.codec.keyset import KeySet
+from ..proofs.pagoda import Pagoda, find_pagoda_steps, make_pagoda
 from .levelside import LevelStats, Side
 
 POOL = 64

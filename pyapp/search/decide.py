@@ -1,6 +1,6 @@
 """Decide a problem completely with the level search: every goal kind as one or more level searches.
 
-:func:`decide` turns a :class:`~pyapp.problem.Problem` into calls of
+:func:`decide` turns a :class:`~pyapp.core.problem.Problem` into calls of
 :func:`pyapp.search.levels.level_search` and returns a :class:`Decision`:
 
 * ``hole`` / ``target``: one search toward that position (symmetries that fix it);
@@ -25,8 +25,8 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from itertools import combinations
 
-from ..goal import fewest_in_class
-from ..problem import Problem
+from ..core.goal import fewest_in_class
+from ..core.problem import Problem
 from .levels import DEFAULT_MAX_BYTES, LevelResult, LevelStats, level_search
 
 MAX_GOAL_PEGS = 3

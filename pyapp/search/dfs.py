@@ -6,7 +6,7 @@ is a proof of impossibility.  A position whose every continuation failed goes in
 bounded table, so no symmetric image of it is explored twice.
 
 The loop keeps an explicit stack (no recursion), so it is a generator that can hand
-control back to its caller between any two nodes: :mod:`pyapp.solver` resumes it,
+control back to its caller between any two nodes: :mod:`pyapp.search.solver` resumes it,
 pauses it to run other searches, or closes it to cancel.
 """
 

@@ -31,11 +31,11 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ..board import BOARD_CACHE_SIZE, Board
-from ..game import illegal_reason
-from ..goal import stabilizer
-from ..moves import apply_jump
-from ..pagoda import pagodas_for
+from ..core.board import BOARD_CACHE_SIZE, Board
+from ..core.game import illegal_reason
+from ..core.goal import stabilizer
+from ..core.moves import apply_jump
+from ..proofs.pagoda import pagodas_for
 from .compiled import Tables, build_tables, reseed
 from .table import BoundedTable
 
@@ -52,7 +52,7 @@ FORMULATION_TABLE_CAP = 1 << 16
 @dataclass(frozen=True)
 class Formulation:
     """The problem ``start -> target`` (a single vacancy, one peg) seen through symmetry ``sym``
-    (an index into :attr:`pyapp.board.Board.symmetries`) and, when ``dual``, time reversal."""
+    (an index into :attr:`pyapp.core.board.Board.symmetries`) and, when ``dual``, time reversal."""
 
     board: Board
     sym: int

@@ -3,7 +3,7 @@
 Every jump removes one peg, so the positions reachable from the start fall into *levels*
 by peg count.  :func:`level_search` grows two such searches breadth first:
 
-* **forward** from the start, each level the canonical keys (:mod:`pyapp.search.keyset`)
+* **forward** from the start, each level the canonical keys (:mod:`pyapp.core.codec.keyset`)
   of the positions one jump on from the last level;
 * **backward** from the goal set: a reverse jump (pegs at ``c``, holes at ``a`` and ``b``
   become pegs at ``a`` and ``b``, a hole at ``c``) is a forward jump on the *complemented*
@@ -31,7 +31,7 @@ pass) keeps every level in it.
 iff one of its members does, and a class is dropped only when one of its members is
 provably unable to reach the other side's orbit of ends.
 
-**Storage**: each level is a :class:`~pyapp.search.keyset.KeySet` (8 bytes per position,
+**Storage**: each level is a :class:`~pyapp.core.codec.keyset.KeySet` (8 bytes per position,
 sorted, deduplicated through bounded sorted runs); no dict or set of positions outlives a
 level.  The caller's budget (seconds, expanded positions, bytes) is checked as it goes;
 ``unknown`` reports how far the search got.
@@ -49,10 +49,10 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..board import Board
-from ..budget import DEFAULT_MAX_BYTES
+from ..core.board import Board
+from ..core.budget import DEFAULT_MAX_BYTES
+from ..core.codec.keyset import KeyCodec
 from .cuts import GOAL_POOL, Learner
-from .keyset import KeyCodec
 from .levelside import LevelStats, Side, expand
 
 __all__ = ["DEFAULT_MAX_BYTES", "LevelResult", "LevelStats", "level_search"]

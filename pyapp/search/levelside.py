@@ -1,6 +1,6 @@
 """One direction of the level search (:mod:`pyapp.search.levels`): its levels, its pruning, its next level.
 
-A :class:`Side` holds the levels of one direction as :class:`~pyapp.search.keyset.KeySet`
+A :class:`Side` holds the levels of one direction as :class:`~pyapp.core.codec.keyset.KeySet`
 of canonical keys (complements for the backward side), the pagodas that prune it toward
 its *finishes* (the goal positions for the forward side; the complement of the start for
 the backward side), and the tables its hot loop needs.  Pagodas can be added while the
@@ -9,7 +9,7 @@ narrowed (:meth:`Side.retarget`); :meth:`Side.filter` drops the positions of a l
 the current pagodas rule out.
 
 :func:`expand` builds the next level: every child of the last level that no pagoda rules
-out, canonicalised through the packed images of :class:`~pyapp.search.keyset.KeyCodec`
+out, canonicalised through the packed images of :class:`~pyapp.core.codec.keyset.KeyCodec`
 (a jump XORs its packed mask in), collected into sorted runs of bounded size.
 """
 
@@ -20,10 +20,10 @@ from array import array
 from collections.abc import Generator
 from dataclasses import dataclass
 
-from ..board import Board
-from ..pagoda import Pagoda, pagodas_for
+from ..core.board import Board
+from ..core.codec.keyset import KeyCodec, KeySet, KeySetBuilder
+from ..proofs.pagoda import Pagoda, pagodas_for
 from .compiled import Tables, build_tables
-from .keyset import KeyCodec, KeySet, KeySetBuilder
 
 RUN = 1 << 18
 """Keys per sorted run while a level is built (bounds the temporary Python list of a sort)."""

@@ -5,7 +5,7 @@ yields at every pause (about every slice, and whenever a node limit of its own i
 and returns an :class:`Outcome`, or None when it ended without settling the question (the
 next phase then starts).  :func:`run_phases` drives the phases one after the other: between
 two pauses it charges the nodes spent to the budget, stops everything when the budget is
-spent or cancelled, and yields a :class:`~pyapp.budget.Progress` when one is due.
+spent or cancelled, and yields a :class:`~pyapp.core.budget.Progress` when one is due.
 
 Every phase of one search shares a :class:`Run`: the compiled tables, the transposition
 table of dead positions, the node counter (:class:`~pyapp.search.dfs.Stats`) and the
@@ -21,12 +21,12 @@ from collections.abc import Generator
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
-from ..budget import Budget, Progress
-from ..pagoda import find_pagoda_steps
+from ..core.budget import Budget, Progress
+from ..proofs.pagoda import find_pagoda_steps
+from ..proofs.separation import each_reason, separate_each, separation_steps
 from .beam import beam
 from .compiled import Tables, reseed
 from .dfs import NO_LIMIT, Stats, dfs
-from .separation import each_reason, separate_each, separation_steps
 from .table import BoundedTable
 
 EARLY_RESTARTS = 12
@@ -68,7 +68,7 @@ class Run:
     target: int | None
     """The one goal position, when there is one."""
     finishes: list[int]
-    """The positions the pagoda proofs aim at (:meth:`pyapp.goal.Goal.pagoda_targets`)."""
+    """The positions the pagoda proofs aim at (:meth:`pyapp.core.goal.Goal.pagoda_targets`)."""
     seed: int | None
     node_cap: int = NO_LIMIT
     """The node count at which the budget is spent (``st.nodes`` counts from 0 in each search)."""
@@ -166,11 +166,11 @@ class Scout:
 @dataclass(frozen=True)
 class PagodaProgram:
     """A linear program looking for a pagoda function that proves the goal out of reach
-    (:func:`pyapp.pagoda.find_pagoda_steps`): hard problems are often impossible, and
+    (:func:`pyapp.proofs.pagoda.find_pagoda_steps`): hard problems are often impossible, and
     exhausting them would take far longer.  Toward one goal position, when no pagoda
     separates the start from it, small programs look for one separating the positions a
     jump or two after the start from those a jump or two before the goal
-    (:mod:`pyapp.search.separation`; Diamond 41 e1 -> e9 in 100 pivots, where the level
+    (:mod:`pyapp.proofs.separation`; Diamond 41 e1 -> e9 in 100 pivots, where the level
     search could not finish); toward one peg anywhere, such a program for each finish the
     class allows (Diamond 41 e1 -> any: five finishes, each separated)."""
 

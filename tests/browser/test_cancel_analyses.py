@@ -1,6 +1,6 @@
 """Hint and "Where can one peg finish?" can be cancelled in the page, and the engine answers at once after.
 
-Both run in the worker as step generators under a budget (pyapp.budget): Cancel cancels the budget,
+Both run in the worker as step generators under a budget (pyapp.core.budget): Cancel cancels the budget,
 the analysis answers with what it has settled, and the same Python engine answers the next request.
 The board is a 12x12 square with the centre vacant and the goal 'one peg anywhere': every search
 there runs for its whole share of the budget, so both analyses run for seconds.

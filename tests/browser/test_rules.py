@@ -13,10 +13,10 @@ from browser_support import ARTIFACTS, wait_state
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyapp import webapi  # noqa: E402
-from pyapp.catalogue import ENTRIES, get_board  # noqa: E402
-from pyapp.moves import apply_jump, legal_jumps  # noqa: E402
-from pyapp.position import format_position  # noqa: E402
+from pyapp.core.catalogue import ENTRIES, get_board  # noqa: E402
+from pyapp.core.moves import apply_jump, legal_jumps  # noqa: E402
+from pyapp.core.position import format_position  # noqa: E402
+from pyapp.web import api as webapi  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -81,7 +81,7 @@ def test_random_games_on_every_board_match_pyapp(app):
                 assert len(after) == 1, (args, n)
                 pos = apply_jump(pos, after[0])
         assert not legal_jumps(board, pos)
-        # the whole final state, end message included, is pyapp.webapi.state's
+        # the whole final state, end message included, is pyapp.web.api.state's
         expected = webapi.state(args)
         local = {k: v for k, v in game["final"].items() if k not in ("svg", "local")}
         assert local == {k: v for k, v in expected.items() if k != "svg"}, args

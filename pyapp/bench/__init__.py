@@ -1,0 +1,11 @@
+"""The benchmark suite (``python -m pyapp bench``): rows that time and check the engine.
+
+* :mod:`.suite`: runs the rows (repeats, medians, memory) and reports them;
+* :mod:`.rows`: a row's types and the checks every answer must pass (replays, oracles);
+* :mod:`.cases`: the solver, analysis and table rows; :mod:`.exact_rows`: the exact sweeps' rows;
+  :mod:`.tables`: whole single-vacancy tables and random positions;
+* :mod:`.sat_compare`: SAT against search on classic problems.
+
+May import: :mod:`pyapp.core`, :mod:`pyapp.proofs`, :mod:`pyapp.search`, :mod:`pyapp.sat`,
+:mod:`pyapp.exact`, :mod:`pyapp.analysis`.
+"""

@@ -1,0 +1,38 @@
+"""``hint``: the legal jumps from a position after which the goal is still reachable."""
+
+from __future__ import annotations
+
+from ...analysis.hint import hint_steps
+from ...core.budget import drive
+from ...core.notation import format_jump, format_moves
+from ._common import add_problem_args, add_time_budget, budget_from_args, problem_from_args
+from ._progress import StderrProgress
+
+
+def register(sub) -> None:
+    p = sub.add_parser("hint", help="legal jumps that keep the goal reachable")
+    add_problem_args(p)
+    add_time_budget(p, 10.0)
+    p.set_defaults(run=run, text=text)
+
+
+def run(args) -> dict:
+    problem = problem_from_args(args)
+    board = problem.board
+    h = drive(hint_steps(problem, budget_from_args(args)), on_progress=StderrProgress("hint", "node").nodes)
+    return {
+        "good": [format_jump(board, j) for j in h.good],
+        "bad": [format_jump(board, j) for j in h.bad],
+        "unknown": [format_jump(board, j) for j in h.unknown],
+        "lines": {format_jump(board, j): format_moves(board, line) for j, line in h.lines.items()},
+        "reasons": {format_jump(board, j): why for j, why in h.reasons.items()},
+        "goal": problem.goal.text(problem.board),
+        "seconds": round(h.seconds, 6),
+    }
+
+
+def text(r: dict) -> str:
+    lines = [f"good: {' '.join(r['good']) or 'none'}", f"bad: {' '.join(r['bad']) or 'none'}"]
+    if r["unknown"]:
+        lines.append(f"unknown: {' '.join(r['unknown'])}")
+    return "\n".join(lines)

@@ -1,0 +1,189 @@
+"""Counting every solution exactly by meeting two level sweeps in the middle.
+
+The number of jump sequences solving a problem is the sum, over the positions ``x`` of
+one middle level, of (sequences from the start to ``x``) x (sequences from ``x`` to the
+goal).  The first factor comes from a forward sweep of the start (class weights ``T``,
+see :mod:`pyapp.exact.sweep`); the second from a sweep of the complement game from the
+goal's complement (see :mod:`pyapp.exact.setup`), read at ``complement(x)``.  With
+symmetry classes ``C`` of the middle level::
+
+    solutions = sum over C of T_forward(C) * T_backward(complement C) / |C|
+
+which is exact: both weights are ``|C|`` times a per-position count.  The forward sweep may
+use every symmetry of the goal even when the start is fixed by fewer (``Sides.wide_codec``):
+pushing class weights stays exact (every member of a class has as many children in each other
+class), ``T_forward(C)`` is then the number of sequences from the start to any member of ``C``,
+and the ways on to the goal are the same from every member of ``C`` (the goal is invariant), so
+they are read at whichever image the backward sweep reached (one per coset of its group).
+On triangle7 vacancy 4 (no symmetry fixes the start) this makes the forward sweep about six
+times smaller.  When the goal is
+the start's complement (the English central game) the two sweeps are one and the same,
+so a single sweep down to the middle gives both halves.
+
+Sources: the English central game has 40,861,647,040,079,968 solutions (Durango Bill,
+"Peg solitaire: the number of solutions"; George I. Bell, "English peg solitaire" pages);
+``tests/test_exact.py`` and the bench compare our computed figure with it.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Generator
+from dataclasses import dataclass
+
+from ...core.budget import Budget, drive
+from ...core.codec.compiled import Codec
+from ...core.problem import Problem
+from ..setup import Cancelled, OutOfTime, Sides, sides, stop_if_over
+from ..sweep import CHUNK, Level, MemoryCeiling, Progress, sweep
+
+
+@dataclass
+class ExactCount:
+    """The answer of :func:`count_exact`: ``solutions`` is None when the budget stopped it."""
+
+    status: str
+    """'counted' or 'unknown' (budget spent, memory ceiling, cancelled: see ``reason``)."""
+    solutions: int | None
+    reason: str | None
+    positions: int
+    """Canonical positions stored by the sweeps (each symmetry class once)."""
+    meet: int
+    """The peg count of the level where the two sweeps met."""
+    symmetries: int
+    """Size of the symmetry group used (symmetries fixing the start and the goal)."""
+    seconds: float
+    peak_bytes: int = 0
+    """Largest estimated memory held at a progress report."""
+
+
+def count_exact(problem: Problem, budget: Budget | None = None, meet: int | None = None) -> ExactCount:
+    """Run :func:`count_steps` to the end (no progress reports)."""
+    return drive(count_steps(problem, budget, meet))
+
+
+def count_steps(problem: Problem, budget: Budget | None = None, meet: int | None = None
+                ) -> Generator[Progress, None, ExactCount]:
+    """Count the jump sequences solving ``problem``; yields :class:`Progress`, returns :class:`ExactCount`.
+
+    ``meet`` forces the level (pegs) where the sweeps meet; by default the complement problem meets
+    in the middle and any other extends the smaller frontier first (a check may recount elsewhere).
+    """
+    budget = budget or Budget()
+    s = sides(problem)
+    group = len((s.codec if s.complement_problem and meet is None else s.wide_codec).group)
+    forced = meet
+    meet = s.meet() if meet is None else meet
+    obstacle = problem.goal.obstacle(problem.board, problem.start)
+    if obstacle or s.first_pegs < s.last_pegs:
+        why = obstacle or "the start has fewer pegs than the goal"
+        return ExactCount("counted", 0, why, 0, meet, group, budget.elapsed())
+    kept: dict[str, Level] = {}
+    state = {"positions": 0, "peak": 0}
+
+    def held() -> int:
+        return sum(level.nbytes for level in kept.values())
+
+    def run(stage: str, sources: dict[int, int], keep: tuple[int, ...]):
+        last = min(keep)
+        for item in sweep(s.codec, sources, last, weights=True, stage=stage, kept_bytes=held,
+                          max_bytes=budget.max_bytes):
+            if isinstance(item, Level):
+                state["positions"] += len(item)
+                if item.pegs in keep:
+                    kept[f"{stage}{item.pegs}"] = item
+                continue
+            state["peak"] = max(state["peak"], item.bytes)
+            item.total = state["positions"]
+            stop_if_over(budget)
+            yield item
+
+    try:
+        if s.complement_problem and forced is None:
+            back_meet = s.holes - meet
+            yield from run("forward", {s.start: 1}, (meet, back_meet))
+            forward, backward = kept.get(f"forward{meet}"), kept.get(f"forward{back_meet}")
+        else:
+            forward, backward = yield from _meet(s, budget, state, held, forced)
+        if forward is None or backward is None or not len(forward) or not len(backward):
+            # a sweep died out before the middle: no position there, no solution
+            return ExactCount("counted", 0, "no position of the middle level is reachable from both ends",
+                              state["positions"], meet, group, budget.elapsed(), state["peak"])
+        meet = forward.pegs
+        fcd = s.codec if s.complement_problem and forced is None else s.wide_codec
+        total = yield from _combine(s, forward, backward, budget, state, fcd)
+    except (Cancelled, OutOfTime, MemoryCeiling) as stop:
+        return ExactCount("unknown", None, f"{stop} (after {state['positions']:,} positions)",
+                          state["positions"], meet, group, budget.elapsed(), state["peak"])
+    return ExactCount("counted", total, None, state["positions"], meet, group, budget.elapsed(), state["peak"])
+
+
+def _meet(s: Sides, budget: Budget, state: dict, held, forced: int | None = None
+          ) -> Generator[Progress, None, tuple[Level, Level]]:
+    """Sweep from both ends, always extending the side with the smaller frontier (or the side short
+    of the ``forced`` level), until they meet."""
+    gens = {"forward": sweep(s.wide_codec, {s.start: 1}, s.last_pegs, weights=True, stage="forward",
+                             kept_bytes=held, max_bytes=budget.max_bytes),
+            "backward": sweep(s.back_codec, s.backward, s.holes - s.first_pegs, weights=True, stage="backward",
+                              kept_bytes=held, max_bytes=budget.max_bytes)}
+    front: dict[str, Level] = {}
+
+    def advance(side: str):
+        for item in gens[side]:
+            if isinstance(item, Level):
+                state["positions"] += len(item)
+                front[side] = item
+                return
+            state["peak"] = max(state["peak"], item.bytes)
+            item.total = state["positions"]
+            stop_if_over(budget)
+            yield item
+
+    yield from advance("forward")
+    yield from advance("backward")
+    while front["forward"].pegs != s.holes - front["backward"].pegs:
+        if forced is not None:
+            side = "forward" if front["forward"].pegs > forced else "backward"
+        else:
+            side = "forward" if len(front["forward"]) <= len(front["backward"]) else "backward"
+        yield from advance(side)
+        if not len(front[side]):
+            break
+    return front["forward"], front["backward"]
+
+
+def _combine(s: Sides, forward: Level, backward: Level, budget: Budget, state: dict, fcd: Codec
+             ) -> Generator[Progress, None, int]:
+    """``sum T_f(C) * T_b(D) / |D|`` over the forward classes ``C`` of the middle level, ``D`` the
+    backward class of the complement of an image of ``C`` (``T_b(D) / |D|`` is the number of ways from
+    any member of ``C`` to the goal; images outside the start's class have none, hence the max)."""
+    bcd = s.back_codec
+    packed_key, least_greatest, orbit = bcd.packed_key, bcd.least_greatest, bcd.orbit_size
+    everything = bcd.everything
+    holes = fcd.holes
+    lanes = [lane * holes for lane in s.coset_lanes(fcd)]
+    images = fcd.packed_key
+    bkeys, bweights = backward.keys, backward.weights
+    fkeys, fweights = forward.keys, forward.weights
+    assert fweights is not None and bweights is not None
+    nb = len(bkeys)
+    total = 0
+    n = len(fkeys)
+    for lo in range(0, n, CHUNK):
+        for i in range(lo, min(n, lo + CHUNK)):
+            y = images(fkeys[i]) if len(lanes) > 1 else fkeys[i]
+            best = 0
+            for shift in lanes:
+                x = packed_key((y >> shift) & everything)  # a forward image's backward images
+                c = everything ^ least_greatest(x)[1]  # the backward canonical key of the complement
+                j = bisect_left(bkeys, c)
+                if j < nb and bkeys[j] == c:
+                    ways, rest = divmod(bweights[j], orbit(x))
+                    if rest:  # pragma: no cover - a broken invariant, never silently wrong
+                        raise ArithmeticError("class weights not divisible by the orbit size")
+                    best = max(best, ways)
+            total += fweights[i] * best
+        stop_if_over(budget)
+        yield Progress("combine", forward.pegs, min(n, lo + CHUNK), n, 0, state["positions"],
+                       forward.nbytes + backward.nbytes, budget.elapsed())
+    return total

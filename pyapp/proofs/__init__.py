@@ -1,0 +1,12 @@
+"""Proofs of impossibility that need no search: pagoda functions and pagoda separation.
+
+* :mod:`.pagoda`: pagoda functions (found by linear programming or taken from
+  :mod:`.pagoda_library`), the pagoda test and its explanation;
+* :mod:`.separation`: a pagoda separating the positions a jump or two after the start from
+  those before the goal (or each one-peg finish), an impossibility proof.
+
+The position class (the other classical obstacle) is a property of the board's lattice and
+lives with it (:meth:`pyapp.core.board.Board.position_class`; :mod:`pyapp.core.goal` applies it).
+
+May import: :mod:`pyapp.core`.
+"""

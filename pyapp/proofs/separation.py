@@ -1,0 +1,174 @@
+"""Pagoda separation of a problem's two ends: an impossibility proof stronger than one pagoda.
+
+Every solution passes, ``k`` jumps after the start, through a position of the *forward
+frontier* ``F`` (the positions the start reaches in ``k`` jumps) and, ``k`` jumps before its
+end, through a position of the *backward frontier* ``B`` (the positions that reach the goal
+in ``k`` jumps), the second reached from the first (at least 0 jumps apart when the solution
+has ``2k`` jumps or more).  No jump increases a pagoda function (:mod:`pyapp.proofs.pagoda`), so a
+pagoda worth less on every position of ``F`` than on every position of ``B`` proves the
+problem impossible.  One pagoda between the start and the goal is the case ``k = 0``; a
+separation at depth ``k`` is also one at every deeper depth (the children of ``F`` are worth
+no more, the parents of ``B`` no less), so deeper frontiers only add power.
+
+Why: this is the part of Kiyomi and Matsui's time-indexed integer program (one binary per
+jump and step; "Integer programming based algorithms for peg solitaire problems", CG 2000)
+that settles the single-vacancy Diamond 41 problems no pagoda, class test or level search
+answered (e1 -> b6, e1 -> h6, e1 -> e9, d2 -> i5): measured with an external LP solver
+(throwaway scripts, FINDINGS-cells2.md), the full relaxation (39 steps x 100 jumps) is
+infeasible for them and so is the one keeping only the first and last step exact with
+a plain jump-count system in between, whose dual is exactly a separation at depth 1.
+The two problems it leaves open (Diamond 41 d2 -> f8, German e1 -> e1) keep the full
+relaxation feasible too.
+
+:func:`separate_each` does it for each finish of a one-peg-anywhere goal.
+
+:func:`separation_steps` builds both frontiers, solves one small linear program per depth
+(the project's own simplex, :func:`pyapp.proofs.pagoda._simplex_steps`, one pause per pivot),
+rounds the pagoda it suggests to integers and checks everything exactly: every jump of the
+board, the value of every frontier position.  A numerical slip can lose a proof, never make
+a wrong one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+
+from ..core.board import Board
+from .pagoda import _simplex_steps, integer_pagoda, pagoda_rows
+
+DEPTHS = (1, 2)
+"""Frontier depths tried, in order (jumps after the start = jumps before the goal).  Depth 1 settles
+every such Diamond 41 cell measured; depth 2 is stronger and still small (at most 13 + 13 positions
+on Diamond 41's single-vacancy problems)."""
+
+MAX_FRONTIER = 400
+"""A frontier with more positions is not tried: each position is a row of the linear program, and
+the dense pure-Python simplex is meant for a few hundred rows."""
+
+BOUND = 2
+"""Pagoda weights lie in ``[-BOUND, BOUND]`` before rounding (as :func:`pyapp.proofs.pagoda.find_pagoda_steps`)."""
+
+PIVOT_LIMIT = 5000
+"""Most simplex pivots one linear program may take before it is abandoned."""
+
+
+@dataclass(frozen=True)
+class Separation:
+    """A checked proof: ``weights`` (bit -> integer) is a pagoda worth at most ``high`` on each of the
+    ``forward`` positions ``depth`` jumps after the start and at least ``low`` > ``high`` on each of the
+    ``backward`` positions ``depth`` jumps before the goal."""
+
+    depth: int
+    weights: dict[int, int]
+    high: int
+    low: int
+    forward: int
+    backward: int
+    programs: int
+    pivots: int
+
+    def reason(self, board: Board) -> str:
+        shown = " ".join(f"{board.name_of[b]}:{w}" for b, w in sorted(self.weights.items()))
+        jumps = "jump" if self.depth == 1 else "jumps"
+        return (f"pagoda separation: a pagoda found by linear programming is worth at most {self.high} on each "
+                f"of the {self.forward} positions {self.depth} {jumps} after the start and at least {self.low} "
+                f"on each of the {self.backward} positions {self.depth} {jumps} before the goal, and no jump "
+                f"raises it ({self.programs} linear program{'s' if self.programs > 1 else ''}, "
+                f"{self.pivots} pivots; weights {shown})")
+
+
+def frontier(board: Board, pos: int, depth: int, backward: bool) -> set[int]:
+    """The positions ``pos`` reaches in ``depth`` jumps (``backward``: those reaching ``pos`` in ``depth`` jumps)."""
+    level = {pos}
+    for _ in range(depth):
+        nxt = set()
+        for p in level:
+            for a, b, c in board.lines:
+                trio = 1 << a | 1 << b | 1 << c
+                for x, y in ((a, c), (c, a)):
+                    # a jump x over b into y: forward it needs pegs on x and b and a hole on y;
+                    # undone (backward) it needs a peg on y and holes on x and b
+                    if backward:
+                        if p >> y & 1 and not p >> x & 1 and not p >> b & 1:
+                            nxt.add(p ^ trio)
+                    elif p >> x & 1 and p >> b & 1 and not p >> y & 1:
+                        nxt.add(p ^ trio)
+        level = nxt
+    return level
+
+
+def separation_steps(board: Board, start: int, goal: int, depths: tuple[int, ...] = DEPTHS,
+                     attempts: list[str] | None = None) -> Generator[None, None, Separation | None]:
+    """A checked :class:`Separation` between ``start`` and the one position ``goal``, or None (yielding per pivot).
+
+    ``attempts``, when given, receives a line per depth tried in vain (frontier sizes, pivots) for an
+    ``unknown`` answer's report."""
+    jumps = start.bit_count() - goal.bit_count()
+    pivots = 0
+    for programs, depth in enumerate(depths, 1):
+        if 2 * depth > jumps:
+            break
+        front = frontier(board, start, depth, False)
+        back = frontier(board, goal, depth, True)
+        if not front or not back or len(front) + len(back) > MAX_FRONTIER:
+            break  # no frontier: other phases answer (no jump at all); too big: the program is out of reach
+        steps = _simplex_steps(*_program(board, front, back), limit=PIVOT_LIMIT)
+        try:
+            while True:
+                next(steps)
+                pivots += 1
+                yield
+        except StopIteration as stop:
+            solution = stop.value
+        weights = None if solution is None else integer_pagoda(board, solution[:len(board.bits)], BOUND)
+        if weights is not None:
+            high = max(_value(weights, p) for p in front)
+            low = min(_value(weights, q) for q in back)
+            if high < low:
+                return Separation(depth, weights, high, low, len(front), len(back), programs, pivots)
+        if attempts is not None:
+            attempts.append(f"{depth} jump{'s' if depth > 1 else ''} from each end: {len(front)} x {len(back)} "
+                            f"positions, {pivots} pivots in all")
+    return None
+
+
+def separate_each(board: Board, start: int, finishes: list[int]
+                  ) -> Generator[None, None, list[tuple[int, Separation]] | None]:
+    """A :class:`Separation` for every position of ``finishes`` (one-peg goal: every finish the start's class
+    allows), or None as soon as one finish has none.  Every solution ends at one of them, so a proof for each
+    proves the whole goal impossible (Diamond 41 e1 -> one peg anywhere: five finishes, each separated)."""
+    proofs = []
+    for finish in finishes:
+        proof = yield from separation_steps(board, start, finish)
+        if proof is None:
+            return None
+        proofs.append((finish, proof))
+    return proofs
+
+
+def each_reason(board: Board, proofs: list[tuple[int, Separation]]) -> str:
+    """The ``impossible`` reason for :func:`separate_each`'s proofs, finish by finish."""
+    parts = "; ".join(f"{board.name_of[f.bit_length() - 1]}: {p.reason(board)}" for f, p in proofs)
+    return f"every one-peg finish the position class allows is ruled out by pagoda separation ({parts})"
+
+
+def _program(board: Board, front: set[int], back: set[int]) -> tuple[list[int], list[list[int]], list[int]]:
+    """``(objective, rows, rhs)`` for :func:`pyapp.proofs.pagoda._simplex_steps`
+    (maximise, ``rows x <= rhs``, ``x >= 0``).
+
+    Weights ``P = BOUND - u`` with ``u`` in ``[0, 2 BOUND]`` (:func:`pyapp.proofs.pagoda.pagoda_rows`); ``r <= u.F`` for
+    each forward position and ``s >= u.B`` for each backward one; maximise ``r - s``.  With ``f`` and ``b`` pegs in
+    the frontier positions, ``min P(B) - max P(F) = (b - f) BOUND + min u.F - max u.B``, so the optimum separates
+    when it exceeds ``(f - b) BOUND`` (the check on the rounded integer pagoda decides)."""
+    bits = board.bits
+    rows, rhs = pagoda_rows(board, 2, BOUND)
+    for positions, sign in ((sorted(front), -1), (sorted(back), 1)):
+        for p in positions:
+            rows.append([sign if p >> b & 1 else 0 for b in bits] + ([1, 0] if sign < 0 else [0, -1]))
+            rhs.append(0)
+    return [0] * len(bits) + [1, -1], rows, rhs
+
+
+def _value(weights: dict[int, int], pos: int) -> int:
+    return sum(w for b, w in weights.items() if pos >> b & 1)

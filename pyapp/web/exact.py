@@ -1,0 +1,68 @@
+"""The exact analyses as web-worker jobs: step generators with per-level progress, cancel and budgets.
+
+``webapi`` registers the streaming requests ``count_exact`` (``levels: true`` for the level
+histogram) and ``fewest_exact``, and the one-shot ``exact_estimate`` that the page asks
+before starting, so it can say how long a big board will take and how much memory it needs
+(:func:`page_estimate`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from typing import Any
+
+from ..core import fields
+from ..core.budget import Budget
+from ..core.errors import PegError
+from ..core.problem import Problem
+from ..exact.count import sweep_steps as count_steps
+from ..exact.estimate import estimate
+from ..exact.fewest import fewest_steps
+from ..exact.levels import levels_steps
+from ..exact.report import count_json, fewest_json, levels_json
+
+DEFAULT_SECONDS = 600.0
+DEFAULT_MEGABYTES = 900
+"""The browser's default memory ceiling: under the 1 GB a Pyodide worker can count on."""
+
+
+def page_estimate(problem: Problem, kind: str = "count") -> dict:
+    """:func:`pyapp.exact.estimate.estimate` with the page's memory ceiling: ``over_ceiling`` says the
+    analysis will likely stop at the default ceiling (checked against the memory it holds) before it answers."""
+    out = estimate(problem, kind)
+    out["ceiling_mb"] = DEFAULT_MEGABYTES
+    out["over_ceiling"] = out["held_mb"] > DEFAULT_MEGABYTES
+    return out
+
+
+def budget_from(args: dict) -> Budget:
+    """The caller's budget: ``max_seconds`` (default 600) and ``max_memory_mb`` (default 900)."""
+    seconds = fields.number(args, "max_seconds", DEFAULT_SECONDS)
+    megabytes = fields.number(args, "max_memory_mb", DEFAULT_MEGABYTES, low=1, high=1_000_000)
+    return Budget(seconds, max_bytes=int(megabytes * 1_000_000))
+
+
+def job(problem: Problem, args: dict
+        ) -> tuple[Generator[Any, None, Any], Callable[[Any], Any], Callable[[Any], Any], Budget]:
+    """``(generator, finish, progress, budget)`` for :class:`pyapp.web.jobs.Job`: ``args['analysis']``
+    is ``count``, ``levels`` or ``fewest``; a cancel makes the analysis answer 'unknown: cancelled'
+    at its next chunk."""
+    kind = args.get("analysis", "count")
+    if kind not in ("count", "levels", "fewest"):
+        raise PegError(f"unknown exact analysis {kind!r}: expected count, levels or fewest")
+    budget = budget_from(args)
+    gen: Generator[Any, None, Any]
+    finish: Callable[[Problem, Any], dict]
+    if kind == "count":
+        gen, finish = count_steps(problem, budget), count_json
+    elif kind == "levels":
+        gen, finish = levels_steps(problem, budget), levels_json
+    else:
+        gen, finish = fewest_steps(problem, budget), fewest_json
+    last: dict[str, Any] = {}
+
+    def progress(p: Any) -> dict:
+        last.update(p.as_dict())
+        return last
+
+    return gen, lambda result: finish(problem, result), progress, budget

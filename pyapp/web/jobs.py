@@ -1,0 +1,304 @@
+"""The web worker's long requests (``solve``, ``hint``, ``finishes``, ``never_lose``, ``bench``) as
+:class:`Job` objects driven slice by slice; the protocol is described in :mod:`pyapp.web.api`."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Generator, Iterator
+from typing import Any
+
+from ..core import fields
+from ..core.board import Board
+from ..core.budget import Budget, Progress
+from ..core.errors import PegError
+from ..core.moves import Jump, apply_jump, legal_jumps
+from ..core.notation import format_moves
+from ..core.problem import Result
+from ..core.request import from_request, result_json
+from . import play as webplay
+
+DEFAULT_SOLVE_SECONDS = 60.0
+DEFAULT_HINT_SECONDS = 10.0
+DEFAULT_FINISHES_SECONDS = 20.0
+SLICE_SECONDS = 0.05
+ANALYSIS_SLICE_SECONDS = 0.025
+"""Hint and finishes pause twice as often as a solve: their Cancel must answer within 200 ms on a
+loaded machine too (the worker only sees a cancel between two slices)."""
+CANCEL_SECONDS = 0.1
+"""How long a cancelled call may take to answer with what it has before it is closed instead."""
+
+
+def _names(board: Board, jump: Jump) -> list[str]:
+    return [board.name_of[b] for b in jump]
+
+
+class Job:
+    """A long request driven slice by slice: :meth:`step` returns JSON of
+    ``{"done": false, "progress": {...}}`` or ``{"done": true, "result": ...}`` (or ``"error"``).
+
+    ``gen`` is a step generator (see :mod:`pyapp.core.budget`); ``finish`` and ``progress`` turn its
+    answer and its progress into JSON-able values.  With a ``budget``, :meth:`cancel` cancels
+    it and lets the call answer with what it has; without one it closes the generator and
+    answers ``cancelled()``.
+    """
+
+    def __init__(self, gen: Iterator, finish: Callable[[Any], Any], progress: Callable[[Any], Any],
+                 budget: Budget | None = None, cancelled: Callable[[], Any] = lambda: {"cancelled": True}) -> None:
+        self._gen, self._finish, self._progress = gen, finish, progress
+        self._budget, self._cancelled = budget, cancelled
+        self.done = False
+
+    def _next(self) -> dict:
+        try:
+            item = next(self._gen)
+        except StopIteration as stop:
+            self.done = True
+            return {"done": True, "result": self._finish(stop.value)}
+        except PegError as err:
+            self.done = True
+            return {"done": True, "error": str(err)}
+        except Exception as err:  # a bug, not bad input: still a message, never a dead worker
+            self.done = True
+            return {"done": True, "error": f"internal error ({type(err).__name__}): {err}"}
+        return {"done": False, "progress": self._progress(item)}
+
+    def step(self) -> str:
+        return json.dumps(self._next(), default=str)
+
+    def run(self) -> Any:
+        """Drive the job to its end (a one-shot call); raise :class:`PegError` on its error."""
+        out = self._next()
+        while not out["done"]:
+            out = self._next()
+        if "error" in out:
+            raise PegError(out["error"])
+        return out["result"]
+
+    def cancel(self) -> str:
+        """Stop the work and return its answer as JSON: with a budget, the call's own answer
+        after the cancel (it stops at its next pause; if that takes over :data:`CANCEL_SECONDS`
+        it is closed instead), else the ``cancelled()`` answer."""
+        if self._budget is not None and not self.done:
+            self._budget.cancel()
+            end = time.perf_counter() + CANCEL_SECONDS
+            while time.perf_counter() < end:
+                out = self._next()
+                if out["done"]:
+                    return json.dumps(out, default=str)
+        close = getattr(self._gen, "close", None)
+        if close is not None:
+            close()
+        self.done = True
+        return json.dumps({"done": True, "result": self._cancelled()}, default=str)
+
+
+def solve_job(args: dict) -> Job:
+    from ..search.solver import search
+
+    s = from_request(args)
+    seed = fields.integer(args, "seed", None)
+    budget = _budget(args, DEFAULT_SOLVE_SECONDS)
+
+    def cancelled() -> dict:
+        res = Result("unknown", "cancelled", [], s.position, budget.nodes, 0, budget.elapsed())
+        return result_json(s.board, res)
+
+    gen = search(s.problem, seed=seed, budget=budget)
+    return Job(gen, lambda result: result_json(s.board, result), _progress, budget, cancelled)
+
+
+def never_lose_job(args: dict) -> Job:
+    s = from_request(args)
+    seconds = fields.number(args, "max_seconds", webplay.NEVER_LOSE_SECONDS)
+    t0 = time.perf_counter()
+    last = {"nodes": 0}
+
+    def progress(p: Any) -> dict:
+        last["nodes"] = p.nodes
+        return {"nodes": p.nodes, "seconds": round(p.seconds, 3)}
+
+    def cancelled() -> dict:
+        return {"status": "unknown", "reason": f"cancelled after {last['nodes']:,} nodes", "line": [], "good": [],
+                "bad": [], "unknown": [], "nodes": last["nodes"], "seconds": round(time.perf_counter() - t0, 3),
+                "budget": seconds}
+
+    history = [s.start]
+    for jump in s.jumps:
+        history.append(apply_jump(history[-1], jump))
+    return Job(webplay.never_lose_job(s.problem, seconds, history), lambda value: value, progress,
+               cancelled=cancelled)
+
+
+def bench_job(args: dict) -> Job:
+    from ..bench.suite import iter_suite
+
+    args = fields.request(args)
+    quick = fields.flag(args, "quick", True)
+    repeat = fields.integer(args, "repeat", 1, low=1, high=1000) or 1
+    only = fields.text_list(args, "only")
+    rows: list[Any] = []
+
+    def gen() -> Generator[Any, None, list]:
+        for row in iter_suite(quick=quick, repeat=repeat, only=only or None):
+            rows.append(row)
+            yield row
+        return rows
+
+    return Job(gen(), lambda value: value, lambda row: row, cancelled=lambda: {"cancelled": True, "rows": rows})
+
+
+def _budget(args: dict, default_seconds: float, slice_seconds: float = SLICE_SECONDS) -> Budget:
+    """The request's budget: ``max_seconds`` (default ``default_seconds``) and ``max_nodes``."""
+    return Budget(fields.number(args, "max_seconds", default_seconds), fields.integer(args, "max_nodes", None),
+                  slice_seconds=slice_seconds)
+
+
+def _progress(p: Progress) -> dict:
+    return {"nodes": p.nodes, "entries": p.entries, "seconds": round(p.seconds, 3), "depth": p.depth,
+            "rate": round(p.nodes / p.seconds) if p.seconds > 0 else 0, "note": p.note}
+
+
+def hint_job(args: dict) -> Job:
+    from ..analysis.hint import hint_steps
+
+    s = from_request(args)
+    board, budget = s.board, _budget(args, DEFAULT_HINT_SECONDS, ANALYSIS_SLICE_SECONDS)
+    legal = legal_jumps(board, s.position)
+
+    def finish(found: Any) -> dict:
+        return {
+            "good": [_names(board, j) for j in found.good],
+            "bad": [{"jump": _names(board, j), "reason": found.reasons.get(j, "")} for j in found.bad],
+            "unknown": [_names(board, j) for j in found.unknown],
+            "legal": len(legal),
+            "cancelled": budget.cancelled,
+        }
+
+    def cancelled() -> dict:  # the analysis did not stop in time: every jump undecided
+        return {"good": [], "bad": [], "unknown": [_names(board, j) for j in legal], "legal": len(legal),
+                "cancelled": True}
+
+    return Job(hint_steps(s.problem, budget), finish, _progress, budget, cancelled)
+
+
+def finishes_job(args: dict) -> Job:
+    from ..analysis.finishes import finishes_steps
+
+    s = from_request(args)
+    board, budget = s.board, _budget(args, DEFAULT_FINISHES_SECONDS, ANALYSIS_SLICE_SECONDS)
+
+    def answer(possible: dict, impossible: dict, unknown: dict) -> dict:
+        groups = webplay.finish_groups(board, possible, impossible, unknown)
+        return {"possible": possible, "impossible": impossible, "unknown": unknown, "cancelled": budget.cancelled,
+                "groups": groups}
+
+    def finish(found: Any) -> dict:
+        return answer({board.name_of[k]: format_moves(board, v) for k, v in found.possible.items()},
+                      {board.name_of[k]: v for k, v in found.impossible.items()},
+                      {board.name_of[k]: v for k, v in found.unknown.items()})
+
+    def cancelled() -> dict:  # the analysis did not stop in time: every hole undecided
+        return answer({}, {}, dict.fromkeys(board.names, "cancelled"))
+
+    return Job(finishes_steps(board, s.position, budget=budget), finish, _progress, budget, cancelled)
+
+
+def count_job(args: dict) -> Job:
+    """The exact number of solving jump sequences (``solutions`` as text: it may be far above 2**53)."""
+    from ..exact.count import memo_steps as count_steps
+
+    s = from_request(args)
+    budget = _budget(args, DEFAULT_SOLVE_SECONDS)
+
+    def finish(c: Any) -> dict:
+        return {"solutions": None if c.solutions is None else str(c.solutions), "positions": c.positions,
+                "seconds": round(c.seconds, 3), "reason": c.reason, "cancelled": budget.cancelled}
+
+    return Job(count_steps(s.problem, budget=budget), finish, _progress, budget)
+
+
+def fewest_job(args: dict) -> Job:
+    """A solution with the fewest moves, proven minimal where the search completes."""
+    from ..exact.fewest import bfs_steps as fewest_steps
+
+    s = from_request(args)
+    budget = _budget(args, DEFAULT_SOLVE_SECONDS)
+
+    def finish(f: Any) -> dict:
+        return {"status": f.status, "moves": f.moves, "solution": format_moves(s.board, f.jumps),
+                "proven": f.proven, "reason": f.reason, "lower_bound": f.lower_bound, "positions": f.positions,
+                "seconds": round(f.seconds, 3), "cancelled": budget.cancelled}
+
+    return Job(fewest_steps(s.problem, budget=budget), finish, _progress, budget)
+
+
+def exact_job(args: dict, analysis: str) -> Job:
+    """The exact analyses of :mod:`pyapp.exact` (``count``, ``levels``, ``fewest``), level by level."""
+    from . import exact as exact_web
+
+    s = from_request(args)
+    return Job(*exact_web.job(s.problem, {**args, "analysis": analysis}))
+
+
+def count_exact_job(args: dict) -> Job:
+    """``count_exact``: every solution counted; ``levels: true`` for the level histogram instead."""
+    args = fields.request(args)
+    return exact_job(args, "levels" if fields.flag(args, "levels", False) else "count")
+
+
+def fewest_exact_job(args: dict) -> Job:
+    """``fewest_exact``: the fewest moves, proven by an exhaustive search by moves."""
+    return exact_job(args, "fewest")
+
+
+def table_job(args: dict) -> Job:
+    """The whole single-vacancy table of ``board`` (:mod:`pyapp.analysis.table`): ``problem_seconds``
+    each (default 10), ``max_seconds`` for the whole table (default none); cancel keeps the cells done.
+    Progress adds ``done``, ``total`` and ``problem`` (``"d2 -> f5"``), and once a start is finished
+    ``starts``: its class's holes as starts; the answer adds ``starts``, every hole as a start
+    (:func:`pyapp.web.table.by_start`), and the code ``version``."""
+    from ..analysis.table import DEFAULT_PROBLEM_SECONDS, Table, table_steps
+    from ..core.limits import MAX_SPEC_CHARS
+    from ..core.spec import resolve_board
+    from . import table as webtable
+
+    args = fields.request(args)
+    board = resolve_board(fields.text(args, "board", MAX_SPEC_CHARS, "english") or "english").board
+    per = fields.number(args, "problem_seconds", DEFAULT_PROBLEM_SECONDS)
+    total = args.get("max_seconds")
+    budget = Budget(None if total is None else fields.number(args, "max_seconds", 0.0), None,
+                    slice_seconds=ANALYSIS_SLICE_SECONDS)
+
+    def finish(table: Any) -> dict:
+        from ..bench.suite import _wasm_heap_bytes  # the benchmark's own probe: None outside Pyodide
+
+        heap = _wasm_heap_bytes()
+        return {"board": board.id, "counts": table.counts(), "cancelled": table.cancelled,
+                "wasm_heap_mb": None if heap is None else round(heap / 2**20, 1),
+                "seconds": round(table.seconds, 3), "problem_seconds": per, "version": webtable.code_version(),
+                "cells": [{"start": c.start, "finish": c.finish, "status": c.status, "reason": c.reason,
+                           "moves": c.moves, "method": c.method, "seconds": c.seconds, "nodes": c.nodes}
+                          for c in table.cells],
+                "starts": webtable.by_start(board, table)}
+
+    table = Table(board.id)
+    shown = {"cells": 0}
+
+    def progress(p: Any) -> dict:
+        out = {**_progress(p), "done": p.done, "total": p.total, "problem": p.problem}
+        cells = len(table.cells)
+        if cells != shown["cells"] and cells % len(board) == 0:  # a start just finished: its class, at once
+            shown["cells"] = cells
+            out["starts"] = webtable.by_start(board, table, only=table.cells[-1].start)
+        return out
+
+    return Job(table_steps(board, budget=budget, problem_seconds=per, table=table), finish, progress, budget)
+
+
+STREAMING: dict[str, Callable[[dict], Job]] = {"solve": solve_job, "bench": bench_job, "hint": hint_job,
+                                               "finishes": finishes_job, "never_lose": never_lose_job,
+                                               "count": count_job, "fewest": fewest_job, "table": table_job,
+                                               "count_exact": count_exact_job, "fewest_exact": fewest_exact_job}
+
+
