@@ -21,9 +21,8 @@ from functools import cache
 
 from ..board import Board
 from ..errors import PegError
+from .keyset import MAX_HOLES
 
-MAX_HOLES = 64
-"""Dense keys must fit an unsigned 64-bit array slot."""
 LAYOUT_CHUNK = 11
 DENSE_CHUNK = 11
 """Widest table index (bits).  Small tables stay in the CPU cache: measured on the English
