@@ -8,6 +8,7 @@
 // computes that board's whole single-vacancy table instead (scripts/table_chromium.py).
 
 import { Engine } from "./protocol.mjs";
+import { formatCount } from "./numbers.mjs";
 
 const $ = (id) => document.getElementById(id);
 const root = document.documentElement;
@@ -26,7 +27,7 @@ function seconds(s) {
   return `${Math.round(s * 1e6)} us`;
 }
 
-const count = (n) => (n === null || n === undefined ? "-" : n.toLocaleString("en"));
+const count = formatCount;
 
 function addRow(row) {
   const tr = document.createElement("tr");

@@ -4,8 +4,8 @@
 // Store slices used: task (the running request), analysis (the panel's text), status.
 
 import { gameArgs } from "./game.mjs";
+import { formatCount as fmt } from "./numbers.mjs";
 
-const fmt = (n) => Number(n).toLocaleString("en-US");
 const MAX_SECONDS = 3600; // the budget of one exact analysis in the page (Cancel stops it sooner)
 const TITLES = { count: "Count all solutions", fewest: "Fewest moves" };
 

@@ -10,10 +10,10 @@
 // groups: [{verdict, reason, holes}]}.
 
 import { gameArgs } from "./game.mjs";
+import { formatCount as fmt } from "./numbers.mjs";
 
 const CLASSES = { yes: "finish-yes", no: "finish-no", unknown: "finish-unknown" };
 const EMPTY = { shown: false, key: null, holes: {}, solutions: {}, groups: [] };
-const fmt = (n) => Number(n).toLocaleString("en-US");
 
 /** The position a result belongs to: board, position and goal. */
 export const positionKey = (state) => (state.board

@@ -13,6 +13,7 @@
 
 import { positionKey } from "./finishmap.mjs";
 import { cacheKey, readTable, writeTable } from "./tablecache.mjs";
+import { formatCount as fmt } from "./numbers.mjs";
 
 export const PROBLEM_SECONDS = 25; // per start/finish problem: about pyapp's 10 s CPython budget in Pyodide
 const CLOSED = { open: false, spec: null, info: null, key: null, result: null, source: null, selected: null,
@@ -42,7 +43,6 @@ export function defineTable(store) {
 /** True when the panel belongs to the board shown now. */
 export const tableShown = (state) => state.table.open && !!state.board && state.table.spec === state.board.board.spec;
 
-const fmt = (n) => Number(n).toLocaleString("en-US");
 export function duration(seconds) {
   if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
   if (seconds < 5400) return `${Math.round(seconds / 60)} min`;

@@ -7,6 +7,7 @@
 
 import { nearestInDirection, spacing } from "./board.mjs";
 import { estimateText, tableShown } from "./table.mjs";
+import { formatCount as fmt } from "./numbers.mjs";
 
 export const VERDICTS = {
   all: "every finish the position class allows is solved",
@@ -15,7 +16,6 @@ export const VERDICTS = {
   unknown: "some finishes undecided (the search ran out of budget)",
   pending: "not computed yet",
 };
-const fmt = (n) => Number(n).toLocaleString("en-US");
 
 /** The label of a start's button (what a screen reader says). */
 function startLabel(name, entry) {

@@ -5,8 +5,8 @@
 // runs as soon as it can; the board stays locked meanwhile, as during any search.
 
 import { gameArgs } from "./game.mjs";
+import { formatCount as fmt } from "./numbers.mjs";
 
-const fmt = (n) => Number(n).toLocaleString("en-US");
 
 export function defineTasks(store) {
   store.define("task", null, {

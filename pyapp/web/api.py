@@ -50,6 +50,7 @@ from ..core.request import board_spec, from_request, move_list, text_arg
 from ..core.spec import resolve_board
 from . import play as webplay
 from .jobs import STREAMING, Job, finishes_job, hint_job
+from .wire import dumps
 
 
 def _names(board: Board, jump: Jump) -> list[str]:
@@ -237,7 +238,7 @@ def call(fn: str, args_json: str) -> str:
         args = json.loads(args_json) if args_json else {}
         if fn not in ONE_SHOT:
             raise PegError(f"unknown request {fn!r}: expected one of {', '.join([*ONE_SHOT, *STREAMING])}")
-        return json.dumps({"ok": ONE_SHOT[fn](fields.request(args))}, default=str)
+        return dumps({"ok": ONE_SHOT[fn](fields.request(args))})
     except PegError as err:
         return json.dumps({"error": str(err)})
     except (ValueError, TypeError, KeyError) as err:

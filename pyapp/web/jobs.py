@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
@@ -17,6 +16,7 @@ from ..core.notation import format_moves
 from ..core.problem import Result
 from ..core.request import from_request, result_json
 from . import play as webplay
+from .wire import dumps
 
 DEFAULT_SOLVE_SECONDS = 60.0
 DEFAULT_HINT_SECONDS = 10.0
@@ -64,7 +64,7 @@ class Job:
         return {"done": False, "progress": self._progress(item)}
 
     def step(self) -> str:
-        return json.dumps(self._next(), default=str)
+        return dumps(self._next())
 
     def run(self) -> Any:
         """Drive the job to its end (a one-shot call); raise :class:`PegError` on its error."""
@@ -85,12 +85,12 @@ class Job:
             while time.perf_counter() < end:
                 out = self._next()
                 if out["done"]:
-                    return json.dumps(out, default=str)
+                    return dumps(out)
         close = getattr(self._gen, "close", None)
         if close is not None:
             close()
         self.done = True
-        return json.dumps({"done": True, "result": self._cancelled()}, default=str)
+        return dumps({"done": True, "result": self._cancelled()})
 
 
 def solve_job(args: dict) -> Job:

@@ -86,3 +86,30 @@ def test_big_board_says_its_estimate_shows_levels_and_cancels(app):
     app.wait_for_function("() => document.querySelector('#analysis').textContent.includes('no answer')")
     assert "cancelled" in _analysis(app)
     assert not app.get_by_role("button", name="Count all solutions").is_disabled()
+
+
+# Twelve separate 4-hole rows "oo.o", each solved by two jumps to one peg: a count far above 2**53
+# (24! / 2**12 = 151,476,660,579,404,160,000 interleavings) from only ~300,000 positions, so it
+# answers in about a second; every digit the page shows must be the command line's.
+INDEPENDENT_ROWS = "/".join(["oo.o oo.o oo.o", " " * 14] * 3 + ["oo.o oo.o oo.o"])
+ONE_PEG_EACH = "/".join([".o.. .o.. .o..", " " * 14] * 3 + [".o.. .o.. .o.."])
+
+
+def test_a_count_above_2_to_the_53_shows_every_digit(app):
+    import json
+    import math
+    import subprocess
+    import sys
+    from urllib.parse import quote
+
+    from browser_support import ROOT
+
+    cli = subprocess.run([sys.executable, "-m", "pyapp", "count", f"square:{INDEPENDENT_ROWS}", "--target",
+                          ONE_PEG_EACH, "--json"], capture_output=True, text=True, cwd=ROOT, check=True)
+    expected = json.loads(cli.stdout)["solutions"]
+    assert expected > 2**53 and expected == math.factorial(24) // 2**12
+    go(app, f"#board={quote('square:' + INDEPENDENT_ROWS)}&goal={quote('target:' + ONE_PEG_EACH)}")
+    _open_analyses(app)
+    _answer_dialogs(app, "Count all solutions", "jump sequences", accept=True)  # a 48-hole board asks first
+    assert f"{expected:,} jump sequences solve it" in _analysis(app)
+    app.screenshot(path=str(ARTIFACTS / "exact-count-above-2-53.png"), full_page=True)
