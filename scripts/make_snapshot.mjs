@@ -1,7 +1,7 @@
 // Build-time Pyodide memory snapshot (build.py runs this): boot the pinned Pyodide under Node,
 // unpack pyapp.zip, import pyapp.web.api and warm it (solver and analyses imported), then save the
 // interpreter's memory, gzip-compressed.  The page's worker restores it instead of booting Python
-// (static/worker.mjs), after checking the Pyodide version and the file's SHA-256 recorded here,
+// (static/engine/worker.mjs), after checking the Pyodide version and the file's SHA-256 recorded here,
 // and boots normally when anything does not match or the restore fails.
 //
 //   node scripts/make_snapshot.mjs <dist>      writes <dist>/snapshot.bin and <dist>/snapshot.json

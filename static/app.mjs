@@ -3,23 +3,23 @@
 // startup.mjs), the controllers (game.mjs: playing; tasks.mjs: solve and analyses; editor.mjs)
 // and the engine (protocol.mjs: pyapp in Pyodide, in a module worker).
 
-import { BoardView } from "./board.mjs";
-import { attachCoordinates } from "./coords.mjs";
-import { Editor } from "./editor.mjs";
-import { createExact } from "./exact.mjs";
-import { createFinishes, defineFinishes, finishesView, mapShown } from "./finishmap.mjs";
-import { createGameController, defineGame } from "./game.mjs";
-import { attachInput } from "./input.mjs";
-import { createMoveList, moveListView } from "./movelist.mjs";
-import { createNeverLose, defineNeverLose, neverLoseView } from "./neverlose.mjs";
-import { Playback, definePlayback } from "./playback.mjs";
-import { createPuzzles, definePuzzle } from "./puzzle.mjs";
-import { Catalogue } from "./rules.mjs";
-import { defineStartup, loadingView, prepareOffline, startEngine, watchForUpdates } from "./startup.mjs";
+import { BoardView } from "./board/board.mjs";
+import { attachCoordinates } from "./board/coords.mjs";
+import { Editor } from "./board/editor.mjs";
+import { createExact } from "./panels/exact.mjs";
+import { createFinishes, defineFinishes, finishesView, mapShown } from "./panels/finishmap.mjs";
+import { createGameController, defineGame } from "./play/game.mjs";
+import { attachInput } from "./board/input.mjs";
+import { createMoveList, moveListView } from "./play/movelist.mjs";
+import { createNeverLose, defineNeverLose, neverLoseView } from "./panels/neverlose.mjs";
+import { Playback, definePlayback } from "./board/playback.mjs";
+import { createPuzzles, definePuzzle } from "./panels/puzzle.mjs";
+import { Catalogue } from "./play/rules.mjs";
+import { defineStartup, loadingView, prepareOffline, startEngine, watchForUpdates } from "./engine/startup.mjs";
 import { Store } from "./store.mjs";
-import { createTable, defineTable } from "./table.mjs";
-import { tableView } from "./tablegrid.mjs";
-import { createTasks, defineTasks } from "./tasks.mjs";
+import { createTable, defineTable } from "./panels/table.mjs";
+import { tableView } from "./panels/tablegrid.mjs";
+import { createTasks, defineTasks } from "./panels/tasks.mjs";
 import { boardView, fragmentView, isOwnLink, panelView } from "./views.mjs";
 
 const $ = (id) => document.getElementById(id);

@@ -7,7 +7,7 @@
 // window.benchResult = {environment, cold_start_s, rows, wrong, error} once done.  With ?table=BOARD it
 // computes that board's whole single-vacancy table instead (scripts/table_chromium.py).
 
-import { Engine } from "./protocol.mjs";
+import { Engine } from "./engine/protocol.mjs";
 import { formatCount } from "./numbers.mjs";
 
 const $ = (id) => document.getElementById(id);

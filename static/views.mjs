@@ -2,9 +2,9 @@
 // only writes the DOM (and the address bar); it never changes the state.  Each keeps the slice
 // objects it rendered last and skips work when they are the same objects.
 
-import { showMoves } from "./playback.mjs";
-import { activePuzzle } from "./puzzle.mjs";
-import { formatFragment } from "./share.mjs";
+import { showMoves } from "./board/playback.mjs";
+import { activePuzzle } from "./panels/puzzle.mjs";
+import { formatFragment } from "./play/share.mjs";
 
 /** Did any of `keys` change since `last`?  Records the new slices in `last`. */
 function changed(last, state, keys) {

@@ -174,11 +174,11 @@ def check_cli(argv: list[str]) -> None:
 
 
 class LinkReader:
-    """The page's own link reader (``static/share.mjs``) in one Node process, one fragment per line."""
+    """The page's own link reader (``static/play/share.mjs``) in one Node process, one fragment per line."""
 
     SCRIPT = """
 import { createInterface } from "node:readline";
-import { parseFragment } from "./static/share.mjs";
+import { parseFragment } from "./static/play/share.mjs";
 const lines = createInterface({ input: process.stdin });
 for await (const line of lines) {
   let out;

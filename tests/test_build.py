@@ -35,8 +35,9 @@ def _sw_assets(site: Path) -> tuple[str, dict]:
 
 
 def test_site_has_the_page_modules_worker_and_only_the_needed_runtime_files(site):
-    for name in ("index.html", "sw.js", "manifest.webmanifest", "pyapp.zip", "static/app.mjs", "static/worker.mjs",
-                 "static/style.css", "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png"):
+    for name in ("index.html", "sw.js", "manifest.webmanifest", "pyapp.zip", "static/app.mjs",
+                 "static/engine/worker.mjs", "static/style.css", "icons/icon.svg", "icons/icon-192.png",
+                 "icons/icon-512.png"):
         assert (site / name).is_file(), name
     assert sorted(p.name for p in (site / "pyodide").iterdir()) == sorted(build.PYODIDE_FILES)
 
@@ -130,7 +131,7 @@ def test_server_sends_nosniff_a_frame_policy_and_the_pages_csp(site):
     thread.start()
     base = f"http://127.0.0.1:{server.server_address[1]}/"
     try:
-        for path in ("", "static/worker.mjs", "pyodide/pyodide.asm.wasm", "sw.js"):
+        for path in ("", "static/engine/worker.mjs", "pyodide/pyodide.asm.wasm", "sw.js"):
             with urllib.request.urlopen(base + path) as response:
                 headers = response.headers
                 assert headers["X-Content-Type-Options"] == "nosniff", path
@@ -157,7 +158,7 @@ def test_every_page_declares_the_same_strict_csp():
 
 
 def test_the_workers_runtime_file_list_matches_the_build():
-    text = (ROOT / "static" / "runtime_files.mjs").read_text()
+    text = (ROOT / "static" / "engine" / "runtime_files.mjs").read_text()
     listed = text.split("RUNTIME_FILES = [")[1].split("]")[0]
     names = [part.strip().strip('"') for part in listed.replace("\n", " ").split(",") if part.strip()]
     assert names == [f"pyodide/{n}" for n in build.PYODIDE_FILES] + ["pyapp.zip"]

@@ -46,7 +46,7 @@ def node(script: str, payload) -> object:
 
 READ_STDIN = "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
 NODE_PRELUDE = ("import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);"
-                + READ_STDIN + "import { formatFragment, parseFragment } from './static/share.mjs';")
+                + READ_STDIN + "import { formatFragment, parseFragment } from './static/play/share.mjs';")
 
 
 def peak_mb(fn) -> float:
@@ -61,9 +61,9 @@ def peak_mb(fn) -> float:
 
 # ---------------------------------------------------------------- one set of numbers
 def test_the_pages_limits_are_generated_from_pyapp():
-    assert (ROOT / "static" / "limits.mjs").read_text(encoding="utf-8") == limits.as_js(), (
-        "static/limits.mjs is stale: run `python -m pyapp.core.limits > static/limits.mjs`")
-    got = node("import * as L from './static/limits.mjs'; console.log(JSON.stringify(L));", None)
+    assert (ROOT / "static" / "play" / "limits.mjs").read_text(encoding="utf-8") == limits.as_js(), (
+        "static/play/limits.mjs is stale: run `python -m pyapp.core.limits > static/play/limits.mjs`")
+    got = node("import * as L from './static/play/limits.mjs'; console.log(JSON.stringify(L));", None)
     assert got == limits.as_dict()
 
 

@@ -10,7 +10,7 @@ The caps fit together: any board within :data:`MAX_ROWS`, :data:`MAX_COLUMNS` an
 :data:`MAX_SPEC_CHARS` characters, and a whole game on it (board, position, goal and every
 move) fits in a share link of at most :data:`MAX_LINK_CHARS` characters, so whatever the
 engine accepts it can also write back and read again.  The page's link reader uses the same
-numbers (``static/limits.mjs``, generated from this module by :func:`as_js`; a test keeps the
+numbers (``static/play/limits.mjs``, generated from this module by :func:`as_js`; a test keeps the
 two equal).
 
 >>> check_text("square:ooo", "board", MAX_SPEC_CHARS)
@@ -144,8 +144,8 @@ def as_dict() -> dict[str, int]:
 
 
 def as_js() -> str:
-    """The text of ``static/limits.mjs``: the same limits for the page's link reader."""
-    lines = ["// Generated from pyapp/core/limits.py by `python -m pyapp.core.limits > static/limits.mjs`;"
+    """The text of ``static/play/limits.mjs``: the same limits for the page's link reader."""
+    lines = ["// Generated from pyapp/core/limits.py by `python -m pyapp.core.limits > static/play/limits.mjs`;"
              " do not edit.",
              "// tests/test_limits.py checks that this file equals what pyapp generates."]
     lines += [f"export const {name} = {value};" for name, value in as_dict().items()]

@@ -1,7 +1,7 @@
 """The Python side of the web worker protocol: JSON in, JSON out.
 
 This docstring is the one description of the protocol on the Python side; the JavaScript
-side (message envelopes, ids, cancel, JSDoc types) is ``static/protocol.mjs``.
+side (message envelopes, ids, cancel, JSDoc types) is ``static/engine/protocol.mjs``.
 
 * ``call(fn, args_json) -> str``: one-shot requests (:data:`ONE_SHOT`: ``boards``, ``state``, ``puzzle``,
   ``apply``, ``legal``, ``custom_board``, ``cnf``, ``warm``, ``table_info``; ``hint`` and ``finishes`` too,
@@ -62,7 +62,7 @@ def _goal_dict(board: Board, goal: Goal) -> dict:
     ``hole`` (or None), ``label``, ``word`` (one word for the counter) and ``description`` to show,
     ``definite`` (False for 'as few pegs as possible'), ``final_pegs`` (pegs left when it is met, None
     for 'as few as possible'), so the page asks instead of testing ``kind`` (``boards.json`` carries
-    the same dicts for ``static/rules.mjs``)."""
+    the same dicts for ``static/play/rules.mjs``)."""
     return {"kind": goal.kind, "hole": goal.hole_name(board), "text": goal.text(board), "label": goal.short(board),
             "description": goal.describe(board), "definite": goal.definite, "final_pegs": goal.final_pegs,
             "word": goal.word(board)}

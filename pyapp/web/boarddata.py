@@ -1,6 +1,6 @@
 """The data the page needs to draw and play every catalogue board without Python.
 
-``build.py`` writes :func:`catalogue_data` to ``dist/boards.json``; ``static/rules.mjs`` reads
+``build.py`` writes :func:`catalogue_data` to ``dist/boards.json``; ``static/play/rules.mjs`` reads
 it and plays jumps in the page (selection, legal targets, apply, undo, redo, the address) from
 the first paint, while Python starts in the worker.  The rules are not written twice: the page
 only looks up what is generated here from :mod:`pyapp` itself (hole names, cells, drawing

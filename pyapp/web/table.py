@@ -5,7 +5,7 @@ start.  :func:`by_start` maps each computed start's finishes onto the other star
 (the same board symmetry maps the start, the finishing holes and every hole of the solution),
 sums each start up (``verdict``: every finish the position class allows solved, some, none, some
 undecided, or not computed yet) and groups its reasons as the finishes map does
-(:func:`pyapp.web.play.finish_groups`), so ``static/table.mjs`` only draws and caches.
+(:func:`pyapp.web.play.finish_groups`), so ``static/panels/table.mjs`` only draws and caches.
 
 :func:`info` is what the page says before it starts: how many problems, how many need a search
 (the position class settles the others at once), the budget, and the code version the page keys

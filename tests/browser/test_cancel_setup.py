@@ -17,8 +17,8 @@ BIG = "square:" + "/".join(_ROWS)
 
 MEASURE = """async ([fn, args, waitMs]) => {
   if (!window.__engine) {
-    const { Engine } = await import(new URL("static/protocol.mjs", location.href).href);
-    window.__engine = new Engine(new URL("static/worker.mjs", location.href));
+    const { Engine } = await import(new URL("static/engine/protocol.mjs", location.href).href);
+    window.__engine = new Engine(new URL("static/engine/worker.mjs", location.href));
   }
   const engine = window.__engine;
   await engine.ready;

@@ -54,7 +54,7 @@ def test_cold_start_cached_start_then_offline_reload_and_solve(chromium, dist_di
         assert caches == [f"peg-lab-{version}"]
         cached_urls = page.evaluate("v => caches.open(v).then(c => c.keys()).then(ks => ks.map(k => k.url))",
                                     f"peg-lab-{version}")
-        for asset in ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyapp.zip", "static/worker.mjs",
+        for asset in ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyapp.zip", "static/engine/worker.mjs",
                       "manifest.webmanifest", "icons/icon-192.png"):
             assert server.url + asset in cached_urls, asset
 

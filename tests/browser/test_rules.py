@@ -1,4 +1,4 @@
-"""The page's own rules (static/rules.mjs reading boards.json, which build.py writes from pyapp)
+"""The page's own rules (static/play/rules.mjs reading boards.json, which build.py writes from pyapp)
 against pyapp: random games on every catalogue board, played in Chromium, each legal-jump set,
 position and end state compared with pyapp in CPython; and a game played, undone, redone and
 written to the address while the Python engine never starts (no worker round trip)."""
@@ -25,7 +25,7 @@ GAMES_PER_BOARD = 40
 # Random games in the page: a random start hole (some names in capitals, as a link may hold them),
 # a random goal, then random legal jumps until none is left; every step's state is recorded.
 PLAY = """async ({games, seed}) => {
-  const { Catalogue } = await import("./static/rules.mjs");
+  const { Catalogue } = await import("./static/play/rules.mjs");
   const cat = await Catalogue.load("./boards.json");
   let x = seed >>> 0;
   const rand = (n) => { x = (Math.imul(x ^ (x >>> 15), 2246822507) + 0x9e3779b9) >>> 0; return x % n; };
@@ -97,7 +97,7 @@ def test_links_the_page_cannot_read_exactly_go_to_the_engine(app):
         {"board": "english", "moves": ["f4d4"]}, {"board": "square:ooo/o.o/ooo"},
     ]
     answers = app.evaluate("""async (cases) => {
-      const { Catalogue } = await import("./static/rules.mjs");
+      const { Catalogue } = await import("./static/play/rules.mjs");
       const cat = await Catalogue.load("./boards.json");
       return cases.map((c) => cat.state(c));
     }""", cases)

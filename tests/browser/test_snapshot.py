@@ -1,4 +1,4 @@
-"""The build's Pyodide memory snapshot (scripts/make_snapshot.mjs, restored by static/worker.mjs):
+"""The build's Pyodide memory snapshot (scripts/make_snapshot.mjs, restored by static/engine/worker.mjs):
 the app starts from it, and boots Python the usual way when it is corrupt or cannot be restored."""
 
 from __future__ import annotations

@@ -5,9 +5,9 @@
 // runs, and a legend with counts.  Keyboard: Tab reaches the grid once (one button is tabbable),
 // the arrow keys move between starts, Enter or Space picks one.  Text only (textContent), never HTML.
 
-import { nearestInDirection, spacing } from "./board.mjs";
+import { nearestInDirection, spacing } from "../board/board.mjs";
 import { estimateText, tableShown } from "./table.mjs";
-import { formatCount as fmt } from "./numbers.mjs";
+import { formatCount as fmt } from "../numbers.mjs";
 
 export const VERDICTS = {
   all: "every finish the position class allows is solved",

@@ -98,22 +98,22 @@ async function boot() {
   const t0 = performance.now();
   stage("download");
   // every file the start needs is requested at once, in parallel
-  const url = (path) => new URL(`../${path}`, import.meta.url);
+  const url = (path) => new URL(`../../${path}`, import.meta.url);
   const zip = fetch(url("pyapp.zip"));
   const early = { meta: fetch(url("snapshot.json")), bin: fetch(url("snapshot.bin")) };
   const lock = fetch(url("pyodide/pyodide-lock.json"));
   // the runtime's 1.2 MB of JavaScript too (loadPyodide imports the same module: one download, one parse)
-  const asm = import("../pyodide/pyodide.asm.mjs");
+  const asm = import("../../pyodide/pyodide.asm.mjs");
   for (const p of [zip, early.meta, early.bin, asm, lock]) p.catch(() => {});
   // compile the WebAssembly while the snapshot is fetched and checked: Pyodide's own streaming
   // instantiation (below) then instantiates this module instead of fetching and compiling again
   // (Pyodide's own request for the file is answered with an empty placeholder: one download)
-  const wasmUrl = new URL("../pyodide/pyodide.asm.wasm", import.meta.url).href;
+  const wasmUrl = new URL("../../pyodide/pyodide.asm.wasm", import.meta.url).href;
   const realFetch = self.fetch;
   const compiled = WebAssembly.compileStreaming(realFetch(wasmUrl));
   compiled.catch(() => {});
   // and the standard library, which Pyodide only asks for once the snapshot is ready: asked now
-  const stdlibUrl = new URL("../pyodide/python_stdlib.zip", import.meta.url).href;
+  const stdlibUrl = new URL("../../pyodide/python_stdlib.zip", import.meta.url).href;
   let stdlib = realFetch(stdlibUrl);
   stdlib.catch(() => {});
   self.fetch = (input, init) => {
@@ -139,7 +139,7 @@ async function boot() {
     stage("runtime");
     return out;
   };
-  const indexURL = new URL("../pyodide/", import.meta.url).href;
+  const indexURL = new URL("../../pyodide/", import.meta.url).href;
   let py = null;
   let snapshot = "not tried";
   try {
@@ -152,7 +152,7 @@ async function boot() {
       throw new Error("the file pyodide/pyodide-lock.json is damaged (not valid JSON): deploy the whole dist/ folder again");
     });
     const options = { indexURL, lockFileContents, packageBaseUrl: indexURL };
-    const { loadPyodide, version } = await import("../pyodide/pyodide.mjs");
+    const { loadPyodide, version } = await import("../../pyodide/pyodide.mjs");
     stage("snapshot");
     const snap = await snapshotBytes(version, early).catch((err) => ({ skipped: String(err.message || err) }));
     if (snap.bytes) {
@@ -191,7 +191,7 @@ async function boot() {
 const quietRejections = (event) => event.preventDefault();
 self.addEventListener("unhandledrejection", quietRejections);
 const ready = boot().catch(async (err) => {
-  const missing = await missingRuntimeFile(new URL("../", import.meta.url)).catch(() => null);
+  const missing = await missingRuntimeFile(new URL("../../", import.meta.url)).catch(() => null);
   const text = `The Python engine could not start: ${missing || pythonMessage(err)}`;
   post(message.failed(text));
   throw new Error(text);

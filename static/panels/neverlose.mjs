@@ -11,7 +11,7 @@
 // cancels the older check.  Store slice "neverlose": {on, key, checking, result}.
 
 import { positionKey } from "./finishmap.mjs";
-import { gameArgs } from "./game.mjs";
+import { gameArgs } from "../play/game.mjs";
 
 export const NEVER_LOSE_SECONDS = 10; // Hint's budget (pyapp.analysis.hint.DEFAULT_HINT_SECONDS)
 const jumpText = (j) => `${j[0]}-${j[2]}`;

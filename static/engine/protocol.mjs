@@ -1,5 +1,5 @@
 // The worker protocol, defined once: the message types (JSDoc below), the helpers the worker
-// (static/worker.mjs) uses to write them, and the one client (`Engine`) used by the app and by
+// (static/engine/worker.mjs) uses to write them, and the one client (`Engine`) used by the app and by
 // bench.html.  The Python side of every request is pyapp/web/api.py (`call` for one-shot
 // requests, `start` + `Job.step`/`Job.cancel` for long ones).
 //

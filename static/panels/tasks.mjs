@@ -4,8 +4,8 @@
 // A Solve pressed while the engine is still starting waits for it ("engine starting") and
 // runs as soon as it can; the board stays locked meanwhile, as during any search.
 
-import { gameArgs } from "./game.mjs";
-import { formatCount as fmt } from "./numbers.mjs";
+import { gameArgs } from "../play/game.mjs";
+import { formatCount as fmt } from "../numbers.mjs";
 
 
 export function defineTasks(store) {

@@ -9,8 +9,8 @@
 // Store slice "finishes": {shown, key, holes: {name: "yes"|"no"|"unknown"}, solutions: {name: moves},
 // groups: [{verdict, reason, holes}]}.
 
-import { gameArgs } from "./game.mjs";
-import { formatCount as fmt } from "./numbers.mjs";
+import { gameArgs } from "../play/game.mjs";
+import { formatCount as fmt } from "../numbers.mjs";
 
 const CLASSES = { yes: "finish-yes", no: "finish-no", unknown: "finish-unknown" };
 const EMPTY = { shown: false, key: null, holes: {}, solutions: {}, groups: [] };

@@ -13,7 +13,7 @@
 
 import { positionKey } from "./finishmap.mjs";
 import { cacheKey, readTable, writeTable } from "./tablecache.mjs";
-import { formatCount as fmt } from "./numbers.mjs";
+import { formatCount as fmt } from "../numbers.mjs";
 
 export const PROBLEM_SECONDS = 25; // per start/finish problem: about pyapp's 10 s CPython budget in Pyodide
 const CLOSED = { open: false, spec: null, info: null, key: null, result: null, source: null, selected: null,

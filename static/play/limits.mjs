@@ -1,4 +1,4 @@
-// Generated from pyapp/core/limits.py by `python -m pyapp.core.limits > static/limits.mjs`; do not edit.
+// Generated from pyapp/core/limits.py by `python -m pyapp.core.limits > static/play/limits.mjs`; do not edit.
 // tests/test_limits.py checks that this file equals what pyapp generates.
 export const MAX_ROWS = 26;
 export const MAX_COLUMNS = 26;

@@ -3,8 +3,8 @@
 // a big board the page asks the engine for an estimate of the time and says it before starting.
 // Store slices used: task (the running request), analysis (the panel's text), status.
 
-import { gameArgs } from "./game.mjs";
-import { formatCount as fmt } from "./numbers.mjs";
+import { gameArgs } from "../play/game.mjs";
+import { formatCount as fmt } from "../numbers.mjs";
 
 const MAX_SECONDS = 3600; // the budget of one exact analysis in the page (Cancel stops it sooner)
 const TITLES = { count: "Count all solutions", fewest: "Fewest moves" };
