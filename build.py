@@ -4,7 +4,8 @@
 ``pyapp.zip`` (the pure-Python library the worker unpacks into Pyodide), ``boards.json`` (every
 catalogue board's holes, jumps and drawing, from :mod:`pyapp.web.boarddata`, so the page plays at once
 while Python starts; the default board's drawing is also put into ``index.html`` for the first
-paint), ``snapshot.bin`` (a Pyodide memory snapshot with pyapp imported, see
+paint), ``sets/`` (the classic games' winnable sets, so never-lose answers by lookup: see
+:func:`write_sets`), ``snapshot.bin`` (a Pyodide memory snapshot with pyapp imported, see
 :func:`write_snapshot`), the five Pyodide
 runtime files the app needs (from the pinned npm package; ``npm ci`` runs first when
 ``node_modules`` is missing), the web manifest with icons (PNGs drawn here, no image
@@ -103,6 +104,41 @@ def write_snapshot(dist: Path) -> bool:
             (dist / name).unlink(missing_ok=True)
         return False
     return True
+
+
+SETS_CACHE = ROOT / ".cache" / "sets"
+"""Winnable set files kept between builds, one folder per engine version (computing English takes ~1 CPU min)."""
+
+
+def write_sets(dist: Path) -> None:
+    """``sets/*.bin``: the winnable sets of the classic games (:mod:`pyapp.web.sets`), computed once per
+    engine version and cached in ``.cache/sets/<version>/``, and ``sets/index.json`` listing them."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from pyapp.core.problem import default_problem
+    from pyapp.exact.store import encode, engine_version
+    from pyapp.exact.winnable import winnable
+    from pyapp.web.sets import SHIPPED, file_name, index_entry
+
+    cache = SETS_CACHE / engine_version()
+    cache.mkdir(parents=True, exist_ok=True)
+    (dist / "sets").mkdir()
+    index = []
+    for board_id in SHIPPED:
+        cached = cache / file_name(board_id)
+        if not cached.is_file():
+            print(f"computing the winnable set of {board_id}'s default game (once per engine version)",
+                  file=sys.stderr)
+            tmp = cached.with_suffix(".tmp")
+            tmp.write_bytes(encode(winnable(default_problem(board_id))))
+            tmp.replace(cached)
+        data = cached.read_bytes()
+        (dist / "sets" / cached.name).write_bytes(data)
+        index.append(index_entry(board_id, data))
+    (dist / "sets" / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
+    for old in SETS_CACHE.iterdir():  # sets of older engine versions are never read again
+        if old.is_dir() and old != cache:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def write_board_data(dist: Path) -> None:
@@ -230,6 +266,7 @@ def build(dist: Path = DIST) -> str:
         shutil.copy2(pkg / name, dist / "pyodide" / name)
     write_pyapp_zip(dist / "pyapp.zip")
     write_board_data(dist)
+    write_sets(dist)
     write_snapshot(dist)
     (dist / "manifest.webmanifest").write_text(json.dumps(manifest(), indent=2) + "\n", encoding="utf-8")
     (dist / "icons" / "icon.svg").write_text(icon_svg(), encoding="utf-8")

@@ -22,7 +22,6 @@ from ..core.board import Board
 from ..core.goal import Goal
 from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem
-from ..core.wording import plural
 from ..exact.winnable import Winnable, cached
 from .hint import Hint
 from .neverlose import NeverLose
@@ -65,7 +64,7 @@ def never_lose_exact(board: Board, goal: Goal, history: Sequence[int]) -> NeverL
         return None
     t0 = time.perf_counter()
     position = history[-1]
-    size = plural(len(win), "position")
+    size = f"{len(win):,} position{'' if len(win) == 1 else 's'}"
     jumps = legal_jumps(board, position)
     if not jumps:
         reached = goal.reached(position)

@@ -77,9 +77,23 @@ CACHE_ENTRIES = 2
 """Winnable sets kept for "still solvable?" lookups (the English one holds 13 MB of keys)."""
 
 
+_LOADED: dict[tuple, Winnable] = {}
+"""Sets loaded from files (:mod:`pyapp.exact.store`): kept for the whole session, never evicted."""
+
+
 def cached(problem: Problem) -> Winnable | None:
-    """The winnable set of ``problem`` if it was computed already (see :func:`winnable_steps`)."""
-    return _CACHE.get(_cache_key(problem))
+    """The winnable set of ``problem`` if it was computed or loaded already (see :func:`winnable_steps`)."""
+    key = _cache_key(problem)
+    return _LOADED[key] if key in _LOADED else _CACHE.get(key)
+
+
+def register(win: Winnable) -> None:
+    """Keep a set loaded from a file (:func:`pyapp.exact.store.decode`) for :func:`cached` and :func:`winnable`."""
+    _LOADED[_cache_key(win.problem)] = win
+
+
+def is_loaded(problem: Problem) -> bool:
+    return _cache_key(problem) in _LOADED
 
 
 def _cache_key(problem: Problem, wide: bool = True) -> tuple:
@@ -101,7 +115,7 @@ def winnable_steps(problem: Problem, budget: Budget | None = None, forward: dict
     (``count --levels`` sweeps every level and passes them on); the levels this sweep adds go into
     it too, so problems with the same start and codec (``fewest --all``) sweep from the start once.
     """
-    hit = _CACHE.get(_cache_key(problem, wide))
+    hit = cached(problem) if wide else _CACHE.get(_cache_key(problem, wide))
     if hit is not None:
         return hit
     budget = budget or Budget()

@@ -18,6 +18,10 @@ side (message envelopes, ids, cancel, JSDoc types) is ``static/engine/protocol.m
   ``cancelled: true`` and the undecided jumps or holes as unknown), as ``{"done": true,
   "result": ...}``.
 
+* ``load_set(bytes) -> str``: a shipped winnable set (``dist/sets/*.bin``, :mod:`pyapp.web.sets`), checked
+  and kept, so never-lose and Hint on that game answer by lookup: ``{"ok": {board, keys, bytes, seconds}}``
+  or ``{"error": why}`` (stale, truncated or damaged: the worker drops it and fetches it again).
+
 Request arguments (every value type- and size-checked by :func:`pyapp.core.request.from_request`):
 ``board`` (catalogue id or custom spec), ``start`` (vacant hole) or ``position`` (text),
 ``goal`` (hole, ``any``, ``min``, ``target:ROWS``), ``moves`` (list in notation); long
@@ -49,6 +53,7 @@ from ..core.render import hole_coordinates, render_svg
 from ..core.request import board_spec, from_request, move_list, text_arg
 from ..core.spec import resolve_board
 from . import play as webplay
+from . import sets
 from .jobs import STREAMING, Job, finishes_job, hint_job
 from .wire import dumps
 
@@ -245,6 +250,17 @@ def call(fn: str, args_json: str) -> str:
         return json.dumps({"error": f"bad request {fn!r}: {err}"})
     except Exception as err:  # a bug, not bad input: report it as a message
         return json.dumps({"error": f"internal error in {fn!r} ({type(err).__name__}): {err}"})
+
+
+def load_set(data: Any) -> str:
+    """Register a shipped winnable set (the bytes of a ``sets/*.bin`` file, :mod:`pyapp.web.sets`): JSON
+    ``{"ok": {board, keys, bytes, seconds}}``, or ``{"error": why}`` for a file that must not be used."""
+    try:
+        return dumps({"ok": sets.load(data)})
+    except PegError as err:
+        return json.dumps({"error": str(err)})
+    except Exception as err:  # a bug, not a bad file: still a message
+        return json.dumps({"error": f"internal error in 'load_set' ({type(err).__name__}): {err}"})
 
 
 def start(fn: str, args_json: str) -> Job:

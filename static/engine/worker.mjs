@@ -6,6 +6,7 @@
 
 import { message } from "./protocol.mjs";
 import { missingRuntimeFile } from "./runtime_files.mjs";
+import { createSets } from "./sets.mjs";
 
 const jobs = new Map(); // id -> {cancelled}
 let webapi = null;
@@ -201,6 +202,10 @@ const ready = boot().catch(async (err) => {
 ready.then(() => self.removeEventListener("unhandledrejection", quietRejections), () => {});
 ready.catch(() => {}); // reported above; requests that await `ready` still see the rejection
 
+// the classic games' winnable sets, loaded on first use (static/engine/sets.mjs)
+const sets = createSets(new URL("../../", import.meta.url),
+  (bytes) => JSON.parse(webapi.load_set(bytes)));
+
 async function runJob(id, fn, args) {
   const entry = { cancelled: false };
   jobs.set(id, entry);
@@ -250,6 +255,7 @@ self.onmessage = async (event) => {
     return;
   }
   const args = msg.args ?? {};
+  await sets.ensure(fn, args);
   if (webapi.is_streaming(fn)) {
     await runJob(id, fn, args);
     return;

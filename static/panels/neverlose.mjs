@@ -44,13 +44,29 @@ export function neverLoseView(view, ui) {
     view.mark("loses-from", r ? sources.filter((p) => legal.filter((j) => j[0] === p).every((j) => bad.some((b) => sameJump(b, j)))) : []);
     const sel = state.selection.selected;
     view.mark("loses-to", r && sel ? bad.filter((j) => j[0] === sel).map((j) => j[2]) : []);
+    view.mark("wins-to", r && sel ? r.good.filter((j) => j[0] === sel).map((j) => j[2]) : []);
     ui.undo.hidden = !(r && r.status === "lost" && state.game.jumps.length);
     ui.note.hidden = !nl.on;
+    // stable hooks for tests and assistive technology: the verdict for the position shown, its pegs,
+    // and the milliseconds from the position's change to that verdict
+    const verdict = !nl.on ? null : r ? verdictOf(r, state.board) : nl.checking && nl.key === key ? "checking" : null;
+    setData(ui.note, { verdict, pegs: verdict ? state.board?.pegs.length : null, ms: r?.ms });
     if (!nl.on) return;
     if (nl.checking && nl.key === key) ui.note.textContent = "Never lose: checking this position…";
     else if (!r) ui.note.textContent = "Never lose: on.";
     else ui.note.textContent = noteText(r);
   };
+}
+
+const VERDICTS = { winnable: "win", lost: "lose", unknown: "unknown" };
+/** data-verdict of a check: win, lose or unknown (a finished game: won or not). */
+const verdictOf = (r, board) => (r.status === "over" ? (board?.won ? "win" : "lose") : VERDICTS[r.status] ?? "unknown");
+
+function setData(el, values) {
+  for (const [name, value] of Object.entries(values)) {
+    if (value === null || value === undefined) delete el.dataset[name];
+    else el.dataset[name] = String(value);
+  }
 }
 
 function noteText(r) {
@@ -59,7 +75,7 @@ function noteText(r) {
   const parts = [];
   if (r.status === "unknown") parts.push(`Never lose: unknown — not decided within the ${r.budget} s budget (${r.reason}).`);
   else parts.push("Never lose: the goal can still be reached.");
-  if (r.method === "exact") parts.push("(Answered from the winnable set of Fewest moves, no search.)");
+  if (r.method === "exact") parts.push("(Answered from the exact winnable set of this game, no search.)");
   if (r.bad.length) parts.push(`Losing jumps (red): ${r.bad.map((b) => jumpText(b.jump)).join(", ")}.`);
   else if (r.status === "winnable" && !r.unknown.length) parts.push("No jump loses here.");
   if (r.unknown.length) parts.push(`Not decided in time: ${r.unknown.map((u) => jumpText(u.jump)).join(", ")}.`);
@@ -72,6 +88,7 @@ export function createNeverLose(ctx) {
   const s = store.state;
   let running = null; // {id, key}
   let seenKey = null;
+  let changedAt = performance.now(); // when the position shown last changed (data-ms counts from it)
   let lastDone = null; // {key, jumps, result}: the last finished check, to flag the next move at once
 
   const status = (text, kind = "", sticky = false) => store.do("status/set", text, kind, sticky);
@@ -89,6 +106,7 @@ export function createNeverLose(ctx) {
 
   async function check() {
     const key = positionKey(s);
+    const t0 = changedAt;
     if (!s.neverlose.on || !key || s.task || key === running?.key) return;
     if (running) ctx.engine.cancel(running.id);
     const jumps = s.game.jumps.map((j) => j.slice());
@@ -104,7 +122,7 @@ export function createNeverLose(ctx) {
     }
     if (running?.id === id) running = null;
     if (positionKey(s) !== key || !s.neverlose.on || s.task) return; // a newer check follows
-    store.do("neverlose/result", key, r);
+    store.do("neverlose/result", key, { ...r, ms: Math.round(performance.now() - t0) });
     lastDone = { key, jumps, result: r };
     if (r.status === "lost" && !flagged) {
       const move = s.board.moves.at(-1);
@@ -123,6 +141,7 @@ export function createNeverLose(ctx) {
     }
     if (!state.neverlose.on || key === seenKey) return;
     seenKey = key;
+    changedAt = performance.now();
     setTimeout(check, 0); // after this action: subscribers never change the state themselves
   });
 

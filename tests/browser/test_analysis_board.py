@@ -222,7 +222,7 @@ def test_never_lose_flags_a_losing_move_with_why_and_offers_undo(app):
     app.wait_for_function("document.getElementById('status').textContent.includes('loses')")
     text = status(app)
     assert text.startswith("The move 4-6 loses: ") and "Undo" in text
-    assert re.search(r"exhaustive search|pagoda|position class", text)
+    assert re.search(r"exact analysis|exhaustive search|pagoda|position class", text)
     undo = app.get_by_role("button", name="Undo that move")
     app.wait_for_function("!document.getElementById('neverlose-undo').hidden")
     undo.click()

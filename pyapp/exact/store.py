@@ -1,0 +1,177 @@
+"""Winnable sets as compact, checked files: computed once (by ``build.py``), then loaded in a blink.
+
+A :class:`~pyapp.exact.winnable.Winnable` answers "can this position still win?" with one canonical
+key and one binary search, but computing it takes a minute of CPU for the English central game
+(1,679,072 classes).  So the classic games ship theirs, and the page answers never-lose from the
+first move.  The file must be small to download and fast to decode in pure Python under Pyodide, and
+never trusted when it is stale or damaged:
+
+* **Exact and compact**: per peg count, the sorted canonical keys become their differences (the first
+  key itself), stored as 8-byte little-endian words *byte-shuffled* (all first bytes, then all second
+  bytes, ...: the high bytes of small differences are zeros, so they line up in long runs) and
+  compressed with zlib.  Measured on the English central game: about 1.4 bytes a key.
+* **Decoded at C speed**: ``zlib.decompress``, eight extended-slice copies to unshuffle,
+  ``array('Q').frombytes`` and ``itertools.accumulate``; no Python loop runs per key.
+* **Checked**: a header names the format, the engine version (:func:`engine_version`: a hash of the
+  code the keys depend on), the problem (board, start, goal), the symmetry group and the keys per
+  level, and carries the SHA-256 of the compressed body.  :func:`decode` refuses (with
+  :class:`StoreError`) a file of another format or engine version, another problem or group, a
+  truncated or altered body, or keys that are not strictly increasing: the caller drops it and
+  computes or fetches it again.
+
+The layout: ``MAGIC``, a 4-byte little-endian header length, the header (UTF-8 JSON), the body.
+
+>>> from pyapp.core.problem import default_problem
+>>> from pyapp.exact.winnable import winnable
+>>> win = winnable(default_problem("triangle5"))
+>>> data = encode(win)
+>>> back = decode(data, default_problem("triangle5"))
+>>> back.levels == win.levels and len(back) == 390
+True
+>>> decode(data[:-1], default_problem("triangle5"))
+Traceback (most recent call last):
+...
+pyapp.exact.store.StoreError: winnable set file: the body is 1 byte short (truncated)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+import sys
+import zlib
+from array import array
+from functools import cache
+from itertools import accumulate
+from pathlib import Path
+
+from ..core.errors import PegError
+from ..core.position import format_position
+from ..core.problem import Problem
+from .setup import sides
+from .winnable import Winnable
+
+MAGIC = b"PSL-WINNABLE\n"
+FORMAT = 1
+WORD = 8
+"""Bytes per stored difference (``array('Q')``)."""
+VERSION_DIRS = ("core", "exact")
+"""The packages whose code decides the keys (boards, symmetries, the codec, the sweeps)."""
+
+
+class StoreError(PegError):
+    """A winnable set file that must not be used (stale, of another problem, truncated or altered)."""
+
+
+@cache
+def engine_version() -> str:
+    """16 hex digits of a SHA-256 over the source of :data:`VERSION_DIRS`: a set computed by other code
+    is not trusted (a change of the board layout or of the codec would give other keys)."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for folder in VERSION_DIRS:
+        for path in sorted(p for p in (root / folder).rglob("*.py") if "__pycache__" not in p.parts):
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def identity(problem: Problem) -> dict:
+    """What a set file must be for: the board, the start (as position text) and the goal."""
+    board = problem.board
+    return {"board": board.id, "holes": len(board), "start": format_position(board, problem.start),
+            "goal": problem.goal.text(board)}
+
+
+def _shuffle(raw: bytes) -> bytes:
+    return b"".join(raw[i::WORD] for i in range(WORD))
+
+
+def _unshuffle(data: bytes, count: int) -> bytearray:
+    out = bytearray(len(data))
+    for i in range(WORD):
+        out[i::WORD] = data[i * count:(i + 1) * count]
+    return out
+
+
+def encode(win: Winnable) -> bytes:
+    """The file of a computed winnable set (see the module docstring)."""
+    levels = sorted(win.levels.items(), reverse=True)
+    diffs = array("Q")
+    for _, keys in levels:
+        if keys:
+            diffs.append(keys[0])
+            diffs.extend(b - a for a, b in zip(keys, keys[1:]))
+    if sys.byteorder == "big":  # pragma: no cover - the file is little-endian everywhere
+        diffs.byteswap()
+    raw = diffs.tobytes()
+    body = zlib.compress(_shuffle(raw), 9)
+    header = {"format": FORMAT, "engine": engine_version(), **identity(win.problem),
+              "group": list(win.codec.group), "levels": [[pegs, len(keys)] for pegs, keys in levels],
+              "sha256": hashlib.sha256(body).hexdigest(), "body_bytes": len(body)}
+    head = json.dumps(header, separators=(",", ":")).encode()
+    return MAGIC + struct.pack("<I", len(head)) + head + body
+
+
+def read_header(data: bytes) -> tuple[dict, bytes]:
+    """The header and the body of a set file; :class:`StoreError` when it is not one."""
+    if not data.startswith(MAGIC):
+        raise StoreError("winnable set file: not a winnable set (wrong magic bytes)")
+    start = len(MAGIC) + 4
+    if len(data) < start:
+        raise StoreError("winnable set file: truncated before its header")
+    (size,) = struct.unpack("<I", data[len(MAGIC):start])
+    if len(data) < start + size:
+        raise StoreError("winnable set file: truncated inside its header")
+    try:
+        header = json.loads(data[start:start + size].decode())
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise StoreError(f"winnable set file: unreadable header ({err})") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise StoreError(f"winnable set file: format {header.get('format') if isinstance(header, dict) else '?'}, "
+                         f"expected {FORMAT}")
+    return header, data[start + size:]
+
+
+def decode(data: bytes, problem: Problem) -> Winnable:
+    """The winnable set of ``problem`` from its file, checked (:class:`StoreError` when it must not be used)."""
+    header, body = read_header(data)
+    if header.get("engine") != engine_version():
+        raise StoreError(f"winnable set file: made by engine {header.get('engine')}, this is {engine_version()} "
+                         "(stale: compute it again)")
+    want = identity(problem)
+    got = {k: header.get(k) for k in want}
+    if got != want:
+        raise StoreError(f"winnable set file: for {got['board']} {got['goal']!r}, not this problem "
+                         f"({want['board']} {want['goal']!r} from this start)")
+    fcd = sides(problem).wide_codec
+    if header.get("group") != list(fcd.group):
+        raise StoreError("winnable set file: kept under another symmetry group")
+    expected = header.get("body_bytes")
+    if len(body) != expected:
+        short = expected - len(body) if isinstance(expected, int) else "?"
+        raise StoreError(f"winnable set file: the body is {short} byte{'' if short == 1 else 's'} short (truncated)"
+                         if isinstance(short, int) and short > 0 else "winnable set file: the body has the wrong size")
+    if hashlib.sha256(body).hexdigest() != header.get("sha256"):
+        raise StoreError("winnable set file: the body does not match its checksum (damaged)")
+    levels = [(int(p), int(n)) for p, n in header["levels"]]
+    total = sum(n for _, n in levels)
+    try:
+        raw = zlib.decompress(body)
+    except zlib.error as err:
+        raise StoreError(f"winnable set file: the body does not decompress ({err})") from None
+    if len(raw) != WORD * total:
+        raise StoreError(f"winnable set file: {len(raw)} bytes of keys, expected {WORD * total}")
+    diffs = array("Q")
+    diffs.frombytes(_unshuffle(raw, total))
+    if sys.byteorder == "big":  # pragma: no cover - the file is little-endian everywhere
+        diffs.byteswap()
+    win = Winnable(problem, fcd)
+    at = 0
+    for pegs, n in levels:
+        part = diffs[at:at + n]
+        if n > 1 and min(part[1:]) == 0:
+            raise StoreError(f"winnable set file: the keys with {pegs} pegs are not strictly increasing")
+        win.levels[pegs] = array("Q", accumulate(part))
+        at += n
+    return win

@@ -1,0 +1,70 @@
+"""Never lose on a classic game answers from the shipped winnable set (dist/sets/, pyapp/web/sets.py):
+the losing jump of the English scenario below is flagged at once, the note's stable hooks
+(data-verdict, data-pegs, data-ms) say so, a winning line keeps "win" to the end, the set survives an
+offline reload, and a damaged set is refused and fetched again, never trusted."""
+
+from __future__ import annotations
+
+import pytest
+from browser_support import ARTIFACTS, go, wait_state
+
+pytestmark = pytest.mark.browser
+
+# a new user's English game (central game): after these moves d5-d7 loses (the command line proves it:
+# `python -m pyapp solve english --moves ...` answers impossible), and the page used to say "unknown"
+SCENARIO = "#board=english&moves=f4-d4,e6-e4,g5-e5,d5-f5,b5-d5,c7-c5,c4-c6,e7-c7-c5"
+NOTE = "#neverlose-note"
+
+
+def verdict(page) -> dict:
+    return page.eval_on_selector(NOTE, "el => ({...el.dataset})")
+
+
+def wait_verdict(page, value: str, pegs: int, timeout: float = 30_000) -> dict:
+    page.wait_for_function("([v, n]) => { const d = document.getElementById('neverlose-note').dataset;"
+                           " return d.verdict === v && d.pegs === String(n); }", arg=[value, pegs], timeout=timeout)
+    return verdict(page)
+
+
+def test_the_losing_jump_is_flagged_at_once_from_the_shipped_set(app):
+    go(app, SCENARIO)
+    wait_state(app, 9)
+    button = app.get_by_role("button", name="Never lose")
+    button.click()
+    first = wait_verdict(app, "win", 23)
+    assert "winnable set" in (app.text_content(NOTE) or "")
+    app.click("[data-hole='d5']")
+    assert "d7" in set(app.eval_on_selector_all("[data-hole].loses-to", "els => els.map(e => e.dataset.hole)"))
+    app.click("[data-hole='d7']")
+    wait_state(app, 10)
+    lost = wait_verdict(app, "lose", 22, timeout=5_000)
+    assert int(lost["ms"]) < 1000, lost  # a lookup, not a search
+    app.wait_for_function("!document.getElementById('neverlose-undo').hidden")
+    assert "The move d5-d7 loses" in (app.text_content("#status") or "")
+    ARTIFACTS.mkdir(exist_ok=True)
+    app.screenshot(path=str(ARTIFACTS / "never-lose-english-lost.png"), full_page=True)
+    print(f"first verdict {first['ms']} ms (set download and decode included), losing move {lost['ms']} ms")
+    app.get_by_role("button", name="Undo that move").click()
+    wait_verdict(app, "win", 23)
+    button.click()
+
+
+def test_a_winning_line_keeps_win_to_the_end(app):
+    from pyapp.core.problem import default_problem
+    from pyapp.search.solver import solve
+
+    problem = default_problem("english")
+    names = problem.board.name_of
+    result = solve(problem)
+    assert result.status == "solved"
+    go(app, "#board=english")
+    button = app.get_by_role("button", name="Never lose")
+    button.click()
+    for played, (a, _, c) in enumerate(result.jumps):
+        wait_verdict(app, "win", 32 - played)
+        assert "unknown" not in (app.text_content(NOTE) or "")
+        app.click(f"[data-hole='{names[a]}']")
+        app.click(f"[data-hole='{names[c]}']")
+        wait_state(app, played + 1)
+    wait_verdict(app, "win", 1)
+    button.click()
