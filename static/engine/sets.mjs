@@ -28,12 +28,16 @@ export function createSets(root, load) {
     && (args.goal === e.goal || (args.goal === undefined && e.default));
 
   async function bytesOf(url, fresh) {
-    if (fresh && self.caches) {
-      for (const name of await caches.keys()) await (await caches.open(name)).delete(url);
-    }
+    const names = fresh && self.caches ? await caches.keys() : [];
+    for (const name of names) await (await caches.open(name)).delete(url);
     const r = await fetch(url, fresh ? { cache: "reload" } : undefined);
     if (!r.ok) throw new Error(`${url} answered ${r.status}`);
     return new Uint8Array(await r.arrayBuffer());
+  }
+
+  /** A fresh copy that Python accepted goes back into the offline caches it was dropped from. */
+  async function keep(url, bytes, names) {
+    for (const name of names) await (await caches.open(name)).put(url, new Response(bytes));
   }
 
   async function fetchAndLoad(entry) {
@@ -42,7 +46,10 @@ export function createSets(root, load) {
     let out;
     for (const fresh of [false, true]) {
       try {
-        out = load(await bytesOf(url, fresh));
+        const names = fresh && self.caches ? (await caches.keys()).filter((n) => n.startsWith("peg-lab-")) : [];
+        const bytes = await bytesOf(url, fresh);
+        out = load(bytes);
+        if (out.ok && fresh) await keep(url, bytes, names);
       } catch (err) {
         out = { error: err.message };
       }

@@ -68,3 +68,42 @@ def test_a_winning_line_keeps_win_to_the_end(app):
         wait_state(app, played + 1)
     wait_verdict(app, "win", 1)
     button.click()
+
+
+def test_a_damaged_stored_set_is_refused_fetched_again_and_works_offline(chromium, dist_dir):
+    from browser_support import Server, wait_ready
+
+    server = Server(dist_dir)
+    context = chromium.new_context()
+    path = "/sets/english-d4-d4.bin"
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        wait_ready(page)
+        (cache,) = page.evaluate("caches.keys()")
+        url = server.url + path[1:]
+        # damage the stored copy: one bit of the compressed keys flipped
+        page.evaluate("""async ([name, url]) => {
+            const c = await caches.open(name); const b = new Uint8Array(await (await c.match(url)).arrayBuffer());
+            b[b.length - 1] ^= 1; await c.put(url, new Response(b)); }""", [cache, url])
+        page.reload()
+        wait_ready(page)
+        fetched = server.hits.count(path)
+        page.get_by_role("button", name="Never lose").click()
+        wait_verdict(page, "win", 32)
+        assert "winnable set" in (page.text_content(NOTE) or "")  # answered from the set fetched again
+        assert server.hits.count(path) == fetched + 1
+        stored = page.evaluate("""async ([name, url]) =>
+            (await (await (await caches.open(name)).match(url)).arrayBuffer()).byteLength""", [cache, url])
+        assert stored == (dist_dir / path[1:]).stat().st_size
+        # offline: the repaired copy answers after a reload with the server gone
+        server.stop()
+        context.set_offline(True)
+        page.reload()
+        wait_ready(page)
+        page.get_by_role("button", name="Never lose").click()
+        wait_verdict(page, "win", 32)
+        assert "winnable set" in (page.text_content(NOTE) or "")
+    finally:
+        context.close()
+        server.stop()

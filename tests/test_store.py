@@ -1,0 +1,123 @@
+"""Shipped winnable sets (pyapp.exact.store, pyapp.web.sets): exact round trips, lookups that agree with
+the solver, and files that must not be used (stale, of another game, truncated, damaged) refused with
+the reason, never trusted."""
+
+from __future__ import annotations
+
+import json
+import random
+import struct
+
+import pytest
+
+from pyapp.core.budget import Budget
+from pyapp.core.moves import apply_jump, legal_jumps
+from pyapp.core.problem import Problem, default_problem
+from pyapp.exact import store
+from pyapp.exact.store import MAGIC, StoreError, decode, encode, read_header
+from pyapp.exact.winnable import winnable
+from pyapp.search.solver import solve
+from pyapp.web import api as webapi
+from pyapp.web import sets
+
+
+@pytest.fixture(scope="module")
+def triangle6() -> tuple[Problem, bytes]:
+    problem = default_problem("triangle6")
+    return problem, encode(winnable(problem))
+
+
+def _rewrite_header(data: bytes, **changes) -> bytes:
+    header, body = read_header(data)
+    header.update(changes)
+    head = json.dumps(header).encode()
+    return MAGIC + struct.pack("<I", len(head)) + head + body
+
+
+@pytest.mark.parametrize("board", ["triangle5", "triangle6"])
+def test_round_trip_is_exact(board):
+    problem = default_problem(board)
+    win = winnable(problem)
+    back = decode(encode(win), problem)
+    assert back.levels == win.levels and back.codec.group == win.codec.group
+    assert len(encode(win)) < 3 * len(win) + 1024  # compact: a few bytes a key at most
+
+
+def _random_game(problem: Problem, rng: random.Random) -> list[int]:
+    pos, seen = problem.start, [problem.start]
+    while jumps := legal_jumps(problem.board, pos):
+        pos = apply_jump(pos, rng.choice(jumps))
+        seen.append(pos)
+    return seen
+
+
+def test_lookups_agree_with_the_solver_on_random_games(triangle6):
+    problem, data = triangle6
+    win = decode(data, problem)
+    rng = random.Random(7)
+    checked = {True: 0, False: 0}
+    for _ in range(15):
+        for pos in _random_game(problem, rng)[::2]:
+            solved = solve(Problem(problem.board, pos, problem.goal), budget=Budget(30)).status
+            assert solved in ("solved", "impossible")
+            assert win.can_win(pos) == (solved == "solved"), problem.board.pegs(pos)
+            checked[solved == "solved"] += 1
+    assert checked[True] and checked[False]  # both verdicts were exercised
+
+
+@pytest.mark.parametrize("damage, why", [
+    (lambda d: d[:-10], "truncated"),
+    (lambda d: d[:-1] + bytes([d[-1] ^ 1]), "checksum"),
+    (lambda d: b"X" + d[1:], "magic"),
+    (lambda d: d[:len(MAGIC) + 2], "truncated"),
+    (lambda d: _rewrite_header(d, engine="0" * 16), "stale"),
+    (lambda d: _rewrite_header(d, goal="1"), "not this problem"),
+    (lambda d: _rewrite_header(d, group=[0]), "symmetry group"),
+    (lambda d: _rewrite_header(d, format=99), "format"),
+])
+def test_a_file_that_must_not_be_used_is_refused(triangle6, damage, why):
+    problem, data = triangle6
+    with pytest.raises(StoreError, match=why):
+        decode(damage(data), problem)
+
+
+def test_keys_out_of_order_are_refused(triangle6):
+    problem, _ = triangle6
+    win = winnable(problem)
+    pegs = max(p for p, keys in win.levels.items() if len(keys) > 2)
+    repeated = win.levels[pegs] + win.levels[pegs][-1:]  # a key twice: a zero difference
+    broken = type(win)(problem, win.codec, {**win.levels, pegs: repeated})
+    with pytest.raises(StoreError, match="strictly increasing"):
+        decode(encode(broken), problem)
+
+
+def test_the_engine_version_follows_the_code(monkeypatch):
+    store.engine_version.cache_clear()
+    first = store.engine_version()
+    monkeypatch.setattr(store, "VERSION_DIRS", ("core",))
+    store.engine_version.cache_clear()
+    assert store.engine_version() != first
+    monkeypatch.undo()
+    store.engine_version.cache_clear()
+    assert store.engine_version() == first
+
+
+def test_the_worker_api_loads_a_set_and_never_lose_answers_by_lookup(triangle6):
+    problem, data = triangle6
+    out = json.loads(webapi.load_set(data))["ok"]
+    assert out["board"] == "triangle6" and out["keys"] == len(winnable(problem)) and out["bytes"] == len(data)
+    job = webapi.start("never_lose", json.dumps({"board": "triangle6", "moves": []}))
+    while not (step := json.loads(job.step()))["done"]:
+        pass
+    assert step["result"]["method"] == "exact" and step["result"]["status"] == "winnable"
+    bad = json.loads(webapi.load_set(data[:-3]))
+    assert "truncated" in bad["error"]
+    other = json.loads(webapi.load_set(encode(winnable(default_problem("triangle4")))))
+    assert "not one whose sets are shipped" in other["error"]
+
+
+def test_index_entries_name_the_default_games():
+    data = encode(winnable(default_problem("triangle5")))
+    entry = sets.index_entry("triangle5", data)
+    assert entry == {"board": "triangle5", "start": "1", "goal": "any", "default": True,
+                     "file": "triangle5-1-any.bin", "bytes": len(data), "keys": 390, "engine": store.engine_version()}
