@@ -18,6 +18,7 @@ from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem
 from ..core.wording import plural
 from ..search.solver import search
+from .proven import decide_steps
 
 DEFAULT_HINT_SECONDS = 10.0
 
@@ -64,7 +65,7 @@ def hint_steps(problem: Problem, budget: Budget) -> Generator[Progress, None, Hi
                 out.reasons[jump] = "cancelled"
             continue
         after = apply_jump(start, members[0][0])
-        result = yield from search(Problem(board, after, goal), budget=budget.share(len(classes) - n))
+        result = yield from decide_steps(Problem(board, after, goal), budget.share(len(classes) - n))
         for jump, perm in members:
             line = [(perm[a], perm[b], perm[c]) for a, b, c in result.jumps]
             _file(out, goal.definite, jump, result, line)

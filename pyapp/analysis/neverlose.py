@@ -12,7 +12,10 @@ answers both questions the page asks in that mode, in one cancellable step gener
    ``bad`` (with why) or ``unknown``.
 
 It uses the Hint budget (``DEFAULT_HINT_SECONDS``) and Hint's filing rules (the ``min`` goal
-included), only driving the solver's step generator instead of blocking on it.
+included), only driving the solver's step generator instead of blocking on it.  Every search goes
+through the game's table of proved positions (:mod:`.proven`): the position after a jump on a line
+already found, an undo, or a position proved lost before is answered at once, and nothing proved is
+searched twice.
 """
 
 from __future__ import annotations
@@ -23,10 +26,12 @@ from dataclasses import dataclass, field
 from ..core.budget import Budget, Progress, budget_of, drive
 from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem, Result
-from ..search.solver import search
 from .hint import DEFAULT_HINT_SECONDS, Hint, _classes, _file
+from .proven import decide_steps
 
 SLICE_SECONDS = 0.05
+VERDICT = "verdict:"
+"""The note of the progress report that carries the position's own status, before the jumps are filed."""
 
 
 @dataclass
@@ -58,7 +63,7 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
         return budget.share(parts)
 
     def run(pos: int, part: Budget) -> Generator[Progress, None, Result]:
-        gen = search(Problem(board, pos, goal), budget=part)
+        gen = decide_steps(Problem(board, pos, goal), part)
         try:
             while True:
                 p = next(gen)
@@ -68,7 +73,8 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
 
     jumps = legal_jumps(board, start)
     classes = _classes(problem, jumps) if jumps else []
-    whole = yield from run(start, share(len(classes) + 1))
+    # the position's own verdict first, on up to half the budget: it is what the page shows first
+    whole = yield from run(start, share(2 if classes else 1))
     out = NeverLose("unknown", f"budget spent after {whole.nodes:,} nodes")
     if not jumps:
         out.status = "over"
@@ -79,6 +85,7 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
         out.status, out.reason, out.line = "winnable", None, list(whole.jumps)
         if not goal.definite:
             out.jumps.best_pegs = whole.pegs_left
+    yield budget.progress(note=f"{VERDICT}{out.status}")  # before the per-jump detail
     if out.status in ("winnable", "unknown") and jumps:
         if not goal.definite and out.jumps.best_pegs is None:
             # without the fewest pegs reachable from here no jump can be judged: say so, as Hint does

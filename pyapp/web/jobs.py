@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
+from ..analysis.neverlose import VERDICT
 from ..core import fields
 from ..core.board import Board
 from ..core.budget import Budget, Progress
@@ -116,7 +117,10 @@ def never_lose_job(args: dict) -> Job:
 
     def progress(p: Any) -> dict:
         last["nodes"] = p.nodes
-        return {"nodes": p.nodes, "seconds": round(p.seconds, 3)}
+        out = {"nodes": p.nodes, "seconds": round(p.seconds, 3)}
+        if p.note.startswith(VERDICT):  # the position's own status, before the per-jump detail
+            out["verdict"] = p.note[len(VERDICT):]
+        return out
 
     def cancelled() -> dict:
         return {"status": "unknown", "reason": f"cancelled after {last['nodes']:,} nodes", "line": [], "good": [],

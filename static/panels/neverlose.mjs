@@ -18,9 +18,10 @@ const jumpText = (j) => `${j[0]}-${j[2]}`;
 const sameJump = (a, b) => a.join() === b.join();
 
 export function defineNeverLose(store) {
-  store.define("neverlose", { on: false, key: null, checking: false, result: null }, {
+  store.define("neverlose", { on: false, key: null, checking: false, result: null, early: null }, {
     toggle(s, on) { s.neverlose = { on, key: null, checking: false, result: null }; },
-    checking(s, key) { s.neverlose = { ...s.neverlose, key, checking: true, result: null }; },
+    checking(s, key) { s.neverlose = { ...s.neverlose, key, checking: true, result: null, early: null }; },
+    early(s, key, status, ms) { if (s.neverlose.key === key) s.neverlose = { ...s.neverlose, early: { status, ms } }; },
     result(s, key, result) { if (s.neverlose.on) s.neverlose = { ...s.neverlose, key, checking: false, result }; },
   });
 }
@@ -49,16 +50,23 @@ export function neverLoseView(view, ui) {
     ui.note.hidden = !nl.on;
     // stable hooks for tests and assistive technology: the verdict for the position shown, its pegs,
     // and the milliseconds from the position's change to that verdict
-    const verdict = !nl.on ? null : r ? verdictOf(r, state.board) : nl.checking && nl.key === key ? "checking" : null;
-    setData(ui.note, { verdict, pegs: verdict ? state.board?.pegs.length : null, ms: r?.ms });
+    const early = nl.checking && nl.key === key ? nl.early : null;
+    const verdict = !nl.on ? null : r ? verdictOf(r, state.board) : early ? verdictOf(early, state.board)
+      : nl.checking && nl.key === key ? "checking" : null;
+    setData(ui.note, { verdict, pegs: verdict ? state.board?.pegs.length : null, ms: (r ?? early)?.ms });
     if (!nl.on) return;
-    if (nl.checking && nl.key === key) ui.note.textContent = "Never lose: checking this position…";
+    if (early) ui.note.textContent = EARLY[early.status] ?? "Never lose: checking each jump…";
+    else if (nl.checking && nl.key === key) ui.note.textContent = "Never lose: checking this position…";
     else if (!r) ui.note.textContent = "Never lose: on.";
     else ui.note.textContent = noteText(r);
   };
 }
 
 const VERDICTS = { winnable: "win", lost: "lose", unknown: "unknown" };
+const EARLY = {
+  winnable: "Never lose: the goal can still be reached; checking each jump…",
+  lost: "Never lose: the goal can no longer be reached; finding why…",
+};
 /** data-verdict of a check: win, lose or unknown (a finished game: won or not). */
 const verdictOf = (r, board) => (r.status === "over" ? (board?.won ? "win" : "lose") : VERDICTS[r.status] ?? "unknown");
 
@@ -111,7 +119,12 @@ export function createNeverLose(ctx) {
     if (running) ctx.engine.cancel(running.id);
     const jumps = s.game.jumps.map((j) => j.slice());
     const flagged = flagNow();
-    const { id, promise } = ctx.engine.request("never_lose", { ...gameArgs(s.game), max_seconds: NEVER_LOSE_SECONDS });
+    const early = (p) => { // the position's own status arrives before each jump is filed
+      if (!EARLY[p.verdict] || positionKey(s) !== key || !s.neverlose.checking) return; // "unknown" only at the end
+      store.do("neverlose/early", key, p.verdict, Math.round(performance.now() - t0));
+    };
+    const { id, promise } = ctx.engine.request("never_lose", { ...gameArgs(s.game), max_seconds: NEVER_LOSE_SECONDS },
+      { onProgress: early });
     running = { id, key };
     store.do("neverlose/checking", key);
     let r;

@@ -1,0 +1,116 @@
+"""What a game has proved so far: positions known to win (with a line to the goal) or known lost (with why).
+
+Never-lose and Hint ask the solver about the position after every legal jump, after every move.  Most
+of those questions were answered before: the position one move back (after an undo), every position on
+a line the solver already found (the player following a hint), a jump proved losing a move ago.  So the
+answers live in one table per board and goal, kept by the engine for the whole session, and every
+search goes through :func:`decide_steps`:
+
+* a position on a known winning line is winnable at once, with the rest of that line;
+* a position proved lost is lost at once, with the proof's reason;
+* otherwise the solver runs on its share of the budget, and what it proves is recorded: every position
+  along a solution (each with its own continuation) and the position of an impossibility proof.
+
+Keys are exact positions (a line is a sequence of concrete jumps: no symmetry mapping is needed), and
+only answers that hold whatever the budget are kept (``solved`` and ``impossible`` for goals with a
+definite end).  The table holds at most ``max_entries`` positions (caller-set; about 200 bytes each);
+when full, the oldest half is dropped.
+
+>>> from pyapp.core.problem import default_problem
+>>> from pyapp.core.budget import Budget, drive
+>>> problem = default_problem("triangle5")
+>>> table = Proven()
+>>> first = drive(decide_steps(problem, Budget(10), table))
+>>> first.status, len(table) == len(first.jumps) + 1
+('solved', True)
+>>> again = drive(decide_steps(problem, Budget(10), table))
+>>> again.method, again.nodes, again.jumps == first.jumps
+('proved earlier in this game', 0, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass, field
+
+from ..core.budget import Budget, Progress
+from ..core.moves import Jump, apply_jump
+from ..core.problem import Problem, Result
+from ..search.solver import search
+
+DEFAULT_ENTRIES = 250_000
+"""Positions kept per board and goal by default (about 50 MB)."""
+HIT = "proved earlier in this game"
+
+
+@dataclass
+class Proven:
+    """Positions of one board and goal: winnable ones with a line to the goal, lost ones with why."""
+
+    max_entries: int = DEFAULT_ENTRIES
+    won: dict[int, tuple[Jump, ...]] = field(default_factory=dict)
+    lost: dict[int, str] = field(default_factory=dict)
+    hits: int = 0
+
+    def __len__(self) -> int:
+        return len(self.won) + len(self.lost)
+
+    def answer(self, problem: Problem) -> Result | None:
+        """The recorded answer for ``problem.start``, as a :class:`Result` with no search, or None."""
+        pos = problem.start
+        line = self.won.get(pos)
+        if line is not None:
+            self.hits += 1
+            final = pos
+            for jump in line:
+                final = apply_jump(final, jump)
+            return Result("solved", None, list(line), final, 0, 0, 0.0, HIT)
+        why = self.lost.get(pos)
+        if why is not None:
+            self.hits += 1
+            return Result("impossible", why, [], pos, 0, 0, 0.0, HIT)
+        return None
+
+    def record(self, problem: Problem, result: Result) -> None:
+        """Keep what ``result`` proves about ``problem.start`` (and, for a solution, every position on it)."""
+        if not problem.goal.definite or result.status not in ("solved", "impossible"):
+            return
+        if len(self) + len(result.jumps) + 1 > self.max_entries:
+            self._shrink()
+        if result.status == "impossible":
+            self.lost[problem.start] = result.reason or "impossible"
+            return
+        pos, jumps = problem.start, tuple(result.jumps)
+        for i, jump in enumerate(jumps):
+            self.won.setdefault(pos, jumps[i:])
+            pos = apply_jump(pos, jump)
+        self.won.setdefault(pos, ())
+
+    def _shrink(self) -> None:
+        for table in (self.won, self.lost):
+            for key in list(table)[: len(table) // 2 + 1]:  # dicts keep insertion order: the oldest first
+                del table[key]
+
+
+_TABLES: dict[tuple, Proven] = {}
+
+
+def table_for(problem: Problem) -> Proven:
+    """The session's table of the problem's board and goal (created on first use)."""
+    key = (problem.board.id, problem.board.mask, problem.goal)
+    if key not in _TABLES:
+        _TABLES[key] = Proven()
+    return _TABLES[key]
+
+
+def decide_steps(problem: Problem, budget: Budget, table: Proven | None = None
+                 ) -> Generator[Progress, None, Result]:
+    """The solver's answer for ``problem``, from ``table`` when it was proved before, else searched on
+    ``budget`` and recorded (``table`` defaults to the session's table for the problem)."""
+    table = table_for(problem) if table is None else table
+    known = table.answer(problem)
+    if known is not None:
+        return known
+    result = yield from search(problem, budget=budget)
+    table.record(problem, result)
+    return result

@@ -1,0 +1,77 @@
+"""The game's table of proved positions (pyapp.analysis.proven): never-lose and Hint never search a
+position twice, a move on a found line or an undo is answered at once, the English scenario's losing
+jump (the fallback path, no exact set loaded) is lost at once after the position before it was checked,
+and the position's own verdict reaches the page before the per-jump detail."""
+
+from __future__ import annotations
+
+import json
+
+from pyapp.analysis.neverlose import never_lose
+from pyapp.analysis.proven import HIT, Proven, decide_steps, table_for
+from pyapp.core.budget import Budget, drive
+from pyapp.core.catalogue import get_board
+from pyapp.core.moves import apply_jump
+from pyapp.core.notation import parse_moves
+from pyapp.core.problem import Problem, default_problem, make_problem
+from pyapp.search.solver import solve
+from pyapp.web import api as webapi
+
+SCENARIO = ["f4-d4", "e6-e4", "g5-e5", "d5-f5", "b5-d5", "c7-c5", "c4-c6", "e7-c7-c5"]
+
+
+def _after(problem: Problem, moves: list[str]) -> Problem:
+    pos = problem.start
+    for jump in parse_moves(problem.board, moves):
+        pos = apply_jump(pos, jump)
+    return Problem(problem.board, pos, problem.goal)
+
+
+def test_every_position_on_a_found_line_is_known_and_replays():
+    problem = default_problem("triangle6")
+    table = Proven()
+    first = drive(decide_steps(problem, Budget(10), table))
+    assert first.status == "solved"
+    pos = problem.start
+    for i, jump in enumerate(first.jumps):
+        hit = table.answer(Problem(problem.board, pos, problem.goal))
+        assert hit is not None and hit.method == HIT and list(hit.jumps) == first.jumps[i:]
+        assert problem.goal.reached(hit.final)
+        pos = apply_jump(pos, jump)
+
+
+def test_a_lost_position_is_remembered_with_its_reason():
+    problem = make_problem(get_board("french"), start="d4", goal="d4")  # the position class rules it out
+    table = Proven()
+    lost = drive(decide_steps(problem, Budget(5), table))
+    assert lost.status == "impossible"
+    again = table.answer(problem)
+    assert again is not None and again.status == "impossible" and again.reason == lost.reason and again.nodes == 0
+
+
+def test_the_table_keeps_to_its_size():
+    problem = default_problem("triangle6")
+    table = Proven(max_entries=10)
+    drive(decide_steps(problem, Budget(10), table))
+    assert len(table) <= 21  # one solution (20 positions) once the oldest half went
+
+
+def test_the_english_losing_jump_is_lost_at_once_after_the_check_before_it():
+    problem = default_problem("english")
+    before = _after(problem, SCENARIO)
+    checked = never_lose(before)
+    assert checked.status == "winnable"
+    assert parse_moves(problem.board, ["d5-d7"])[0] in checked.jumps.bad
+    lost = never_lose(_after(problem, [*SCENARIO, "d5-d7"]))
+    assert lost.status == "lost" and lost.nodes == 0  # proved by the check before: no search
+    assert solve(_after(problem, [*SCENARIO, "d5-d7"]), budget=Budget(30)).status == "impossible"
+    assert len(table_for(problem)) > 0
+
+
+def test_the_verdict_arrives_before_the_per_jump_detail():
+    job = webapi.start("never_lose", json.dumps({"board": "french", "moves": []}))
+    seen = []
+    while not (out := json.loads(job.step()))["done"]:
+        seen.append(out["progress"])
+    verdicts = [p["verdict"] for p in seen if "verdict" in p]
+    assert verdicts == [out["result"]["status"]]  # once, as a progress report, before the answer
