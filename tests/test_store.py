@@ -121,3 +121,22 @@ def test_index_entries_name_the_default_games():
     entry = sets.index_entry("triangle5", data)
     assert entry == {"board": "triangle5", "start": "1", "goal": "any", "default": True,
                      "file": "triangle5-1-any.bin", "bytes": len(data), "keys": 390, "engine": store.engine_version()}
+
+
+def test_hostile_bytes_get_a_message_never_a_traceback():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    header = st.dictionaries(st.sampled_from(["format", "engine", "board", "start", "goal", "group", "levels",
+                                              "sha256", "body_bytes", "holes"]),
+                             st.one_of(st.integers(-5, 10**6), st.text(max_size=20), st.none(),
+                                       st.lists(st.lists(st.integers(-3, 40), max_size=3), max_size=4)))
+
+    @settings(derandomize=True, database=None, max_examples=200, deadline=None)
+    @given(st.one_of(st.binary(max_size=300), header.map(lambda h: MAGIC + struct.pack("<I", len(json.dumps(h)))
+                                                          + json.dumps(h).encode() + b"\x00" * 8)))
+    def check(data):
+        out = json.loads(webapi.load_set(data))
+        assert set(out) == {"error"} and "internal error" not in out["error"], out
+
+    check()
