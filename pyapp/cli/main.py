@@ -119,12 +119,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     want_json = "--json" in argv
     try:
         args, result = _answer(argv)
-        if args.json:
-            out = json.dumps(result)
-        else:
-            text = getattr(args, "text", None)
-            out = printable(text(result) if text else _plain(result), keep="\n\t")
-        _write(sys.stdout, out)
+        # a command answers one dict, or a stream of them (``solve --batch``): one line (or block) each
+        for item in [result] if isinstance(result, dict) else result:
+            if args.json:
+                out = json.dumps(item)
+            else:
+                text = getattr(args, "text", None)
+                out = printable(text(item) if text else _plain(item), keep="\n\t")
+            _write(sys.stdout, out)
     except PegError as err:
         return _fail(str(err), 2, want_json)
     except BrokenPipeError:
