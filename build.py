@@ -115,8 +115,10 @@ def write_sets(dist: Path) -> None:
     engine version and cached in ``.cache/sets/<version>/``, and ``sets/index.json`` listing them."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
+    from pyapp.core.budget import drive
     from pyapp.core.problem import default_problem
-    from pyapp.exact.store import encode, engine_version
+    from pyapp.exact.store import encode, encode_ways, engine_version
+    from pyapp.exact.ways import ways_steps
     from pyapp.exact.winnable import winnable
     from pyapp.web.sets import SHIPPED, file_name, index_entry
 
@@ -125,16 +127,18 @@ def write_sets(dist: Path) -> None:
     (dist / "sets").mkdir()
     index = []
     for board_id in SHIPPED:
-        cached = cache / file_name(board_id)
-        if not cached.is_file():
-            print(f"computing the winnable set of {board_id}'s default game (once per engine version)",
-                  file=sys.stderr)
-            tmp = cached.with_suffix(".tmp")
-            tmp.write_bytes(encode(winnable(default_problem(board_id))))
-            tmp.replace(cached)
-        data = cached.read_bytes()
-        (dist / "sets" / cached.name).write_bytes(data)
-        index.append(index_entry(board_id, data))
+        files = {kind: cache / file_name(board_id, kind) for kind in ("winnable", "ways")}
+        if not all(path.is_file() for path in files.values()):
+            print(f"computing the winnable set of {board_id}'s default game and the solutions left from each of "
+                  "its positions (once per engine version)", file=sys.stderr)
+            win = winnable(default_problem(board_id))
+            for kind, data in (("winnable", encode(win)), ("ways", encode_ways(win, drive(ways_steps(win))))):
+                tmp = files[kind].with_suffix(".tmp")
+                tmp.write_bytes(data)
+                tmp.replace(files[kind])
+        for path in files.values():
+            (dist / "sets" / path.name).write_bytes(path.read_bytes())
+        index.append(index_entry(board_id, files["winnable"].read_bytes(), files["ways"].read_bytes()))
     (dist / "sets" / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
     for old in SETS_CACHE.iterdir():  # sets of older engine versions are never read again
         if old.is_dir() and old != cache:

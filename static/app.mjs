@@ -98,7 +98,10 @@ store.subscribe(tableView({
   bar: $("table-progress"), barText: $("table-progress-text"), grid: $("table-grid"), legend: $("table-legend"),
   note: $("table-note"),
 }));
-store.subscribe(neverLoseView(view, { button: buttons.neverLose, note: $("neverlose-note"), undo: $("neverlose-undo") }));
+store.subscribe(neverLoseView(view, {
+  button: buttons.neverLose, note: $("neverlose-note"), undo: $("neverlose-undo"),
+  funnel: { box: $("funnel"), total: $("funnel-total"), chart: $("funnel-chart"), list: $("funnel-moves") },
+}));
 store.subscribe((state) => {
   const free = !!state.board && state.engine.status === "idle" && !state.task && !state.editor.open;
   buttons.newPuzzle.disabled = !free;

@@ -118,9 +118,10 @@ def test_the_worker_api_loads_a_set_and_never_lose_answers_by_lookup(triangle6):
 
 def test_index_entries_name_the_default_games():
     data = encode(winnable(default_problem("triangle5")))
-    entry = sets.index_entry("triangle5", data)
+    entry = sets.index_entry("triangle5", data, b"12345")
     assert entry == {"board": "triangle5", "start": "1", "goal": "any", "default": True,
-                     "file": "triangle5-1-any.bin", "bytes": len(data), "keys": 390, "engine": store.engine_version()}
+                     "file": "triangle5-1-any.bin", "bytes": len(data), "keys": 390,
+                     "ways": "triangle5-1-any.ways.bin", "ways_bytes": 5, "engine": store.engine_version()}
 
 
 def test_hostile_bytes_get_a_message_never_a_traceback():

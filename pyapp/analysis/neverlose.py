@@ -48,6 +48,12 @@ class NeverLose:
     """The legal jumps filed by :func:`pyapp.analysis.hint.hint`'s rules (empty when lost)."""
     nodes: int = 0
     seconds: float = 0.0
+    solutions: int | None = None
+    """The survival funnel, where known: complete jump sequences to the goal from the position..."""
+    through: dict[Jump, int] = field(default_factory=dict)
+    """... through each legal jump (0 for a losing one)..."""
+    history: list[int | None] = field(default_factory=list)
+    """... and from each position of the game so far (the start first, this position last)."""
 
 
 def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HINT_SECONDS,

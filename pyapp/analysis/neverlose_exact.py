@@ -22,6 +22,7 @@ from ..core.board import Board
 from ..core.goal import Goal
 from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem
+from ..exact.ways import ways_of
 from ..exact.winnable import Winnable, cached
 from .hint import Hint
 from .neverlose import NeverLose
@@ -87,5 +88,13 @@ def never_lose_exact(board: Board, goal: Goal, history: Sequence[int]) -> NeverL
         out.jumps = hint
         first = hint.good[0]
         out.line = [first, *hint.lines[first]]
+    if win.ways is not None:  # the survival funnel: lookups too
+        ways = win.ways
+        out.solutions = ways_of(win, ways, position)
+        out.through = {jump: ways_of(win, ways, apply_jump(position, jump)) for jump in jumps}
+        # the set speaks for the positions from the one it was computed for on (earlier ones: not known)
+        since = history.index(win.problem.start) if win.problem.start in history else len(history) - 1
+        unknown: list[int | None] = [None] * since
+        out.history = unknown + [ways_of(win, ways, pos) for pos in history[since:]]
     out.seconds = out.jumps.seconds = time.perf_counter() - t0
     return out

@@ -102,12 +102,25 @@ def encode(win: Winnable) -> bytes:
         if keys:
             diffs.append(keys[0])
             diffs.extend(b - a for a, b in zip(keys, keys[1:]))
+    return _pack(win, "winnable", diffs)
+
+
+def encode_ways(win: Winnable, ways: dict[int, array]) -> bytes:
+    """The file of the solutions left from each position of ``win`` (:mod:`pyapp.exact.ways`), aligned with
+    its keys: loaded after the set, it gives the survival funnel by lookup."""
+    words = array("Q")
+    for pegs in sorted(win.levels, reverse=True):
+        words.extend(ways[pegs])
+    return _pack(win, "ways", words)
+
+
+def _pack(win: Winnable, kind: str, words: array) -> bytes:
     if sys.byteorder == "big":  # pragma: no cover - the file is little-endian everywhere
-        diffs.byteswap()
-    raw = diffs.tobytes()
-    body = zlib.compress(_shuffle(raw), 9)
-    header = {"format": FORMAT, "engine": engine_version(), **identity(win.problem),
-              "group": list(win.codec.group), "levels": [[pegs, len(keys)] for pegs, keys in levels],
+        words.byteswap()
+    body = zlib.compress(_shuffle(words.tobytes()), 9)
+    header = {"format": FORMAT, "kind": kind, "engine": engine_version(), **identity(win.problem),
+              "group": list(win.codec.group),
+              "levels": [[pegs, len(keys)] for pegs, keys in sorted(win.levels.items(), reverse=True)],
               "sha256": hashlib.sha256(body).hexdigest(), "body_bytes": len(body)}
     head = json.dumps(header, separators=(",", ":")).encode()
     return MAGIC + struct.pack("<I", len(head)) + head + body
@@ -135,37 +148,8 @@ def read_header(data: bytes) -> tuple[dict, bytes]:
 
 def decode(data: bytes, problem: Problem) -> Winnable:
     """The winnable set of ``problem`` from its file, checked (:class:`StoreError` when it must not be used)."""
-    header, body = read_header(data)
-    if header.get("engine") != engine_version():
-        raise StoreError(f"winnable set file: made by engine {header.get('engine')}, this is {engine_version()} "
-                         "(stale: compute it again)")
-    want = identity(problem)
-    got = {k: header.get(k) for k in want}
-    if got != want:
-        raise StoreError(f"winnable set file: for {got['board']} {got['goal']!r}, not this problem "
-                         f"({want['board']} {want['goal']!r} from this start)")
     fcd = sides(problem).wide_codec
-    if header.get("group") != list(fcd.group):
-        raise StoreError("winnable set file: kept under another symmetry group")
-    expected = header.get("body_bytes")
-    if len(body) != expected:
-        short = expected - len(body) if isinstance(expected, int) else "?"
-        raise StoreError(f"winnable set file: the body is {short} byte{'' if short == 1 else 's'} short (truncated)"
-                         if isinstance(short, int) and short > 0 else "winnable set file: the body has the wrong size")
-    if hashlib.sha256(body).hexdigest() != header.get("sha256"):
-        raise StoreError("winnable set file: the body does not match its checksum (damaged)")
-    levels = [(int(p), int(n)) for p, n in header["levels"]]
-    total = sum(n for _, n in levels)
-    try:
-        raw = zlib.decompress(body)
-    except zlib.error as err:
-        raise StoreError(f"winnable set file: the body does not decompress ({err})") from None
-    if len(raw) != WORD * total:
-        raise StoreError(f"winnable set file: {len(raw)} bytes of keys, expected {WORD * total}")
-    diffs = array("Q")
-    diffs.frombytes(_unshuffle(raw, total))
-    if sys.byteorder == "big":  # pragma: no cover - the file is little-endian everywhere
-        diffs.byteswap()
+    levels, diffs = _open(data, problem, "winnable", list(fcd.group))
     win = Winnable(problem, fcd)
     at = 0
     for pegs, n in levels:
@@ -175,3 +159,55 @@ def decode(data: bytes, problem: Problem) -> Winnable:
         win.levels[pegs] = array("Q", accumulate(part))
         at += n
     return win
+
+
+def decode_ways(data: bytes, win: Winnable) -> dict[int, array]:
+    """The solutions left per position of ``win`` from their file, checked against the set it belongs to."""
+    levels, words = _open(data, win.problem, "ways", list(win.codec.group))
+    if levels != [(pegs, len(keys)) for pegs, keys in sorted(win.levels.items(), reverse=True)]:
+        raise StoreError("winnable set file: the counts do not belong to the loaded set (other levels)")
+    out, at = {}, 0
+    for pegs, n in levels:
+        out[pegs] = words[at:at + n]
+        at += n
+    return out
+
+
+def _open(data: bytes, problem: Problem, kind: str, group: list[int]) -> tuple[list[tuple[int, int]], array]:
+    """The levels and the words of a checked file of ``kind`` for ``problem`` (see :func:`decode`)."""
+    header, body = read_header(data)
+    if header.get("kind", "winnable") != kind:
+        raise StoreError(f"winnable set file: holds {header.get('kind')}, not {kind}")
+    if header.get("engine") != engine_version():
+        raise StoreError(f"winnable set file: made by engine {header.get('engine')}, this is {engine_version()} "
+                         "(stale: compute it again)")
+    want = identity(problem)
+    got = {k: header.get(k) for k in want}
+    if got != want:
+        raise StoreError(f"winnable set file: for {got['board']} {got['goal']!r}, not this problem "
+                         f"({want['board']} {want['goal']!r} from this start)")
+    if header.get("group") != group:
+        raise StoreError("winnable set file: kept under another symmetry group")
+    expected = header.get("body_bytes")
+    if len(body) != expected:
+        short = expected - len(body) if isinstance(expected, int) else "?"
+        raise StoreError(f"winnable set file: the body is {short} byte{'' if short == 1 else 's'} short (truncated)"
+                         if isinstance(short, int) and short > 0 else "winnable set file: the body has the wrong size")
+    if hashlib.sha256(body).hexdigest() != header.get("sha256"):
+        raise StoreError("winnable set file: the body does not match its checksum (damaged)")
+    try:
+        levels = [(int(p), int(n)) for p, n in header["levels"]]
+    except (KeyError, TypeError, ValueError):
+        raise StoreError("winnable set file: unreadable level sizes") from None
+    total = sum(n for _, n in levels)
+    try:
+        raw = zlib.decompress(body)
+    except zlib.error as err:
+        raise StoreError(f"winnable set file: the body does not decompress ({err})") from None
+    if len(raw) != WORD * total:
+        raise StoreError(f"winnable set file: {len(raw)} bytes of words, expected {WORD * total}")
+    words = array("Q")
+    words.frombytes(_unshuffle(raw, total))
+    if sys.byteorder == "big":  # pragma: no cover - the file is little-endian everywhere
+        words.byteswap()
+    return levels, words

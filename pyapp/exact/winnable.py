@@ -54,6 +54,8 @@ class Winnable:
     reachable: dict[int, int] = field(default_factory=dict)
     """Reachable positions per level for the levels the sweeps stored (up to symmetry)."""
     seconds: float = 0.0
+    ways: dict[int, array] | None = None
+    """Solutions left from each position, aligned with :attr:`levels` (:mod:`pyapp.exact.ways`), once loaded."""
 
     def can_win(self, pos: int) -> bool:
         """True when ``pos`` is reachable from the start and can still reach the goal."""

@@ -81,6 +81,11 @@ def never_lose_json(board: Board, r: NeverLose, max_seconds: float | None, metho
         "bad": [{"jump": _names(board, j), "reason": h.reasons.get(j, "")} for j in h.bad],
         "unknown": [{"jump": _names(board, j), "reason": h.reasons.get(j, "budget spent")} for j in h.unknown],
         "nodes": r.nodes, "seconds": round(r.seconds, 3), "budget": max_seconds,
+        # the survival funnel (None where not known): solutions left here, through each legal jump, and
+        # after each move of the game so far; big ints cross as strings (pyapp.web.wire)
+        "solutions": r.solutions,
+        "through": [{"jump": _names(board, j), "solutions": n} for j, n in r.through.items()],
+        "history": r.history,
     }
 
 

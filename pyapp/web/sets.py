@@ -23,27 +23,28 @@ from ..core.catalogue import get_board, get_entry
 from ..core.errors import PegError
 from ..core.position import parse_position
 from ..core.problem import Problem, default_problem
-from ..exact.store import decode, engine_version, identity, read_header
-from ..exact.winnable import register
+from ..exact.store import decode, decode_ways, engine_version, identity, read_header
+from ..exact.winnable import cached, is_loaded, register
 
 SHIPPED = ("english", "triangle5", "triangle6")
 """Catalogue boards whose default game ships its winnable set (sizes in ``index.json``)."""
 
 
-def file_name(board_id: str) -> str:
-    """The file of a shipped board's default game, as written into ``dist/sets/``."""
+def file_name(board_id: str, kind: str = "winnable") -> str:
+    """The file of a shipped board's default game (``kind``: ``winnable`` the set, ``ways`` the solutions
+    left per position), as written into ``dist/sets/``."""
     entry = get_entry(board_id)
-    return f"{board_id}-{entry.start}-{entry.goal}.bin"
+    return f"{board_id}-{entry.start}-{entry.goal}{'.ways' if kind == 'ways' else ''}.bin"
 
 
-def index_entry(board_id: str, data: bytes) -> dict:
+def index_entry(board_id: str, data: bytes, ways: bytes) -> dict:
     """What the worker needs to match a game to its file: board, start hole and goal as the page's game
     holds them (``default``: the board's default game, also when the page leaves start and goal out)."""
     entry = get_entry(board_id)
     header, _ = read_header(data)
     return {"board": board_id, "start": entry.start, "goal": entry.goal, "default": True,
             "file": file_name(board_id), "bytes": len(data), "keys": sum(n for _, n in header["levels"]),
-            "engine": header["engine"]}
+            "ways": file_name(board_id, "ways"), "ways_bytes": len(ways), "engine": header["engine"]}
 
 
 def problem_of(header: dict) -> Problem:
@@ -65,7 +66,15 @@ def load(data: Any) -> dict:
     raw = data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)
     started = time.perf_counter()
     header, _ = read_header(raw)
-    win = decode(raw, problem_of(header))
-    register(win)
-    return {"board": header["board"], "keys": len(win), "bytes": len(raw), "engine": engine_version(),
-            "seconds": round(time.perf_counter() - started, 4), **{"goal": identity(win.problem)["goal"]}}
+    problem = problem_of(header)
+    if header.get("kind") == "ways":  # the solutions left per position: after the set they belong to
+        win = cached(problem)
+        if win is None or not is_loaded(problem):
+            raise PegError("winnable set file: solution counts arrived before their winnable set")
+        win.ways = decode_ways(raw, win)
+    else:
+        win = decode(raw, problem)
+        register(win)
+    return {"board": header["board"], "kind": header.get("kind", "winnable"), "keys": len(win), "bytes": len(raw),
+            "engine": engine_version(), "seconds": round(time.perf_counter() - started, 4),
+            "goal": identity(win.problem)["goal"]}

@@ -92,6 +92,26 @@ export class BoardView {
 
   setGoal(name) { this.mark("goal", name ? [name] : []); }
 
+  /** Small text under holes ({name: text}), e.g. the solutions through each target; {} removes them. */
+  setLabels(labels) {
+    if (!this.svg) return;
+    this.svg.querySelector("g.hole-labels")?.remove();
+    const entries = Object.entries(labels).filter(([name]) => this.holes.has(name));
+    if (!entries.length) return;
+    const g = document.createElementNS(SVG_NS, "g");
+    g.setAttribute("class", "hole-labels");
+    g.setAttribute("aria-hidden", "true"); // the same numbers are in the funnel list, as text
+    for (const [name, text] of entries) {
+      const h = this.holes.get(name);
+      const t = document.createElementNS(SVG_NS, "text");
+      for (const [k, v] of [["x", h.x], ["y", h.y + this.unit * 0.62], ["text-anchor", "middle"],
+        ["font-size", this.unit * 0.26], ["class", "hole-label"]]) t.setAttribute(k, String(v));
+      t.textContent = text;
+      g.append(t);
+    }
+    this.svg.append(g);
+  }
+
   /** Animate one jump [from, over, to]; `reverse` plays it backwards (an undo). Resolves when done. */
   animateJump(jump, { duration = 320, reverse = false } = {}) {
     const [fromName, overName, toName] = jump;

@@ -1,8 +1,9 @@
 // Shipped winnable sets in the engine worker (pyapp/web/sets.py; the files are dist/sets/*.bin,
 // listed in dist/sets/index.json).  The first time never-lose or Hint asks about a classic game
-// (the English central game, triangles 5 and 6), its set is fetched (precached by the service
-// worker, so it works offline) and handed to Python, which checks its engine version, game and
-// SHA-256 before keeping it; from then on those answers are lookups.  A refused file (stale,
+// (the English central game, triangles 5 and 6), its set and the solutions left from each of its
+// positions are fetched (precached by the service worker, so they work offline) and handed to
+// Python, which checks their engine version, game and SHA-256 before keeping them; from then on
+// those answers, and the survival funnel, are lookups.  A refused file (stale,
 // truncated, damaged) is deleted from every cache and fetched once more from the server; if that
 // fails too, the search answers as before: a bad file is never trusted.
 
@@ -40,8 +41,8 @@ export function createSets(root, load) {
     for (const name of names) await (await caches.open(name)).put(url, new Response(bytes));
   }
 
-  async function fetchAndLoad(entry) {
-    const url = new URL(`sets/${entry.file}`, root).href;
+  async function fetchAndLoad(file) {
+    const url = new URL(`sets/${file}`, root).href;
     const t0 = performance.now();
     let out;
     for (const fresh of [false, true]) {
@@ -55,8 +56,14 @@ export function createSets(root, load) {
       }
       if (out.ok) break;
     }
-    log.push({ file: entry.file, ms: Math.round(performance.now() - t0), ...out });
+    log.push({ file, ms: Math.round(performance.now() - t0), ...out });
     return out;
+  }
+
+  /** The set, then the solutions left per position (the survival funnel), which need the set first. */
+  async function loadGame(entry) {
+    const set = await fetchAndLoad(entry.file);
+    return set.ok && entry.ways ? { set, ways: await fetchAndLoad(entry.ways) } : { set };
   }
 
   /** Make sure the set of the request's game is loaded (or refused) before the request runs. */
@@ -65,7 +72,7 @@ export function createSets(root, load) {
     index ??= await readIndex();
     const entry = index.find((e) => matches(e, args));
     if (!entry) return;
-    if (!done.has(entry.file)) done.set(entry.file, fetchAndLoad(entry)); // two requests share one download
+    if (!done.has(entry.file)) done.set(entry.file, loadGame(entry)); // two requests share one download
     await done.get(entry.file);
   }
 

@@ -12,6 +12,7 @@
 
 import { positionKey } from "./finishmap.mjs";
 import { gameArgs } from "../play/game.mjs";
+import { renderFunnel, shortCount } from "./funnel.mjs";
 
 export const NEVER_LOSE_SECONDS = 10; // Hint's budget (pyapp.analysis.hint.DEFAULT_HINT_SECONDS)
 const jumpText = (j) => `${j[0]}-${j[2]}`;
@@ -46,6 +47,10 @@ export function neverLoseView(view, ui) {
     const sel = state.selection.selected;
     view.mark("loses-to", r && sel ? bad.filter((j) => j[0] === sel).map((j) => j[2]) : []);
     view.mark("wins-to", r && sel ? r.good.filter((j) => j[0] === sel).map((j) => j[2]) : []);
+    // the survival funnel: solutions through each target of the selected peg, on the board
+    const through = r?.through && sel ? r.through.filter((t) => t.jump[0] === sel) : [];
+    view.setLabels(Object.fromEntries(through.map((t) => [t.jump[2], shortCount(t.solutions)])));
+    if (ui.funnel) renderFunnel(ui.funnel, nl.on ? r : null, (state.game?.jumps ?? []).map((j) => `${j[0]}-${j[2]}`));
     ui.undo.hidden = !(r && r.status === "lost" && state.game.jumps.length);
     ui.note.hidden = !nl.on;
     // stable hooks for tests and assistive technology: the verdict for the position shown, its pegs,

@@ -107,3 +107,28 @@ def test_a_damaged_stored_set_is_refused_fetched_again_and_works_offline(chromiu
     finally:
         context.close()
         server.stop()
+
+
+# Durango Bill, "Peg solitaire: the number of solutions", and G. I. Bell's English peg solitaire pages
+PUBLISHED_ENGLISH_SOLUTIONS = 40_861_647_040_079_968
+
+
+def test_the_survival_funnel_counts_every_solution_and_marks_the_losing_move(app):
+    go(app, "#board=english")
+    button = app.get_by_role("button", name="Never lose")
+    button.click()
+    wait_verdict(app, "win", 32)
+    app.wait_for_selector("#funnel:not([hidden])")
+    assert app.text_content("#funnel-total") == f"{PUBLISHED_ENGLISH_SOLUTIONS:,} solutions left"
+    through = app.eval_on_selector_all("#funnel-moves li", "els => els.map(e => e.textContent)")
+    assert len(through) == 4 and all(t.endswith(f"{PUBLISHED_ENGLISH_SOLUTIONS // 4:,}") for t in through)
+    chart = app.locator("#funnel-chart svg[role='img']")
+    assert f"0: {PUBLISHED_ENGLISH_SOLUTIONS:,}" in chart.get_attribute("aria-label")
+    go(app, SCENARIO.replace("e7-c7-c5", "e7-c7-c5,d5-d7"))
+    wait_verdict(app, "lose", 22)
+    app.wait_for_selector("#funnel:not([hidden])")
+    label = app.locator("#funnel-chart svg[role='img']").get_attribute("aria-label")
+    assert "10: 0" in label and "The move d5-d7 lost the game" in label
+    assert app.locator("#funnel-chart circle.funnel-lost").count() == 1
+    app.screenshot(path=str(ARTIFACTS / "funnel-english-desktop.png"), full_page=True)
+    button.click()
