@@ -75,3 +75,15 @@ def test_the_verdict_arrives_before_the_per_jump_detail():
         seen.append(out["progress"])
     verdicts = [p["verdict"] for p in seen if "verdict" in p]
     assert verdicts == [out["result"]["status"]]  # once, as a progress report, before the answer
+
+
+def test_off_the_shipped_games_the_funnel_counts_when_it_finishes_in_time():
+    from pyapp.exact.count import count_solutions
+
+    problem = make_problem(get_board("triangle5"), start="4", goal="any")  # not a shipped game: the search path
+    r = never_lose(problem)
+    assert r.status == "winnable" and r.solutions == count_solutions(problem)
+    assert sum(r.through.values()) == r.solutions and all(r.through[j] == 0 for j in r.jumps.bad)
+    big = never_lose(Problem(get_board("german"), get_board("german").start("e5"), default_problem("german").goal),
+                     max_seconds=3)
+    assert big.solutions is None and big.through == {}  # far too many to count in the budget: no number

@@ -26,10 +26,13 @@ from dataclasses import dataclass, field
 from ..core.budget import Budget, Progress, budget_of, drive
 from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem, Result
+from ..exact.count import memo_steps
 from .hint import DEFAULT_HINT_SECONDS, Hint, _classes, _file
 from .proven import decide_steps
 
 SLICE_SECONDS = 0.05
+FUNNEL_SECONDS = 2.0
+"""At most this long for the solution counts of the funnel off the shipped games (after every verdict)."""
 VERDICT = "verdict:"
 """The note of the progress report that carries the position's own status, before the jumps are filed."""
 
@@ -112,9 +115,36 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
             # a jump after which the goal is reachable proves the position winnable
             first = out.jumps.good[0]
             out.status, out.reason, out.line = "winnable", None, [first, *out.jumps.lines[first]]
+    if out.status == "winnable" and goal.definite and not budget.over():
+        yield from _funnel(problem, out, budget)
     out.nodes = budget.nodes
     out.seconds = out.jumps.seconds = budget.elapsed()
     return out
+
+
+def _funnel(problem: Problem, out: NeverLose, budget: Budget) -> Generator[Progress, None, None]:
+    """The survival funnel off the shipped games: the solutions through each legal jump (0 for a losing one)
+    by the memoised count, within :data:`FUNNEL_SECONDS` of what is left; any count that does not finish
+    leaves the numbers out (the page then says "winnable" without one)."""
+    good = out.jumps.good
+    if out.jumps.unknown or not good:
+        return
+    part = budget.share(1, seconds=min(FUNNEL_SECONDS, budget.remaining_seconds() or FUNNEL_SECONDS))
+    through: dict[Jump, int] = dict.fromkeys(out.jumps.bad, 0)
+    for n, jump in enumerate(good):
+        after = Problem(problem.board, apply_jump(problem.start, jump), problem.goal)
+        steps = memo_steps(after, budget=part.share(len(good) - n))
+        try:
+            while True:  # the progress of the whole check, as the searches report it
+                yield budget.progress(entries=next(steps).entries, note="counting the solutions")
+        except StopIteration as stop:
+            counted = stop.value
+        if counted.solutions is None:
+            return
+        through[jump] = counted.solutions
+    order = legal_jumps(problem.board, problem.start)
+    out.through = {jump: through[jump] for jump in order}
+    out.solutions = sum(through.values())
 
 
 def never_lose(problem: Problem, *, max_seconds: float | None = DEFAULT_HINT_SECONDS) -> NeverLose:

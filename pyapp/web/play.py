@@ -66,6 +66,8 @@ def never_lose_job(problem: Problem, max_seconds: float | None,
     if exact is not None:
         return never_lose_json(problem.board, exact, max_seconds, method="exact")
     result: NeverLose = yield from never_lose_steps(problem, max_seconds=max_seconds)
+    if result.solutions is not None:  # counted here: the earlier positions' counts are not known
+        result.history = [*([None] * (len(history) - 1)), result.solutions]
     return never_lose_json(problem.board, result, max_seconds)
 
 

@@ -132,3 +132,18 @@ def test_the_survival_funnel_counts_every_solution_and_marks_the_losing_move(app
     assert app.locator("#funnel-chart circle.funnel-lost").count() == 1
     app.screenshot(path=str(ARTIFACTS / "funnel-english-desktop.png"), full_page=True)
     button.click()
+
+
+def test_off_the_shipped_games_the_funnel_shows_counts_that_finish_in_time(app):
+    go(app, "#board=triangle5&start=4&goal=any")  # not a shipped game: searched, then counted
+    button = app.get_by_role("button", name="Never lose")
+    button.click()
+    wait_verdict(app, "win", 14)
+    app.wait_for_selector("#funnel:not([hidden])")
+    from pyapp.core.catalogue import get_board
+    from pyapp.core.problem import make_problem
+    from pyapp.exact.count import count_solutions
+
+    expected = count_solutions(make_problem(get_board("triangle5"), start="4", goal="any"))
+    assert app.text_content("#funnel-total") == f"{expected:,} solutions left"
+    button.click()
