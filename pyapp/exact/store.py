@@ -150,7 +150,7 @@ def decode(data: bytes, problem: Problem) -> Winnable:
     """The winnable set of ``problem`` from its file, checked (:class:`StoreError` when it must not be used)."""
     fcd = sides(problem).wide_codec
     levels, diffs = _open(data, problem, "winnable", list(fcd.group))
-    win = Winnable(problem, fcd)
+    win = Winnable(problem, fcd, source=bytes(data))
     at = 0
     for pegs, n in levels:
         part = diffs[at:at + n]

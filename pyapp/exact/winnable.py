@@ -55,6 +55,8 @@ class Winnable:
     """Reachable positions per level for the levels the sweeps stored (up to symmetry)."""
     seconds: float = 0.0
     ways: dict[int, array] | None = None
+    source: bytes | None = None
+    """The file the set was decoded from (:mod:`pyapp.exact.store`), when it came from one."""
     """Solutions left from each position, aligned with :attr:`levels` (:mod:`pyapp.exact.ways`), once loaded."""
 
     def can_win(self, pos: int) -> bool:

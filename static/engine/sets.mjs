@@ -66,11 +66,13 @@ export function createSets(root, load) {
     return set.ok && entry.ways ? { set, ways: await fetchAndLoad(entry.ways) } : { set };
   }
 
-  /** Make sure the set of the request's game is loaded (or refused) before the request runs. */
+  /** Make sure the set of the request's game is loaded (or refused) before the request runs; a bench
+   *  run gets the English one, which its never-lose row decodes and answers from. */
   async function ensure(fn, args) {
-    if (!USES.has(fn) || !args || typeof args.board !== "string") return;
+    const bench = fn === "bench";
+    if (!bench && (!USES.has(fn) || !args || typeof args.board !== "string")) return;
     index ??= await readIndex();
-    const entry = index.find((e) => matches(e, args));
+    const entry = index.find((e) => (bench ? e.board === "english" && e.default : matches(e, args)));
     if (!entry) return;
     if (!done.has(entry.file)) done.set(entry.file, loadGame(entry)); // two requests share one download
     await done.get(entry.file);
