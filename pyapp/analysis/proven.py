@@ -3,7 +3,7 @@
 Never-lose and Hint ask the solver about the position after every legal jump, after every move.  Most
 of those questions were answered before: the position one move back (after an undo), every position on
 a line the solver already found (the player following a hint), a jump proved losing a move ago.  So the
-answers live in one table per board and goal, kept by the engine for the whole session, and every
+answers live in one table per board and goal, kept for as long as the engine runs, and every
 search goes through :func:`decide_steps`:
 
 * a position on a known winning line is winnable at once, with the rest of that line;
@@ -96,7 +96,7 @@ _TABLES: dict[tuple, Proven] = {}
 
 
 def table_for(problem: Problem) -> Proven:
-    """The session's table of the problem's board and goal (created on first use)."""
+    """The engine's table of the problem's board and goal (created on first use)."""
     key = (problem.board.id, problem.board.mask, problem.goal)
     if key not in _TABLES:
         _TABLES[key] = Proven()
@@ -106,7 +106,7 @@ def table_for(problem: Problem) -> Proven:
 def decide_steps(problem: Problem, budget: Budget, table: Proven | None = None
                  ) -> Generator[Progress, None, Result]:
     """The solver's answer for ``problem``, from ``table`` when it was proved before, else searched on
-    ``budget`` and recorded (``table`` defaults to the session's table for the problem)."""
+    ``budget`` and recorded (``table`` defaults to the engine's table for the problem)."""
     table = table_for(problem) if table is None else table
     known = table.answer(problem)
     if known is not None:
