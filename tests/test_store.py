@@ -141,3 +141,33 @@ def test_hostile_bytes_get_a_message_never_a_traceback():
         assert set(out) == {"error"} and "internal error" not in out["error"], out
 
     check()
+
+
+def test_hint_answers_from_a_loaded_set_by_lookup_and_agrees_with_the_solver(triangle6):
+    from pyapp.core.notation import format_moves, parse_moves
+
+    problem, data = triangle6
+    board = problem.board
+    assert "ok" in json.loads(webapi.load_set(data))
+    rng = random.Random(3)
+    for _ in range(4):
+        pos, moves = problem.start, []
+        while jumps := legal_jumps(board, pos):
+            answer = webapi.hint({"board": "triangle6", "moves": moves})
+            assert answer["method"] == "exact" and not answer["unknown"]
+            assert len(answer["good"]) + len(answer["bad"]) == answer["legal"] == len(jumps)
+            for names, wins in [(j, True) for j in answer["good"]] + [(b["jump"], False) for b in answer["bad"]]:
+                (jump,) = parse_moves(board, ["-".join(names[::2])])
+                status = solve(Problem(board, apply_jump(pos, jump), problem.goal), budget=Budget(10)).status
+                assert status == ("solved" if wins else "impossible"), (moves, names)
+            jump = rng.choice(jumps)
+            moves += format_moves(board, [jump])
+            pos = apply_jump(pos, jump)
+    # a position on its own (editor, link) is not known to be reachable from the set's start: the search answers
+    from pyapp.core.position import format_position
+
+    after = problem.start
+    for jump in parse_moves(board, moves[:3]):
+        after = apply_jump(after, jump)
+    mid = webapi.hint({"board": "triangle6", "position": format_position(board, after).replace("\n", "/")})
+    assert mid["method"] == "search"

@@ -56,6 +56,38 @@ def line_from(win: Winnable, pos: int) -> list[Jump]:
     return line
 
 
+def _size(win: Winnable) -> str:
+    return f"{len(win):,} position{'' if len(win) == 1 else 's'}"
+
+
+def file_jumps(win: Winnable, position: int, jumps: Sequence[Jump]) -> Hint:
+    """``jumps`` from ``position`` filed as good (with a line to the goal) or bad (the goal cannot be reached
+    after it), each by one lookup in ``win``."""
+    hint = Hint()
+    for jump in jumps:
+        after = apply_jump(position, jump)
+        if win.can_win(after):
+            hint.good.append(jump)
+            hint.lines[jump] = line_from(win, after)
+        else:
+            hint.bad.append(jump)
+            hint.reasons[jump] = f"exact analysis: the goal cannot be reached after it (not among the {_size(win)} " \
+                                 "that can still win)"
+    return hint
+
+
+def hint_exact(board: Board, goal: Goal, history: Sequence[int]) -> Hint | None:
+    """Hint for the last of ``history`` from a computed or shipped winnable set (every legal jump filed by
+    lookup, no search), or None when none speaks for this game."""
+    win = winnable_for(board, goal, history)
+    if win is None:
+        return None
+    t0 = time.perf_counter()
+    hint = file_jumps(win, history[-1], legal_jumps(board, history[-1]))
+    hint.seconds = time.perf_counter() - t0
+    return hint
+
+
 def never_lose_exact(board: Board, goal: Goal, history: Sequence[int]) -> NeverLose | None:
     """The never-lose answer for the last of ``history`` (the game's positions, each one jump
     after the one before) from a computed winnable set, or None when none was computed for
@@ -65,7 +97,7 @@ def never_lose_exact(board: Board, goal: Goal, history: Sequence[int]) -> NeverL
         return None
     t0 = time.perf_counter()
     position = history[-1]
-    size = f"{len(win):,} position{'' if len(win) == 1 else 's'}"
+    size = _size(win)
     jumps = legal_jumps(board, position)
     if not jumps:
         reached = goal.reached(position)
@@ -75,19 +107,9 @@ def never_lose_exact(board: Board, goal: Goal, history: Sequence[int]) -> NeverL
                                 "still reach the goal")
     else:
         out = NeverLose("winnable")
-        hint = Hint()
-        for jump in jumps:
-            after = apply_jump(position, jump)
-            if win.can_win(after):
-                hint.good.append(jump)
-                hint.lines[jump] = line_from(win, after)
-            else:
-                hint.bad.append(jump)
-                hint.reasons[jump] = f"exact analysis: the goal cannot be reached after it (not among the {size} " \
-                                     "that can still win)"
-        out.jumps = hint
-        first = hint.good[0]
-        out.line = [first, *hint.lines[first]]
+        out.jumps = file_jumps(win, position, jumps)
+        first = out.jumps.good[0]
+        out.line = [first, *out.jumps.lines[first]]
     if win.ways is not None:  # the survival funnel: lookups too
         ways = win.ways
         out.solutions = ways_of(win, ways, position)

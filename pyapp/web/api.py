@@ -20,7 +20,20 @@ side (message envelopes, ids, cancel, JSDoc types) is ``static/engine/protocol.m
 
 * ``load_set(bytes) -> str``: a shipped winnable set (``dist/sets/*.bin``, :mod:`pyapp.web.sets`), checked
   and kept, so never-lose and Hint on that game answer by lookup: ``{"ok": {board, keys, bytes, seconds}}``
-  or ``{"error": why}`` (stale, truncated or damaged: the worker drops it and fetches it again).
+  or ``{"error": why}`` (stale, truncated or damaged: the worker drops it and fetches it again).  A ``ways``
+  file (the solutions left per position, the survival funnel) is loaded after its set the same way.
+* Answers while the player moves (both with ``board``, ``start`` or the default game, ``goal``, ``moves``: the
+  history lets a loaded set speak for the current position):
+
+  - ``never_lose`` (streaming): progress ``{nodes, seconds}``, once ``verdict`` (``winnable``/``lost``/
+    ``unknown``/``over``) before the per-jump detail; result :func:`pyapp.web.play.never_lose_json`:
+    ``method`` (``exact``: a loaded set, no search; ``search``), ``status``, ``reason`` (why lost, or how far
+    the search got), ``line``, ``good``, ``bad`` and ``unknown`` (each with its reason), ``nodes``,
+    ``seconds``, and the funnel: ``solutions`` (here), ``through`` (``[{jump, solutions}]``, every legal
+    jump, 0 for a losing one) and ``history`` (one per position of the game, None where not known), as
+    decimal strings above 2**53 (:mod:`.wire`); all None or empty where not counted.
+  - ``hint``: ``good``, ``bad`` (with reasons), ``unknown``, ``legal``, ``cancelled`` and ``method``
+    (``exact`` from a loaded set by lookup, ``search`` through the game's table of proved positions).
 
 Request arguments (every value type- and size-checked by :func:`pyapp.core.request.from_request`):
 ``board`` (catalogue id or custom spec), ``start`` (vacant hole) or ``position`` (text),

@@ -164,11 +164,20 @@ def _progress(p: Progress) -> dict:
 
 
 def hint_job(args: dict) -> Job:
+    """Hint: the legal jumps filed good / bad / unknown.  On a game whose winnable set is held (shipped and
+    loaded by ``load_set``, or computed by the exact analyses) from the start and the ``moves`` played, every
+    jump is one lookup (``method: exact``); otherwise the solver decides them through the game's table of
+    proved positions (``method: search``)."""
     from ..analysis.hint import hint_steps
+    from ..analysis.neverlose_exact import hint_exact
 
     s = from_request(args)
     board, budget = s.board, _budget(args, DEFAULT_HINT_SECONDS, ANALYSIS_SLICE_SECONDS)
     legal = legal_jumps(board, s.position)
+    history = [s.start]
+    for jump in s.jumps:
+        history.append(apply_jump(history[-1], jump))
+    exact = hint_exact(board, s.problem.goal, history)
 
     def finish(found: Any) -> dict:
         return {
@@ -177,13 +186,19 @@ def hint_job(args: dict) -> Job:
             "unknown": [_names(board, j) for j in found.unknown],
             "legal": len(legal),
             "cancelled": budget.cancelled,
+            "method": "search" if exact is None else "exact",
         }
 
     def cancelled() -> dict:  # the analysis did not stop in time: every jump undecided
         return {"good": [], "bad": [], "unknown": [_names(board, j) for j in legal], "legal": len(legal),
                 "cancelled": True}
 
-    return Job(hint_steps(s.problem, budget), finish, _progress, budget, cancelled)
+    def answered() -> Generator[Progress, None, Any]:
+        return exact
+        yield  # a step generator that answers at once
+
+    return Job(answered() if exact is not None else hint_steps(s.problem, budget), finish, _progress, budget,
+               cancelled)
 
 
 def finishes_job(args: dict) -> Job:
