@@ -87,3 +87,19 @@ def test_off_the_shipped_games_the_funnel_counts_when_it_finishes_in_time():
     big = never_lose(Problem(get_board("german"), get_board("german").start("e5"), default_problem("german").goal),
                      max_seconds=3)
     assert big.solutions is None and big.through == {}  # far too many to count in the budget: no number
+
+
+def test_finishes_share_the_games_table_with_never_lose_and_hint():
+    from pyapp.analysis.finishes import finishes
+    from pyapp.analysis.hint import hint
+    from pyapp.core.goal import Goal
+
+    board = get_board("triangle6")
+    pos = apply_jump(board.start("4"), parse_moves(board, ["11-4"])[0])
+    first = finishes(board, pos, max_seconds=10, max_positions=1)  # too big to explore: one search per hole
+    assert first.method == "solver" and first.possible
+    hole = min(first.possible)
+    table = table_for(Problem(board, pos, Goal("hole", 1 << hole)))
+    hits = table.hits
+    again = hint(Problem(board, pos, Goal("hole", 1 << hole)), max_seconds=10)  # the same question from Hint
+    assert again.good and table.hits > hits

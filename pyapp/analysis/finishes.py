@@ -5,7 +5,8 @@ position class differs from the start's, or exhaustive search, or whatever the s
 proves, e.g. a pagoda function), or unknown when the time budget ran out.
 
 Small boards are answered all at once by exploring every reachable position
-(:mod:`pyapp.exact.reach`); when that is too big, each hole is asked of the solver.
+(:mod:`pyapp.exact.reach`); when that is too big, each hole is asked of the solver, through the game's
+table of proved positions (:mod:`.proven`) that never lose and Hint share: no position is searched twice.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ..core.errors import PegError
 from ..core.moves import Jump
 from ..core.problem import Goal, Problem
 from ..exact.reach import DEFAULT_MAX_POSITIONS, explore_steps
-from ..search.solver import search
+from .proven import decide_steps
 
 
 @dataclass
@@ -123,7 +124,7 @@ def _per_hole(board: Board, start: int, holes: list[int], budget: Budget,
             else:
                 out.unknown[other] = reason or "budget spent"
 
-    first = yield from search(Problem(board, start, Goal("any")), budget=budget.share(len(orbits) + 1))
+    first = yield from decide_steps(Problem(board, start, Goal("any")), budget.share(len(orbits) + 1))
     if first.status == "solved":
         end = first.final.bit_length() - 1
         for orbit in orbits:
@@ -142,7 +143,7 @@ def _per_hole(board: Board, start: int, holes: list[int], budget: Budget,
             settle(orbit, orbit[0], "unknown", [], why)
             continue
         problem = Problem(board, start, Goal("hole", 1 << orbit[0]))
-        result = yield from search(problem, budget=budget.share(len(orbits) - n))
+        result = yield from decide_steps(problem, budget.share(len(orbits) - n))
         reason = result.reason if result.status != "unknown" else f"solver gave up: {result.reason or 'budget spent'}"
         settle(orbit, orbit[0], result.status, list(result.jumps), reason)
         yield budget.progress(note=f"hole {n + 1} of {len(orbits)} (up to symmetry)")
