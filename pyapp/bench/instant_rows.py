@@ -11,6 +11,14 @@
   by construction), answered by the search path with each puzzle's own table; the answer quotes the
   95th percentile of the position's verdict time (goal: under 2 s).  A verdict of ``lost`` on a puzzle
   is wrong (its generator's line replays to the goal); ``unknown`` counts as unanswered.
+* ``neverlose-english-scenario``: issue 21's losing jump (:data:`SCENARIO`, then d5-d7) answered cold by
+  the search path (a fresh table: the player jumped before the check of the position before finished;
+  goal under 2 CPU s) and from the shipped set (decode and lookup); every answer must be ``lost``.
+* ``funnel-english-total``: the survival funnel's dynamic programme (:mod:`pyapp.exact.ways`) over the
+  English central game's set, computed (about 45 CPU s); the start's total must equal the published
+  40,861,647,040,079,968 (:data:`~pyapp.bench.exact_rows.ENGLISH_SOLUTIONS`), the counts through the
+  legal jumps must add up to it, and the build's cached counts file, when there is one, must hold the same
+  numbers.  The peak is the decoded set's and counts' arrays (8 bytes a class each).
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from pathlib import Path
 from typing import Any
 
 from ..analysis.neverlose import never_lose_steps
@@ -27,10 +36,13 @@ from ..analysis.puzzle import make_puzzle
 from ..core.budget import CPU_CLOCK, Budget, drive
 from ..core.catalogue import get_board
 from ..core.moves import apply_jump, legal_jumps
+from ..core.notation import parse_moves
 from ..core.problem import Problem, default_problem
-from ..exact.store import decode, encode, engine_version
-from ..exact.winnable import Winnable, cached, winnable
+from ..exact.store import StoreError, decode, decode_ways, encode, engine_version
+from ..exact.ways import ways_of, ways_steps
+from ..exact.winnable import Winnable, cached, register, winnable
 from ..search.solver import solve
+from .exact_rows import ENGLISH_SOLUTIONS, _budget
 from .rows import Case, Outcome
 
 GAMES = 200
@@ -49,14 +61,17 @@ def _percentile(values: list[float], q: float) -> float:
 def _set_file() -> bytes:
     """The English central game's set file: the one this process loaded (the page's worker fetches it
     before a bench run), else the build's cached copy, else computed (about a minute in CPython)."""
-    from pathlib import Path
-
     problem = default_problem("english")
     loaded = cached(problem)
     if loaded is not None and loaded.source is not None:
         return loaded.source
-    path = Path(__file__).resolve().parents[2] / ".cache" / "sets" / engine_version() / "english-d4-d4.bin"
+    path = _cache_dir() / "english-d4-d4.bin"
     return path.read_bytes() if path.is_file() else encode(winnable(problem))
+
+
+def _cache_dir() -> Path:
+    """The build's set cache of this engine version (``build.py``'s ``SETS_CACHE``)."""
+    return Path(__file__).resolve().parents[2] / ".cache" / "sets" / engine_version()
 
 
 def exact_case() -> Case:
@@ -86,8 +101,6 @@ def exact_case() -> Case:
                 "verdicts": verdicts}
 
     def _exact(win: Winnable, history: list[int]) -> Any:
-        from ..exact.winnable import register
-
         register(win)
         out = never_lose_exact(board, goal, history)
         assert out is not None
@@ -155,5 +168,77 @@ def fallback_case() -> Case:
                 runs=1, traced=False)
 
 
+SCENARIO = ("f4-d4", "e6-e4", "g5-e5", "d5-f5", "b5-d5", "c7-c5", "c4-c6", "e7-c7-c5", "d5-d7")
+"""Issue 21's English game: the last jump loses."""
+
+
+def scenario_case() -> Case:
+    problem = default_problem("english")
+    board, goal = problem.board, problem.goal
+
+    def work(i: int, budget: Budget) -> dict:
+        history = [problem.start]
+        for jump in parse_moves(board, list(SCENARIO)):
+            history.append(apply_jump(history[-1], jump))
+        t = time.process_time()
+        cold = drive(decide_steps(Problem(board, history[-1], goal), Budget(PUZZLE_SECONDS, clock=CPU_CLOCK), Proven()))
+        search = time.process_time() - t
+        data = _set_file()
+        t = time.perf_counter()
+        register(decode(data, problem))
+        exact = never_lose_exact(board, goal, history)
+        lookup = time.perf_counter() - t
+        return {"search": search, "cold": cold.status, "nodes": cold.nodes, "lookup": lookup,
+                "exact": exact.status if exact else None}
+
+    def check(i: int, raw: dict) -> Outcome:
+        out = Outcome("lost", f"search path (cold) {raw['cold']} in {raw['search']:.2f} CPU s "
+                              f"({raw['nodes']:,} nodes); shipped set {raw['exact']} in "
+                              f"{raw['lookup'] * 1000:.0f} ms (decode included)",
+                      nodes=raw["nodes"])
+        if raw["cold"] != "impossible" or raw["exact"] != "lost":
+            out.wrong = f"the losing jump answered {raw['cold']} by the search and {raw['exact']} by the set"
+        return out
+
+    return Case("neverlose-english-scenario", "English 33: issue 21's losing jump d5-d7 (search path and shipped set)",
+                work, check, "lost (python -m pyapp solve proves it)", target="search < 2 s, set < 1 s", runs=1,
+                traced=False)
+
+
+def funnel_case() -> Case:
+    problem = default_problem("english")
+
+    def work(i: int, budget: Budget) -> dict:
+        win = decode(_set_file(), problem)
+        t = time.process_time()
+        ways = drive(ways_steps(win, _budget(budget)))  # measured, not capped: the exact rows' budget
+        return {"win": win, "ways": ways, "seconds": time.process_time() - t}
+
+    def check(i: int, raw: dict) -> Outcome:
+        win, ways = raw["win"], raw["ways"]
+        total = ways_of(win, ways, problem.start)
+        through = [ways_of(win, ways, apply_jump(problem.start, j)) for j in legal_jumps(problem.board, problem.start)]
+        held = 8 * sum(len(level) for level in win.levels.values()) * 2
+        out = Outcome("counted", f"{total:,} solutions from the start ({raw['seconds']:.1f} CPU s over {len(win):,} "
+                                 f"classes; through the 4 first jumps {through[0]:,} each)", peak_bytes=held)
+        if total != ENGLISH_SOLUTIONS or sum(through) != total:
+            out.wrong = f"{total:,} (through the jumps {sum(through):,}), published {ENGLISH_SOLUTIONS:,}"
+            return out
+        path = _cache_dir() / "english-d4-d4.ways.bin"
+        if path.is_file():
+            try:
+                stored = decode_ways(path.read_bytes(), win)
+            except StoreError as err:
+                out.wrong = f"the build's cached counts are refused: {err}"
+                return out
+            if stored != ways:
+                out.wrong = "the build's cached counts differ from the computed ones"
+        return out
+
+    return Case("funnel-english-total", "English 33: survival funnel counts over the winnable set (dynamic programme)",
+                work, check, f"{ENGLISH_SOLUTIONS:,} (Durango Bill; G. I. Bell)", target="build time only", runs=1,
+                traced=False)
+
+
 def cases() -> list[Case]:
-    return [exact_case(), fallback_case()]
+    return [exact_case(), fallback_case(), scenario_case(), funnel_case()]
