@@ -13,8 +13,9 @@ invariant, so each class is computed once and a position is looked up by its can
 counts on its own (two jumps to symmetric positions are two sequences), so the start's value is the
 number of solutions of the game: 40,861,647,040,079,968 for the English central game, equal to the
 meeting sweeps' count (:mod:`pyapp.exact.count`; ``tests/test_ways.py`` checks the two agree on the
-triangles, the bench row ``funnel-english-total`` checks English's against the published figure).  Measured: about 40 CPU s for English's 1,679,072 classes in CPython,
-so ``build.py`` computes it with the set and ships it (:mod:`pyapp.exact.store`).
+triangles, the bench row ``funnel-english-total`` checks English's against the published figure).
+Measured: about 30-40 CPU s for English's 1,679,072 classes in CPython, so ``build.py`` computes it with
+the set and ships it (:mod:`pyapp.exact.store`).
 """
 
 from __future__ import annotations
