@@ -125,7 +125,7 @@ def never_lose_job(args: dict) -> Job:
     def cancelled() -> dict:
         return {"status": "unknown", "reason": f"cancelled after {last['nodes']:,} nodes", "line": [], "good": [],
                 "bad": [], "unknown": [], "nodes": last["nodes"], "seconds": round(time.perf_counter() - t0, 3),
-                "budget": seconds}
+                "budget": seconds, "method": "search", "solutions": None, "through": [], "history": []}
 
     history = [s.start]
     for jump in s.jumps:
