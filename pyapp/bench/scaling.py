@@ -152,12 +152,18 @@ print(json.dumps({"seconds": time.perf_counter() - t0, "status": r.status}))
 
 
 def english_states(n: int, low: int, high: int) -> list[Problem]:
-    """``n`` English start states of ``low`` to ``high`` pegs built backwards (as ParallelProject's were)."""
+    """``n`` English start states of ``low`` to ``high`` pegs built backwards (as ParallelProject's were);
+    a seed the generator gives up on (near the full board) is passed over for the next."""
     board = get_board("english")
-    out = []
-    for i in range(n):
-        p = make_puzzle(board, low + i % (high - low + 1), seed=1000 + i)
-        out.append(Problem(board, p.position, p.goal))
+    out: list[Problem] = []
+    seed = 1000
+    while len(out) < n:
+        try:
+            p = make_puzzle(board, low + len(out) % (high - low + 1), seed=seed)
+            out.append(Problem(board, p.position, p.goal))
+        except PegError:
+            pass
+        seed += 1
     return out
 
 
@@ -201,13 +207,13 @@ def run_study(plan: Plan, environment: dict, command: str,
               on_run: Callable[[dict], object] | None = None) -> dict:
     """The whole study as the JSON of ``DIR/scaling.json``: what ran, every run, the fits, the fixed cost."""
     t0 = time.perf_counter()
+    cost = fixed_cost(plan.cold_runs, plan.warm_solves)  # first: it is short, and nothing long is lost if it fails
     runs: list[dict] = []
     skipped: list[dict] = []
     for run in iter_runs(plan, skipped):
         runs.append(run)
         if on_run is not None:
             on_run(run)
-    cost = fixed_cost(plan.cold_runs, plan.warm_solves)
     return {"study": {"boards": list(plan.boards), "budget_cpu_seconds": plan.budget, "per_count": plan.per_count,
                       "peg_step": plan.step, "quick": plan.quick, "environment": environment, "command": command,
                       "wall_seconds": round(time.perf_counter() - t0, 1), "not_generated": skipped},
