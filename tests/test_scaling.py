@@ -68,7 +68,7 @@ def test_the_fitted_growth_bases_are_positive_and_growing(study):
 def test_fixed_cost_is_measured_cold_and_warm(study):
     _, data = study
     c = data["fixed_cost"]
-    assert 0 < c["warm_ms"] and 0 < c["cold_ms"] and 0 < c["state_ms"]
+    assert c["warm_ms"] > 0 and c["cold_ms"] > 0 and c["state_ms"] > 0
     assert c["cpp_median_ms"] == list(scaling.CPP_MEDIAN_MS)
 
 
