@@ -45,6 +45,7 @@ def pyplot() -> Any:
 
 
 def _save(fig: Any, path: Path) -> Path:
+    fig.tight_layout()
     fig.savefig(path, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
     fig.clf()
     import matplotlib.pyplot as plt
