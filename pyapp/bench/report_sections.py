@@ -126,7 +126,17 @@ def tables(data: dict) -> str:
     allowed = sum(r["allowed"] for r in data["rows"])
     open_ = sum(r["unknown"] for r in data["rows"])
     out += ["", f"{allowed - open_} of the {allowed} class-allowed cells answered, {open_} open. {data['note']}"]
+    if "random" in data:
+        r = data["random"]
+        out += ["", f"**Random positions**: {r['what']}. {r['runtime']}; {r['date']}, commit {r['commit']}; "
+                    f"{r['machine']}; `{r['command']}`.", "", *_grid(r["columns"], r["rows"]), "", r["note"]]
     return "\n".join(out)
+
+
+def _grid(columns: list[str], rows: list[list[str]]) -> list[str]:
+    """A plain Markdown table (the first column left-aligned, the others right-aligned)."""
+    return ["| " + " | ".join(columns) + " |", "|---|" + "---:|" * (len(columns) - 1),
+            *["| " + " | ".join(r) + " |" for r in rows]]
 
 
 def sat(data: dict) -> str:
@@ -142,6 +152,10 @@ def sat(data: dict) -> str:
     out += ["", f"On the central game the search is {sat_cpu / search_cpu:,.0f}x faster than CaDiCaL "
                 "(CPU medians); "
                 "it brings game knowledge the plain CNF lacks (position classes, pagodas, symmetry, beam search)."]
+    if "amo" in data:
+        a = data["amo"]
+        out += ["", f"**At-most-one encodings** ({a['date']}; {a['cell']}):", "", "```sh", *a["commands"], "```", "",
+                *_grid(a["columns"], a["rows"]), "", a["note"]]
     return "\n".join(out)
 
 
@@ -167,9 +181,14 @@ def neverlose(data: dict) -> str:
 def hardening(data: dict) -> str:
     total = sum(int(r[1].replace(",", "")) for r in data["rows"])
     bad = sum(int(r[2]) for r in data["rows"])
-    out = ["## Fuzzing", "", f"{data['runtime']}; {data['date']}; {data['machine']}; `{data['command']}`.", "",
-           "| " + " | ".join(data["columns"]) + " |", "|---|---:|---:|---:|---:|"]
-    out += ["| " + " | ".join(r) + " |" for r in data["rows"]]
-    out += ["", f"{total:,} cases, {bad} uncaught. {data['note']}", "",
-            "Parallel speedup against workers: no rows yet (the figure is drawn once such rows exist)."]
+    out = ["## Hardening: fuzzing, memory, cancel", "",
+           f"**Fuzzing**: {data['runtime']}; {data['date']}; {data['machine']}; `{data['command']}`.", "",
+           *_grid(data["columns"], data["rows"])]
+    out += ["", f"{total:,} cases, {bad} uncaught. {data['note']}"]
+    for key, title in (("memory", "Memory over many requests"), ("cancel", "Cancel")):
+        if key in data:
+            m = data[key]
+            out += ["", f"**{title}**: {m['what']}; {m['runtime']}; {m['date']}; `{m['command']}`.", "",
+                    *_grid(m["columns"], m["rows"])] + (["", m["note"]] if "note" in m else [])
+    out += ["", "Parallel speedup against workers: no rows yet (the figure is drawn once such rows exist)."]
     return "\n".join(out)
