@@ -26,10 +26,22 @@ def register(sub) -> None:
                                                          f"(default {bench.BUDGET_SECONDS:g}, "
                                                          f"quick {bench.QUICK_BUDGET_SECONDS:g})")
     p.add_argument("--max-nodes", type=non_negative, help="nodes allowed to one run (reproducible on a loaded machine)")
+    p.add_argument("--scaling", action="store_true",
+                   help="the scaling study: generated puzzles at every peg count on four boards, ours against a "
+                        "baseline search; writes DIR/scaling.json and its SVG figures (with --quick: a handful)")
+    p.add_argument("--report", action="store_true",
+                   help="regenerate BENCHMARKS.md and its figures from the committed JSON results")
+    p.add_argument("--out", metavar="DIR", help="where --scaling writes (default bench-out/scaling); "
+                                                "--report: the project root (default: the current folder)")
+    p.add_argument("--boards", nargs="+", metavar="BOARD", help="--scaling on these boards only")
     p.set_defaults(run=run, text=text)
 
 
 def run(args) -> dict:
+    if args.scaling or args.report:
+        from . import _study
+
+        return _study.run(args)
     if args.list:
         return {"environment": bench.environment(), "rows": [], "wrong": [],
                 "names": [{"name": c.name, "title": c.title, "quick": c.quick} for c in bench.cases()]}
@@ -48,6 +60,8 @@ def run(args) -> dict:
 
 
 def text(result: dict) -> str:
+    if "summary" in result:
+        return result["summary"]
     if result.get("names") is not None:
         return "\n".join(f"{n['name']:<30} {'quick ' if n['quick'] else '      '}{n['title']}" for n in result["names"])
     env = result["environment"]

@@ -1,0 +1,93 @@
+"""BENCHMARKS.md is generated: the committed file is exactly what ``bench --report`` renders from the
+committed JSON in ``benchmarks/`` (so it cannot go stale), it stays short, every figure it embeds is
+committed beside it, every table names its date and command, and matplotlib stays a bench-only import."""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from pyapp.bench import plots, report
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_LINES = 400
+
+
+@pytest.fixture(scope="module")
+def rendered():
+    return report.render(report.load(ROOT / report.RESULTS))
+
+
+def test_the_committed_report_is_what_the_json_renders(rendered):
+    committed = (ROOT / "BENCHMARKS.md").read_text()
+    assert committed == rendered, "BENCHMARKS.md is stale: run python -m pyapp bench --report"
+
+
+def test_the_report_is_short_and_complete(rendered):
+    assert rendered.count("\n") <= MAX_LINES
+    data = report.load(ROOT / report.RESULTS)
+    assert set(data) == set(report.FILES)  # every section has its file
+    for image in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", rendered):
+        assert (ROOT / image).is_file(), image
+    assert "scaling-time-vs-pegs.svg" in rendered and "scaling-outcomes.svg" in rendered
+
+
+def test_every_result_file_names_its_date_and_command():
+    for name, data in report.load(ROOT / report.RESULTS).items():
+        text = repr(data)
+        assert re.search(r"20\d\d-\d\d-\d\d", text), name
+        assert "python" in text or "node" in text, name
+
+
+def test_the_published_figures_are_computed_from_the_json(rendered):
+    data = report.load(ROOT / report.RESULTS)
+    rows = {r["name"]: r for r in data["suite"]["rows"]}
+    english = rows["english"]["chromium"]["median"]
+    assert f"| Go port, fixed order (English) | 2.7 s | english, median {english * 1000:.1f} ms | " \
+           f"{2.7 / english:,.0f}x |" in rendered
+    assert "40,861,647,040,079,968" in rendered and "18 moves" in rendered  # the anchors kept
+
+
+def test_the_committed_study_is_valid_and_full():
+    from pyapp.bench import scaling
+
+    data = report.load(ROOT / report.RESULTS)["scaling"]
+    assert scaling.validate(data) == [] and data["study"]["quick"] is False
+    assert {r["board"] for r in data["runs"]} == set(scaling.BOARDS)
+
+
+def test_in_the_committed_study_the_baseline_searches_far_more_on_every_board():
+    """Per puzzle the baseline sometimes searches fewer nodes (the report counts those puzzles); summed over
+    the puzzles both solved, it searches at least ten times as many on every board."""
+    from pyapp.bench.report import node_comparison
+
+    data = report.load(ROOT / report.RESULTS)["scaling"]
+    by: dict[tuple, dict] = {}
+    for r in data["runs"]:
+        by.setdefault((r["board"], r["pegs"], r["seed"]), {})[r["solver"]] = r
+    for board in data["study"]["boards"]:
+        both = [v for k, v in by.items() if k[0] == board and len(v) == 2
+                and all(x["status"] == "solved" for x in v.values())]
+        assert sum(v["baseline"]["nodes"] for v in both) >= 10 * sum(v["ours"]["nodes"] for v in both), board
+    solved, fewer = node_comparison(data)
+    assert len(fewer) < solved / 4
+
+
+def test_missing_matplotlib_is_said_plainly(monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(plots.PlotsUnavailable, match="pip install"):
+        plots.pyplot()
+
+
+def test_only_the_plots_module_imports_matplotlib():
+    for path in (ROOT / "pyapp").rglob("*.py"):
+        if path.name == "plots.py" and path.parent.name == "bench":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            assert not any(n.split(".")[0] == "matplotlib" for n in names), path
