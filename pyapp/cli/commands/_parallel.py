@@ -12,6 +12,7 @@ import argparse
 import os
 
 from ...core.errors import PegError
+from ...exact.pool import Pool
 from ...exact.sharded import Checkpoint, Parallel, make_pool
 from ._common import positive_int
 
@@ -42,6 +43,24 @@ def parallel_from_args(args: argparse.Namespace) -> Parallel | None:
         except (OSError, ValueError) as err:
             raise PegError(f"cannot use the checkpoint folder {args.checkpoint!r}: {err}") from None
     return Parallel(make_pool(workers, args.cluster), ck, args.shards)
+
+
+def add_pool_args(p: argparse.ArgumentParser, prefix: str = "") -> None:
+    """``--workers`` and ``--cluster`` for commands that spread independent problems over a pool."""
+    p.add_argument("--workers", type=positive_int, default=None,
+                   help=f"{prefix}worker processes (default: every core; 1: in this process)")
+    p.add_argument("--cluster", metavar="tcp://HOST:PORT",
+                   help=f"{prefix}this Dask scheduler's workers (needs the distributed package)")
+
+
+def pool_from_args(args: argparse.Namespace) -> Pool | None:
+    """The pool ``--workers``/``--cluster`` ask for, or None (one after the other in this process)."""
+    if args.cluster and args.workers is not None:
+        raise PegError("give --workers or --cluster, not both")
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if not args.cluster and workers == 1:
+        return None
+    return make_pool(workers, args.cluster)
 
 
 def close(par: Parallel | None) -> None:
