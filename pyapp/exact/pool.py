@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import signal
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -34,6 +36,9 @@ class Pool:
     workers: int = 1
     local: bool = True
     name: str = "pool"
+    exchange_dir: str | None = None
+    """A folder every worker can read (local processes: in shared memory, ``/dev/shm``, where there is one):
+    buckets go there as files instead of through this process (no pickling, no copy through the driver)."""
     shards_per_worker: int = 1
     """Shards per level and worker.  More shards balance uneven workers but cost more: a position
     reached from parents in k shards is sent and merged k times (English, 2 -> 4 -> 8 shards in one
@@ -151,6 +156,9 @@ class Processes(Pool):
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         self._pool = ctx.Pool(self.workers, initializer=_quiet_worker)
         self._open = True
+        shm = "/dev/shm"
+        self.exchange_dir = tempfile.mkdtemp(prefix="pyapp-shards-",
+                                             dir=shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None)
 
     def submit(self, fn: Callable, *args: Any, **kwargs: Any) -> Any:
         return self._pool.apply_async(fn, _resolve(self, args), kwargs)
@@ -174,9 +182,16 @@ class Processes(Pool):
         if self._open:
             self._pool.terminate()
             self._open = False
+        self._remove()
 
     def close(self) -> None:
         if self._open:
             self._pool.close()
             self._pool.join()
             self._open = False
+        self._remove()
+
+    def _remove(self) -> None:
+        if self.exchange_dir:
+            shutil.rmtree(self.exchange_dir, ignore_errors=True)
+            self.exchange_dir = None

@@ -53,12 +53,14 @@ class LevelStats:
     positions: int
     seconds: float
     shard_seconds: list[float]
+    shard_cpu: list[float]
     bytes_exchanged: int
     spilled: bool
 
     def as_dict(self) -> dict:
         return {"stage": self.stage, "pegs": self.pegs, "positions": self.positions,
                 "seconds": round(self.seconds, 4), "shard_seconds": [round(t, 4) for t in self.shard_seconds],
+                "shard_cpu": [round(t, 4) for t in self.shard_cpu],
                 "bytes": self.bytes_exchanged, "spilled": self.spilled}
 
 
@@ -200,7 +202,8 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
             handles = []
             for j in range(spec.shards):
                 save = ck.shard_path(sweep_id, pegs, j) if ck and not resumed else None
-                out = os.path.join(spill_dir, f"B{pegs - 1}.s{j}") if spill and spill_dir else None
+                where = spill_dir if spill else pool.exchange_dir
+                out = os.path.join(where, f"{sweep_id}.B{pegs - 1}.s{j}") if where else None
                 handles.append(pool.submit(step, spec, incoming[j], expand_it=expand_it, keep=kept or not pool.local,
                                            save=save, spill=out))
             t_level = time.perf_counter()
@@ -211,7 +214,8 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
             size = sum(i["size"] for i in infos)
             moved = sum(i["stats"]["bytes_out"] for i in infos)
             par.stats.append(LevelStats(stage, pegs, size, time.perf_counter() - t_level,
-                                        [i["stats"]["seconds"] for i in infos], moved, spill))
+                                        [i["stats"]["seconds"] for i in infos], [i["stats"]["cpu"] for i in infos],
+                                        moved, spill))
             if not resumed:
                 if ck:
                     ck.record(sweep_id, spec.shards, pegs, size)
