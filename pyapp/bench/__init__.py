@@ -4,7 +4,8 @@
 * :mod:`.rows`: a row's types and the checks every answer must pass (replays, oracles);
 * :mod:`.cases`: the solver, analysis and table rows; :mod:`.exact_rows`: the exact sweeps' rows;
   :mod:`.tables`: whole single-vacancy tables and random positions;
-* :mod:`.sat_compare`: SAT against search on classic problems.
+* :mod:`.sat_compare`: SAT against search on classic problems;
+* :mod:`.scaling`: the sharded sweeps' speedup on worker processes and a model of more (``bench --parallel``).
 
 May import: :mod:`pyapp.core`, :mod:`pyapp.proofs`, :mod:`pyapp.search`, :mod:`pyapp.sat`,
 :mod:`pyapp.exact`, :mod:`pyapp.analysis`.
