@@ -72,3 +72,17 @@ def _alive(pid: int) -> bool:
             return f.read().split(")")[-1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_batch_on_two_workers_answers_in_the_files_order(tmp_path, capsys):
+    lines = ["o.o/ooo/ooo", "not a position", "", "ooo/o.o/ooo", "..o/.o./o.."]
+    f = tmp_path / "batch.txt"
+    f.write_text("\n".join(lines) + "\n")
+
+    def answers(workers: str) -> list[dict]:
+        assert main(["solve", "square:ooo/ooo/ooo", "--batch", str(f), "--goal", "any", "--workers", workers,
+                     "--json"]) == 0
+        return [{k: v for k, v in json.loads(x).items() if k != "seconds"}
+                for x in capsys.readouterr().out.splitlines()]
+    one = answers("1")
+    assert answers("2") == one and [r["line"] for r in one] == [1, 2, 4, 5]
