@@ -86,3 +86,12 @@ def test_a_batch_on_two_workers_answers_in_the_files_order(tmp_path, capsys):
                 for x in capsys.readouterr().out.splitlines()]
     one = answers("1")
     assert answers("2") == one and [r["line"] for r in one] == [1, 2, 4, 5]
+
+
+def test_bench_parallel_row_and_model(capsys):
+    r = _run(["bench", "--parallel", "--only", "parallel-count-triangle6", "--json"], capsys)
+    row = r["parallel"][0]
+    assert row["same_answer"] and r["wrong"] == [] and row["answer"][1] == 113077359159
+    assert [x["workers"] for x in row["runs"]] == [1, 2]
+    assert row["runs"][1]["levels"] and all("shard_cpu" in lv and lv["bytes"] >= 0 for lv in row["runs"][1]["levels"])
+    assert {"8", "64", "512", "best_workers"} <= set(row["model"])

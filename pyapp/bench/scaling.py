@@ -98,13 +98,16 @@ def measure(case: Case, workers: int) -> dict:
             "answer": list(answer), "levels": levels}
 
 
-def model(single_cpu: float, runs: list[dict], serial: float = 0.0) -> dict:
-    """The projection of the docstring from a sharded run's levels (their bytes) and the unsharded CPU time."""
-    levels: list[dict] = next((r["levels"] for r in runs if r["levels"]), [])
+def model(single_cpu: float, runs: list[dict]) -> dict:
+    """The projection of the docstring from a sharded run's levels (their bytes) and the unsharded CPU time;
+    ``T_serial`` is that run's wall time outside the levels (the driver alone: gathering, combining)."""
+    sharded: dict = next((r for r in runs if r["levels"]), {"levels": [], "wall": 0.0})
+    levels: list[dict] = sharded["levels"]
+    serial = max(0.0, float(sharded["wall"]) - sum(lv["seconds"] for lv in levels)) if levels else 0.0
     total_bytes = sum(lv["bytes"] for lv in levels)
     nlevels = max(1, len(levels))
     work = max(single_cpu - serial, 0.0)
-    out = {}
+    out: dict = {}
     for p in WORKERS:
         s = 2 * p
         g = 1 + OVERHEAD_PER_DUPLICATE * (1 - 1 / s)
@@ -117,6 +120,8 @@ def model(single_cpu: float, runs: list[dict], serial: float = 0.0) -> dict:
     # where the model's time is least: d/dP of work*g/P + levels*4P^2*t_task = 0
     best = round((work * (1 + OVERHEAD_PER_DUPLICATE) / (8 * nlevels * TASK_SECONDS)) ** (1 / 3))
     out["best_workers"] = best
+    out["serial_seconds"] = round(serial, 2)
+    out["bytes"] = total_bytes
     return out
 
 
