@@ -193,3 +193,13 @@ def test_make_pool_and_a_missing_dask(monkeypatch):
     from pyapp.core.errors import PegError
     with pytest.raises(PegError, match="needs Dask"):
         make_pool(cluster="tcp://127.0.0.1:1")
+
+
+def test_count_that_meets_two_sweeps_loads_only_the_fronts(processes):
+    """triangle 5, vacancy 1 -> any: the two sweeps meet; on every pool the fronts come back whole."""
+    problem = build("triangle5", start="1", goal="any").problem
+    want = count_exact(problem)
+    for par in (Parallel(processes), Parallel(InProcess(), shards=3)):
+        got = count_exact(problem, parallel=par)
+        assert (got.solutions, got.positions) == (want.solutions, want.positions)
+    assert not [f for f in os.listdir(processes.exchange_dir) if ".K" in f]  # nothing left in shared memory

@@ -7,7 +7,8 @@ shard (merge the buckets sent to the shard, expand it, bucket the children by th
 in slices of :data:`SLICE_SECONDS` (a progress report each, so a budget or Ctrl+C stops every worker
 at once), then routes bucket ``j`` of every step to shard ``j``'s next step.  Levels the caller keeps
 (``keep``) are gathered and sorted; the others come as sizes, gathered only if :meth:`Level.load` is
-called.  Sizes and keys are the same as :func:`~.sweep.sweep`'s whatever the back end or shard count.
+called (until the sweep's next level is done: a local pool leaves them in shared memory till then).  Sizes and
+keys are the same as :func:`~.sweep.sweep`'s whatever the back end or shard count.
 
 Faults and memory:
 
@@ -23,6 +24,7 @@ Faults and memory:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -175,6 +177,8 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
     total = 0
     incoming: list[list] = []
     handles: list = []
+    shelf: list[str] = []
+    shelved: list[str] = []
     try:
         # levels finished by an earlier run: read back, then go on from the last one
         for p in sorted((int(k) for k in done["levels"]), reverse=True):
@@ -195,13 +199,17 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
             expand_it = pegs > last_pegs
             if resumed:  # the shards of this level are on disk already: only expand them
                 kept = False
-            else:
-                kept = keep(pegs)
+            else:  # a level can be left out only where it can be fetched later
+                kept = keep(pegs) or (pool.local and not pool.exchange_dir and not ck)
             if spill and spill_dir is None:
                 own_tmp = spill_dir = tempfile.mkdtemp(prefix="pyapp-spill-")
             handles = []
+            shelf = []  # where the shards of a level not gathered wait for Level.load (local pools)
             for j in range(spec.shards):
                 save = ck.shard_path(sweep_id, pegs, j) if ck and not resumed else None
+                if save is None and not kept and not resumed and pool.exchange_dir:
+                    save = os.path.join(pool.exchange_dir, f"{sweep_id}.K{pegs}.s{j}")
+                    shelf.append(save)
                 where = spill_dir if spill else pool.exchange_dir
                 out = os.path.join(where, f"{sweep_id}.B{pegs - 1}.s{j}") if where else None
                 handles.append(pool.submit(step, spec, incoming[j], expand_it=expand_it, keep=kept or not pool.local,
@@ -225,8 +233,14 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
                     yield Level(pegs, keys, ws)
                 elif not pool.local:
                     yield Level(pegs, array("Q"), size=size, fetch=partial(_gather, pool, list(handles), weights))
+                elif ck or shelf:
+                    paths = [ck.shard_path(sweep_id, pegs, j) for j in range(spec.shards)] if ck else shelf
+                    yield Level(pegs, array("Q"), size=size, fetch=_disk_fetch(paths, weights))
                 else:
                     yield Level(pegs, array("Q"), size=size)
+            for path in shelved:  # a lazy level can be loaded until the next level of its sweep is done
+                os.remove(path)
+            shelved = shelf
             resumed = False
             for path in spilled:  # consumed: the merged shards (or the checkpoint) hold them now
                 os.remove(path)
@@ -252,6 +266,9 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
         pool.cancel()
         raise
     finally:
+        for path in shelved + shelf:  # a lazy level's shards: kept only while the sweep stands at it
+            with contextlib.suppress(OSError):
+                os.remove(path)
         if own_tmp:
             shutil.rmtree(own_tmp, ignore_errors=True)
 

@@ -36,7 +36,8 @@ from ...core.codec.compiled import Codec
 from ...core.problem import Problem
 from ..setup import Cancelled, OutOfTime, Sides, sides, stop_if_over
 from ..sharded import Parallel, sweeper
-from ..sweep import CHUNK, Level, MemoryCeiling, Progress, sweep
+from ..sweep import CHUNK, Level, MemoryCeiling, Progress
+from ..sweep import sweep as _plain_sweep
 
 
 @dataclass
@@ -121,14 +122,16 @@ def count_steps(problem: Problem, budget: Budget | None = None, meet: int | None
     return ExactCount("counted", total, None, state["positions"], meet, group, budget.elapsed(), state["peak"])
 
 
-def _meet(s: Sides, budget: Budget, state: dict, held, forced: int | None = None, sweep=sweep
+def _meet(s: Sides, budget: Budget, state: dict, held, forced: int | None = None, sweep=None
           ) -> Generator[Progress, None, tuple[Level, Level]]:
     """Sweep from both ends, always extending the side with the smaller frontier (or the side short
     of the ``forced`` level), until they meet."""
+    sweep = sweep or _plain_sweep
+    lazy = {"keep": lambda pegs: False} if sweep is not _plain_sweep else {}  # sharded: only the fronts are loaded
     gens = {"forward": sweep(s.wide_codec, {s.start: 1}, s.last_pegs, weights=True, stage="forward",
-                             kept_bytes=held, max_bytes=budget.max_bytes),
+                             kept_bytes=held, max_bytes=budget.max_bytes, **lazy),
             "backward": sweep(s.back_codec, s.backward, s.holes - s.first_pegs, weights=True, stage="backward",
-                              kept_bytes=held, max_bytes=budget.max_bytes)}
+                              kept_bytes=held, max_bytes=budget.max_bytes, **lazy)}
     front: dict[str, Level] = {}
 
     def advance(side: str):
