@@ -6,7 +6,8 @@
 * :mod:`.neverlose` / :mod:`.neverlose_exact`: after every move, can the goal still be reached
   (by search, or by one lookup in an exact winnable set);
 * :mod:`.table`: every single-vacancy start times every finish of a board;
-* :mod:`.puzzle`: random positions built backwards from one peg, solvable by construction.
+* :mod:`.puzzle`: random positions built backwards from one peg, solvable by construction;
+* :mod:`.spread`: whole tables spread start by start over a pool of workers.
 
 Counting and fewest moves have their one home in :mod:`pyapp.exact.count` and
 :mod:`pyapp.exact.fewest`.  Every analysis takes a time budget where it may run long and says

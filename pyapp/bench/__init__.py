@@ -10,6 +10,7 @@
   fits of :mod:`.fits` and the figures of :mod:`.plots` (matplotlib, optional, imported there only);
 * :mod:`.report` and :mod:`.report_sections`: BENCHMARKS.md rendered from the JSON in ``benchmarks/``
   (``bench --report``).
+* :mod:`.speedup`: the sharded sweeps' speedup on worker processes and a model of more (``bench --parallel``).
 
 May import: :mod:`pyapp.core`, :mod:`pyapp.proofs`, :mod:`pyapp.search`, :mod:`pyapp.sat`,
 :mod:`pyapp.exact`, :mod:`pyapp.analysis`.

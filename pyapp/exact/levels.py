@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from ..core.budget import Budget, drive
 from ..core.problem import Problem
 from .setup import Cancelled, OutOfTime, sides, stop_if_over
-from .sweep import Level, MemoryCeiling, Progress, sweep
+from .sharded import Parallel, sweeper
+from .sweep import Level, MemoryCeiling, Progress
 from .winnable import winnable_steps
 
 
@@ -43,20 +44,22 @@ class LevelTable:
         return sum(row["winnable"] or 0 for row in self.rows)
 
 
-def level_table(problem: Problem, budget: Budget | None = None) -> LevelTable:
+def level_table(problem: Problem, budget: Budget | None = None, parallel: Parallel | None = None) -> LevelTable:
     """Run :func:`levels_steps` to the end."""
-    return drive(levels_steps(problem, budget))
+    return drive(levels_steps(problem, budget, parallel))
 
 
-def levels_steps(problem: Problem, budget: Budget | None = None) -> Generator[Progress, None, LevelTable]:
-    """Sweep every level of ``problem``; yields :class:`Progress`, returns :class:`LevelTable`."""
+def levels_steps(problem: Problem, budget: Budget | None = None, parallel: Parallel | None = None
+                 ) -> Generator[Progress, None, LevelTable]:
+    """Sweep every level of ``problem`` (sharded on ``parallel``'s pool when given); yields :class:`Progress`,
+    returns :class:`LevelTable`."""
     budget = budget or Budget()
     s = sides(problem)
     out = LevelTable("counted", symmetries=len(s.codec.group))
     reach: dict[int, array] = {}
     stored = [0]
     try:
-        for item in sweep(s.codec, [s.start], s.last_pegs, weights=False, stage="reachable",
+        for item in sweeper(parallel)(s.codec, [s.start], s.last_pegs, weights=False, stage="reachable",
                           kept_bytes=lambda: stored[0], max_bytes=budget.max_bytes):
             if isinstance(item, Level):
                 reach[item.pegs] = item.keys
@@ -68,7 +71,7 @@ def levels_steps(problem: Problem, budget: Budget | None = None) -> Generator[Pr
         if problem.goal.obstacle(problem.board, problem.start) or s.first_pegs < s.last_pegs:
             win_counts: dict[int, int] = {}
         else:
-            win = yield from winnable_steps(problem, budget, forward=reach, wide=False)
+            win = yield from winnable_steps(problem, budget, forward=reach, wide=False, parallel=parallel)
             win_counts = win.counts()
     except (Cancelled, OutOfTime, MemoryCeiling) as stop:
         out.status, out.reason = "unknown", str(stop)

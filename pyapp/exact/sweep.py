@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from array import array
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..core.codec.compiled import Codec
 
@@ -46,9 +46,20 @@ class Level:
     keys: array
     weights: array | list | None = None
     """Class weights ``T(C)`` parallel to ``keys`` (None when only reachability was asked)."""
+    size: int | None = None
+    """The level's size when its keys are still spread over the shards of a sharded sweep
+    (:mod:`pyapp.exact.sharded`): ``keys`` is empty until :meth:`load`."""
+    fetch: Callable[[], tuple[array, array | list | None]] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
-        return len(self.keys)
+        return len(self.keys) if self.size is None else self.size
+
+    def load(self) -> Level:
+        """Bring the keys (and weights) of a sharded level in, if they are not yet; returns the level."""
+        if self.fetch is not None:
+            self.keys, self.weights = self.fetch()
+            self.size, self.fetch = None, None
+        return self
 
     @property
     def nbytes(self) -> int:

@@ -35,7 +35,8 @@ from ..core.budget import Budget, drive
 from ..core.codec.compiled import Codec
 from ..core.problem import Problem
 from .setup import Sides, sides, stop_if_over
-from .sweep import Level, Progress, sweep, to_array
+from .sharded import Parallel, sweeper
+from .sweep import Level, Progress, to_array
 
 
 def member(keys: array, key: int) -> bool:
@@ -110,7 +111,7 @@ def winnable(problem: Problem, budget: Budget | None = None) -> Winnable:
 
 
 def winnable_steps(problem: Problem, budget: Budget | None = None, forward: dict[int, array] | None = None,
-                   wide: bool = True) -> Generator[Progress, None, Winnable]:
+                   wide: bool = True, parallel: Parallel | None = None) -> Generator[Progress, None, Winnable]:
     """Compute the winnable sets, yielding :class:`Progress`; raises the :mod:`setup` stop exceptions.
 
     ``wide`` keeps them up to every symmetry of the goal (``Sides.wide_codec``), else up to those
@@ -135,7 +136,7 @@ def winnable_steps(problem: Problem, budget: Budget | None = None, forward: dict
         return stored[0]
 
     def run(sources, last: int, stage: str, into: dict[int, array], cd: Codec):
-        for item in sweep(cd, list(sources), last, weights=False, stage=stage, kept_bytes=held,
+        for item in sweeper(parallel)(cd, list(sources), last, weights=False, stage=stage, kept_bytes=held,
                           max_bytes=budget.max_bytes):
             if isinstance(item, Level):
                 into[item.pegs] = item.keys

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import sys
 
+from ...bench import speedup
 from ...bench import suite as bench
+from ...core.errors import PegError
 from ._common import non_negative, positive_float, positive_int
 
 
@@ -34,6 +36,10 @@ def register(sub) -> None:
     p.add_argument("--out", metavar="DIR", help="where --scaling writes (default bench-out/scaling); "
                                                 "--report: the project root (default: the current folder)")
     p.add_argument("--boards", nargs="+", metavar="BOARD", help="--scaling on these boards only")
+    p.add_argument("--parallel", action="store_true",
+                   help="instead: the sharded sweeps' speedup at 1 and --workers-list workers, with the per-level "
+                        "costs and the scaling model (pyapp.bench.speedup); --only picks rows")
+    p.add_argument("--workers-list", default="1,2", help="with --parallel: worker counts (default 1,2)")
     p.set_defaults(run=run, text=text)
 
 
@@ -42,6 +48,8 @@ def run(args) -> dict:
         from . import _study
 
         return _study.run(args)
+    if args.parallel:
+        return run_parallel(args)
     if args.list:
         return {"environment": bench.environment(), "rows": [], "wrong": [],
                 "names": [{"name": c.name, "title": c.title, "quick": c.quick} for c in bench.cases()]}
@@ -59,9 +67,42 @@ def run(args) -> dict:
     return {"environment": bench.environment(), "rows": rows, "wrong": wrong}
 
 
+def run_parallel(args) -> dict:
+    """``bench --parallel``: one row per case, runs alternating between the worker counts."""
+    try:
+        workers = tuple(int(w) for w in args.workers_list.split(","))
+    except ValueError:
+        raise PegError(f"--workers-list takes counts like 1,2, not {args.workers_list!r}") from None
+    if not workers or min(workers) < 1:
+        raise PegError(f"--workers-list takes counts of at least 1, not {args.workers_list!r}")
+    known = {c.name: c for c in speedup.CASES}
+    wanted = args.only or [c.name for c in speedup.CASES if "triangle6" not in c.name]
+    unknown = [n for n in wanted if n not in known]
+    if unknown:
+        raise PegError(f"unknown --parallel row {unknown[0]!r}: one of {', '.join(known)}")
+    rows = []
+    for name in wanted:
+        r = speedup.row(known[name], args.repeat or 1, workers)
+        print(f"bench: {name}: speedup {r['speedup']}, cpu {r['cpu_ratio']}, same answer {r['same_answer']}",
+              file=sys.stderr, flush=True)
+        rows.append(r)
+    return {"environment": bench.environment(), "parallel": rows, "rows": [],
+            "wrong": [r["name"] for r in rows if not r["same_answer"]]}
+
+
 def text(result: dict) -> str:
     if "summary" in result:
         return result["summary"]
+    if "parallel" in result:
+        lines = []
+        for r in result["parallel"]:
+            walls = ", ".join(f"{x['workers']}w {x['wall']:.1f} s wall {x['cpu']:.1f} s CPU (load {x['load']})"
+                              for x in r["runs"])
+            m = r["model"]
+            proj = ", ".join(f"{p} workers {m[p]['seconds']} s ({m[p]['speedup']}x)" for p in ("8", "64", "512"))
+            lines += [f"{r['name']}: speedup {r['speedup']}  [{walls}]",
+                      f"  model: {proj}; least time at about {m['best_workers']} workers"]
+        return "\n".join(lines)
     if result.get("names") is not None:
         return "\n".join(f"{n['name']:<30} {'quick ' if n['quick'] else '      '}{n['title']}" for n in result["names"])
     env = result["environment"]

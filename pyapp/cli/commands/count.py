@@ -2,7 +2,8 @@
 
 Both run the exact level sweeps of :mod:`pyapp.exact` with no cap on positions: the caller's
 budget (``--max-seconds``, ``--max-memory``) is the only limit, and progress goes to stderr
-level by level.
+level by level.  The sweeps run sharded on every core by default (``--workers``, ``--cluster``,
+``--checkpoint``: :mod:`._parallel`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from ...exact.count import sweep_steps as count_steps
 from ...exact.levels import levels_steps
 from ...exact.report import count_json, levels_json
 from ._common import add_problem_args, add_time_budget, budget_from_args, problem_from_args
+from ._parallel import add_parallel_args, close, parallel_from_args
 from ._progress import StderrProgress
 
 
@@ -22,15 +24,21 @@ def register(sub) -> None:
     p.add_argument("--levels", action="store_true",
                    help="instead: positions reachable and positions that can still win, per peg count")
     add_time_budget(p, 900.0)
+    add_parallel_args(p)
     p.set_defaults(run=run, text=text)
 
 
 def run(args) -> dict:
     problem = problem_from_args(args)
     budget = budget_from_args(args)
-    if args.levels:
-        return levels_json(problem, drive(levels_steps(problem, budget), StderrProgress("count --levels").level))
-    return count_json(problem, drive(count_steps(problem, budget), StderrProgress("count").level))
+    par = parallel_from_args(args)
+    try:
+        if args.levels:
+            return levels_json(problem, drive(levels_steps(problem, budget, par),
+                                              StderrProgress("count --levels").level))
+        return count_json(problem, drive(count_steps(problem, budget, parallel=par), StderrProgress("count").level))
+    finally:
+        close(par)
 
 
 def text(r: dict) -> str:

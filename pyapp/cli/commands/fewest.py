@@ -8,7 +8,8 @@ the quicker bounded search (:func:`pyapp.analysis.fewest_moves`), marked not pro
 
 ``fewest BOARD --all`` proves every single-vacancy problem of the board instead, one row per
 start and finish up to symmetry (:mod:`pyapp.exact.fewest.table`): ``--starts`` keeps some start
-holes' classes, ``--each-seconds`` caps each problem, ``--max-seconds`` the whole table.
+holes' classes, ``--each-seconds`` caps each problem, ``--max-seconds`` the whole table; the starts run
+side by side on every core (``--workers``, ``--cluster``), the rows merged in order.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import json
 import sys
 
+from ...analysis import spread
 from ...core.budget import drive
 from ...core.catalogue import get_board
 from ...core.errors import PegError
@@ -23,8 +25,11 @@ from ...core.moves import count_moves
 from ...core.notation import format_moves
 from ...core.wording import plural
 from ...exact.fewest import fewest_all_steps, fewest_moves, fewest_steps
+from ...exact.fewest.table import merge_tables, single_vacancy_problems
 from ...exact.report import fewest_json, fewest_row_json, fewest_table_json
+from ...exact.sharded import Parallel
 from ._common import add_problem_args, add_time_budget, budget_from_args, positive_float, problem_from_args
+from ._parallel import add_pool_args, pool_from_args
 from ._progress import StderrProgress
 
 
@@ -40,6 +45,7 @@ def register(sub) -> None:
                         "class, finishes in the start's position class), each proven")
     p.add_argument("--starts", help="with --all: only these start holes' classes (comma-separated hole names)")
     p.add_argument("--each-seconds", type=positive_float, help="with --all: time budget of each problem")
+    add_pool_args(p, "the level sweeps (with --all: the starts) on ")
     p.set_defaults(run=run, text=text)
 
 
@@ -50,7 +56,13 @@ def run(args) -> dict:
         raise PegError("--starts and --each-seconds go with --all")
     problem = problem_from_args(args)
     budget = budget_from_args(args)
-    f = drive(fewest_steps(problem, budget), StderrProgress("fewest").level)
+    pool = pool_from_args(args)
+    try:
+        f = drive(fewest_steps(problem, budget, parallel=Parallel(pool) if pool else None),
+                  StderrProgress("fewest").level)
+    finally:
+        if pool is not None:
+            pool.close()
     out = fewest_json(problem, f)
     if f.status == "unknown":
         quick = fewest_moves(problem, max_seconds=args.fallback_seconds)
@@ -71,9 +83,31 @@ def run_all(args) -> dict:
                        "or --target")
     board = get_board(args.board)
     starts = [name.strip() for name in args.starts.split(",") if name.strip()] if args.starts else None
-    steps = fewest_all_steps(board, budget_from_args(args), each_seconds=args.each_seconds, starts=starts,
-                             on_row=_row_line)
-    return fewest_table_json(drive(steps, StderrProgress("fewest --all").level))
+    budget = budget_from_args(args)
+    pool = pool_from_args(args)
+    if pool is None:
+        steps = fewest_all_steps(board, budget, each_seconds=args.each_seconds, starts=starts, on_row=_row_line)
+        return fewest_table_json(drive(steps, StderrProgress("fewest --all").level))
+    names = list(dict.fromkeys(_vacancy(p) for p, _ in single_vacancy_problems(board, starts)))
+    with pool:
+        jobs = spread.jobs(board, names, budget, args.each_seconds)
+        parts = drive(spread.spread_steps(pool, spread.fewest_start, jobs, budget),
+                      StderrProgress("fewest --all", "start").nodes)
+    table = merge_tables(board, [t for t in parts if t is not None])
+    table.pending += [pair for name, t in zip(names, parts, strict=True) if t is None
+                      for pair in _pairs(board, name)]
+    for row in table.rows:
+        _row_line(row)
+    return fewest_table_json(table)
+
+
+def _vacancy(problem) -> str:
+    board = problem.board
+    return board.name_of[(board.mask ^ problem.start).bit_length() - 1]
+
+
+def _pairs(board, start: str) -> list[tuple[str, str]]:
+    return [(start, p.goal.text(board)) for p, _ in single_vacancy_problems(board, [start])]
 
 
 def _row_line(row) -> None:

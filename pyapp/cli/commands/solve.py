@@ -1,9 +1,12 @@
-"""``solve``: answer a problem (solved / impossible / unknown), or a file of positions with ``--batch``."""
+"""``solve``: answer a problem (solved / impossible / unknown), or a file of positions with ``--batch``
+(spread over every core by default, ``--workers``/``--cluster``; the answers in the file's order)."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
@@ -12,8 +15,10 @@ from ...core.errors import PegError
 from ...core.limits import MAX_SPEC_CHARS
 from ...core.request import build
 from ...core.wording import plural
+from ...exact.pool import Pool
 from ...search.solver import solve
 from ._common import add_problem_args, add_time_budget, budget_from_args, problem_from_args, result_dict
+from ._parallel import add_pool_args, pool_from_args
 from ._progress import StderrProgress
 
 
@@ -26,8 +31,9 @@ def register(sub) -> None:
                    help="search (default) or sat: the CNF encoding of pyapp.sat run by an installed SAT package "
                         "(python-sat or pycosat)")
     p.add_argument("--batch", metavar="FILE",
-                   help="solve one position per line of FILE ('-' for standard input) in this one process, "
-                        "each with the budget, and print one answer per line (with --json: JSON Lines)")
+                   help="solve one position per line of FILE ('-' for standard input), each with the budget, "
+                        "and print one answer per line in the file's order (with --json: JSON Lines)")
+    add_pool_args(p, "with --batch: the positions on ")
     p.set_defaults(run=run, text=text)
 
 
@@ -38,7 +44,8 @@ def run(args) -> dict | Iterator[dict]:
         if getattr(args, "engine", "search") != "search":
             raise PegError("--batch runs the search engine only")
         lines = _lines(args.batch)  # opened now: a missing file is an error before any output
-        return _batch(args, lines)
+        pool = pool_from_args(args)
+        return _batch(args, lines) if pool is None else _pooled(args, lines, pool)
     problem = problem_from_args(args)
     if getattr(args, "engine", "search") == "sat":
         if args.seed is not None:
@@ -70,6 +77,57 @@ def _read(handle: TextIO) -> Iterator[str]:
 def _batch(args, lines: Iterator[str]) -> Iterator[dict]:
     """One answer per non-empty line: the keys of ``solve --json`` plus ``line`` (its number in the
     file), or ``{"line", "error"}`` for a line that is not a position of the board."""
+    for item in _checked(args, lines):
+        if isinstance(item, dict):
+            yield item
+            continue
+        board, text, goal, target, number = item
+        problem = build(board, position=text, goal=goal, target=target).problem
+        yield _solved(problem, number, args.seed, budget_from_args(args))
+
+
+def _solved(problem, number: int, seed: int | None, budget) -> dict:
+    t0 = time.perf_counter()
+    result = solve(problem, seed=seed, budget=budget)
+    out = {"line": number, **result_dict(problem, result)}
+    out["seconds"] = round(time.perf_counter() - t0, 6)
+    return out
+
+
+def _job(job: tuple) -> dict:
+    """One line of a batch in a worker: the problem was checked by the reader, the budget is rebuilt here."""
+    board, text, goal, target, number, seed, limits = job
+    problem = build(board, position=text, goal=goal, target=target).problem
+    return _solved(problem, number, seed, budget_from_args(argparse.Namespace(**limits)))
+
+
+def _pooled(args, lines: Iterator[str], pool: Pool) -> Iterator[dict]:
+    """:func:`_batch` on a pool: the lines run side by side, the answers come out in the file's order as soon
+    as each and those before it are done (a window of a few lines per worker is in flight)."""
+    limits = {k: getattr(args, k, None) for k in ("max_seconds", "max_nodes", "max_memory", "cpu_time")}
+    window: deque = deque()
+    try:
+        for item in _checked(args, lines):
+            window.append(item if isinstance(item, dict) else pool.submit(_job, (*item, args.seed, limits)))
+            while window and (len(window) > 4 * pool.workers or _ready(pool, window[0])):
+                head = window.popleft()
+                yield head if isinstance(head, dict) else pool.result(head)
+        while window:
+            head = window.popleft()
+            yield head if isinstance(head, dict) else pool.result(head)
+    except BaseException:
+        pool.cancel()
+        raise
+    finally:
+        pool.close()
+
+
+def _ready(pool: Pool, item) -> bool:
+    return isinstance(item, dict) or pool.ready(item)
+
+
+def _checked(args, lines: Iterator[str]) -> Iterator[dict | tuple]:
+    """Each line's error (a dict), or what a worker needs to solve it (a tuple)."""
     for number, raw in enumerate(lines, 1):
         text = raw.rstrip("\r\n")  # leading spaces are part of a position's first row
         if not text.strip() or text.lstrip().startswith("#"):
@@ -79,15 +137,11 @@ def _batch(args, lines: Iterator[str]) -> Iterator[dict]:
                                             f"{MAX_SPEC_CHARS:,}"}
             continue
         try:
-            problem = build(args.board, position=text, goal=args.goal, target=args.target).problem
+            build(args.board, position=text, goal=args.goal, target=args.target)
         except PegError as err:
             yield {"line": number, "error": str(err)}
             continue
-        t0 = time.perf_counter()
-        result = solve(problem, seed=args.seed, budget=budget_from_args(args))
-        out = {"line": number, **result_dict(problem, result)}
-        out["seconds"] = round(time.perf_counter() - t0, 6)
-        yield out
+        yield (args.board, text, args.goal, args.target, number)
 
 
 def text(r: dict) -> str:

@@ -1,13 +1,19 @@
-"""``table``: every single-vacancy start (up to symmetry) x every finishing hole, solved or impossible."""
+"""``table``: every single-vacancy start (up to symmetry) x every finishing hole, solved or impossible.
+
+The starts run side by side on every core (``--workers``, ``--cluster``: :mod:`pyapp.analysis.spread`),
+one progress line for the pool; ``--workers 1`` runs them one after the other in this process."""
 
 from __future__ import annotations
 
 import sys
+import time
 
-from ...analysis.table import DEFAULT_PROBLEM_SECONDS, table_steps
+from ...analysis import spread
+from ...analysis.table import DEFAULT_PROBLEM_SECONDS, Table, single_vacancy_starts, table_steps
 from ...core.budget import drive
 from ...core.spec import resolve_board
 from ._common import add_time_budget, budget_from_args, positive_float
+from ._parallel import add_pool_args, pool_from_args
 
 
 def register(sub) -> None:
@@ -16,6 +22,7 @@ def register(sub) -> None:
     p.add_argument("--problem-seconds", type=positive_float, default=DEFAULT_PROBLEM_SECONDS,
                    help=f"time budget of each start/finish problem (default {DEFAULT_PROBLEM_SECONDS:g})")
     add_time_budget(p, None)
+    add_pool_args(p, "the starts on ")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(run=run, text=text)
 
@@ -30,7 +37,16 @@ def run(args) -> dict:
             last[0] = prog.note
             print(f"table {board.id}: {prog.note}, {prog.seconds:.1f} s", file=sys.stderr, flush=True)
 
-    table = drive(table_steps(board, budget=budget, problem_seconds=args.problem_seconds), show)
+    pool = pool_from_args(args)
+    if pool is None:
+        table = drive(table_steps(board, budget=budget, problem_seconds=args.problem_seconds), show)
+    else:
+        with pool:
+            t0 = time.perf_counter()
+            jobs = spread.jobs(board, single_vacancy_starts(board), budget, args.problem_seconds)
+            rows = drive(spread.spread_steps(pool, spread.table_start, jobs, budget, f"table {board.id}: "), show)
+            table = Table(board.id, [c for cells in rows if cells for c in cells],
+                          time.perf_counter() - t0, any(cells is None for cells in rows))
     return {
         "board": board.id,
         "counts": table.counts(),

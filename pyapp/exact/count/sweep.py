@@ -35,7 +35,9 @@ from ...core.budget import Budget, drive
 from ...core.codec.compiled import Codec
 from ...core.problem import Problem
 from ..setup import Cancelled, OutOfTime, Sides, sides, stop_if_over
-from ..sweep import CHUNK, Level, MemoryCeiling, Progress, sweep
+from ..sharded import Parallel, sweeper
+from ..sweep import CHUNK, Level, MemoryCeiling, Progress
+from ..sweep import sweep as _plain_sweep
 
 
 @dataclass
@@ -57,17 +59,19 @@ class ExactCount:
     """Largest estimated memory held at a progress report."""
 
 
-def count_exact(problem: Problem, budget: Budget | None = None, meet: int | None = None) -> ExactCount:
+def count_exact(problem: Problem, budget: Budget | None = None, meet: int | None = None,
+                parallel: Parallel | None = None) -> ExactCount:
     """Run :func:`count_steps` to the end (no progress reports)."""
-    return drive(count_steps(problem, budget, meet))
+    return drive(count_steps(problem, budget, meet, parallel))
 
 
-def count_steps(problem: Problem, budget: Budget | None = None, meet: int | None = None
-                ) -> Generator[Progress, None, ExactCount]:
+def count_steps(problem: Problem, budget: Budget | None = None, meet: int | None = None,
+                parallel: Parallel | None = None) -> Generator[Progress, None, ExactCount]:
     """Count the jump sequences solving ``problem``; yields :class:`Progress`, returns :class:`ExactCount`.
 
     ``meet`` forces the level (pegs) where the sweeps meet; by default the complement problem meets
     in the middle and any other extends the smaller frontier first (a check may recount elsewhere).
+    ``parallel`` runs the sweeps sharded on its pool (:mod:`pyapp.exact.sharded`), else in this process.
     """
     budget = budget or Budget()
     s = sides(problem)
@@ -86,8 +90,8 @@ def count_steps(problem: Problem, budget: Budget | None = None, meet: int | None
 
     def run(stage: str, sources: dict[int, int], keep: tuple[int, ...]):
         last = min(keep)
-        for item in sweep(s.codec, sources, last, weights=True, stage=stage, kept_bytes=held,
-                          max_bytes=budget.max_bytes):
+        for item in sweeper(parallel)(s.codec, sources, last, weights=True, stage=stage, kept_bytes=held,
+                                      max_bytes=budget.max_bytes, keep=lambda pegs: pegs in keep):
             if isinstance(item, Level):
                 state["positions"] += len(item)
                 if item.pegs in keep:
@@ -104,7 +108,7 @@ def count_steps(problem: Problem, budget: Budget | None = None, meet: int | None
             yield from run("forward", {s.start: 1}, (meet, back_meet))
             forward, backward = kept.get(f"forward{meet}"), kept.get(f"forward{back_meet}")
         else:
-            forward, backward = yield from _meet(s, budget, state, held, forced)
+            forward, backward = yield from _meet(s, budget, state, held, forced, sweeper(parallel))
         if forward is None or backward is None or not len(forward) or not len(backward):
             # a sweep died out before the middle: no position there, no solution
             return ExactCount("counted", 0, "no position of the middle level is reachable from both ends",
@@ -118,14 +122,16 @@ def count_steps(problem: Problem, budget: Budget | None = None, meet: int | None
     return ExactCount("counted", total, None, state["positions"], meet, group, budget.elapsed(), state["peak"])
 
 
-def _meet(s: Sides, budget: Budget, state: dict, held, forced: int | None = None
+def _meet(s: Sides, budget: Budget, state: dict, held, forced: int | None = None, sweep=None
           ) -> Generator[Progress, None, tuple[Level, Level]]:
     """Sweep from both ends, always extending the side with the smaller frontier (or the side short
     of the ``forced`` level), until they meet."""
+    sweep = sweep or _plain_sweep
+    lazy = {"keep": lambda pegs: False} if sweep is not _plain_sweep else {}  # sharded: only the fronts are loaded
     gens = {"forward": sweep(s.wide_codec, {s.start: 1}, s.last_pegs, weights=True, stage="forward",
-                             kept_bytes=held, max_bytes=budget.max_bytes),
+                             kept_bytes=held, max_bytes=budget.max_bytes, **lazy),
             "backward": sweep(s.back_codec, s.backward, s.holes - s.first_pegs, weights=True, stage="backward",
-                              kept_bytes=held, max_bytes=budget.max_bytes)}
+                              kept_bytes=held, max_bytes=budget.max_bytes, **lazy)}
     front: dict[str, Level] = {}
 
     def advance(side: str):
@@ -149,7 +155,7 @@ def _meet(s: Sides, budget: Budget, state: dict, held, forced: int | None = None
         yield from advance(side)
         if not len(front[side]):
             break
-    return front["forward"], front["backward"]
+    return front["forward"].load(), front["backward"].load()
 
 
 def _combine(s: Sides, forward: Level, backward: Level, budget: Budget, state: dict, fcd: Codec

@@ -32,6 +32,7 @@ from ...core.moves import Jump, count_moves
 from ...core.problem import Problem
 from ..lookup import Marked, index_bytes
 from ..setup import Cancelled, OutOfTime, stop_if_over
+from ..sharded import Parallel
 from ..sweep import MemoryCeiling, Progress
 from ..winnable import Winnable, winnable_steps
 from .chains import LayerFn, chain_layer
@@ -65,12 +66,14 @@ def fewest_exact(problem: Problem, budget: Budget | None = None, method: str = "
 
 
 def fewest_steps(problem: Problem, budget: Budget | None = None, *, method: str = "levels",
-                 forward: dict[int, array] | None = None) -> Generator[Progress, None, ExactFewest]:
+                 forward: dict[int, array] | None = None, parallel: Parallel | None = None
+                 ) -> Generator[Progress, None, ExactFewest]:
     """Prove the fewest moves of ``problem``; yields :class:`Progress`, returns :class:`ExactFewest`.
 
     ``method`` picks the search over the winnable set (see the module docstring); ``forward``, a dict
     shared between problems with the same start and symmetry group, keeps the reachable levels swept
-    from the start (:func:`pyapp.exact.winnable.winnable_steps`) so the next problem reuses them."""
+    from the start (:func:`pyapp.exact.winnable.winnable_steps`) so the next problem reuses them;
+    ``parallel`` runs those sweeps sharded on its pool (:mod:`pyapp.exact.sharded`)."""
     if method not in METHODS:
         raise ValueError(f"unknown fewest method {method!r}: expected one of {', '.join(METHODS)}")
     budget = budget or Budget()
@@ -84,7 +87,7 @@ def fewest_steps(problem: Problem, budget: Budget | None = None, *, method: str 
     positions = 0
     last: Progress | None = None
     try:
-        sweeps = winnable_steps(problem, budget, forward)
+        sweeps = winnable_steps(problem, budget, forward, parallel=parallel)
         while True:  # the winnable sets, remembering where they stand (for an answer cut short)
             try:
                 last = next(sweeps)

@@ -168,3 +168,23 @@ def _reversed(row: FewestRow) -> ExactFewest:
     """The answer of the reverse of ``row``, a row proven impossible: impossible too."""
     return ExactFewest("impossible", reason=f"the reverse of {row.start} -> {row.finish} is impossible "
                        f"({row.answer.reason}); a solution read backwards would solve it", seconds=0.0)
+
+
+def merge_tables(board: Board, parts: list[FewestTable]) -> FewestTable:
+    """One table from tables of single starts run apart (in order): a row whose reverse an earlier row
+    proved impossible becomes that row's reverse, as :func:`fewest_all_steps` would have made it."""
+    table = FewestTable(board)
+    impossible: dict[tuple[int, int], FewestRow] = {}
+    for part in parts:
+        for row in part.rows:
+            p = row.problem
+            reverse = impossible.get(_pair_key(board, p.goal.target, board.mask ^ p.start))
+            if reverse is not None and row.reverse_of is None:
+                row = FewestRow(row.start, row.finish, row.problems, p, _reversed(reverse), 0.0,
+                                (reverse.start, reverse.finish))
+            table.rows.append(row)
+            if row.answer.status == "impossible" and row.reverse_of is None:
+                impossible[_pair_key(board, board.mask ^ p.start, p.goal.target)] = row
+        table.pending.extend(part.pending)
+        table.seconds = max(table.seconds, part.seconds)
+    return table

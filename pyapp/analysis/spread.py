@@ -1,0 +1,76 @@
+"""Independent problems spread over one pool: whole tables (``table``, ``fewest --all``) start by start.
+
+:func:`spread_steps` submits one task per item to a :class:`~pyapp.exact.pool.Pool` (local processes
+or a Dask cluster), waits in slices of :data:`SLICE_SECONDS` yielding one :class:`~pyapp.core.budget.Progress`
+for the whole pool (``"3 of 9 done"``), and returns the answers in the items' order, so the table
+is the same as the one built in one process.  Ctrl+C, an error or the caller's cancel stops every
+worker at once (:meth:`Pool.cancel`); a worker's budget is the time left when it starts.
+
+The tables split by start: the cells of one start depend on each other (a symmetric twin's answer
+is mapped instead of searched; one sweep from the start serves each of its finishes), the starts do not.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Generator
+from typing import Any
+
+from ..core.board import Board
+from ..core.budget import CPU_CLOCK, Budget, Progress, drive
+from ..exact.pool import Pool
+
+SLICE_SECONDS = 0.05
+
+
+def spread_steps(pool: Pool, fn: Callable, items: list, budget: Budget | None = None, label: str = ""
+                 ) -> Generator[Progress, None, list[Any]]:
+    """``[fn(item) for item in items]`` on ``pool``; yields progress; a cancelled budget stops every worker
+    and returns None for the items not finished."""
+    t0 = time.perf_counter()
+    handles = [pool.submit(fn, item) for item in items]
+    out: list[Any] = [None] * len(items)
+    left = set(range(len(items)))
+    try:
+        while left:
+            pool.wait([handles[i] for i in sorted(left)][:1], SLICE_SECONDS)
+            for i in [i for i in left if pool.ready(handles[i])]:
+                out[i] = pool.result(handles[i])
+                left.discard(i)
+            done = len(items) - len(left)
+            yield Progress(done, 0, time.perf_counter() - t0, 0,
+                           f"{label}{done} of {len(items)} done on {pool.workers} workers")
+            if budget is not None and budget.cancelled and left:
+                pool.cancel()
+                break
+    except BaseException:
+        pool.cancel()
+        raise
+    return out
+
+
+def _budget(seconds: float | None, max_bytes: int | None, cpu: bool) -> Budget:
+    return Budget(seconds, None, max_bytes, clock=CPU_CLOCK if cpu else None)
+
+
+def table_start(job: tuple) -> list:
+    """One start's cells of the whole-board table (a worker's task)."""
+    from .table import table_steps
+    board, vacancy, problem_seconds, seconds, max_bytes, cpu = job
+    table = drive(table_steps(board, budget=_budget(seconds, max_bytes, cpu), problem_seconds=problem_seconds,
+                              starts=[vacancy]))
+    return table.cells
+
+
+def fewest_start(job: tuple):
+    """One start's rows of ``fewest --all`` (a worker's task)."""
+    from ..exact.fewest.table import fewest_all_steps
+    board, vacancy, each_seconds, seconds, max_bytes, cpu = job
+    return drive(fewest_all_steps(board, _budget(seconds, max_bytes, cpu), each_seconds=each_seconds,
+                                  starts=[vacancy]))
+
+
+def jobs(board: Board, starts: list[str], budget: Budget, *extra: Any) -> list[tuple]:
+    """One task per start: the board, the start, ``extra``, the time left, the memory ceiling, the clock."""
+    cpu = budget.clock is CPU_CLOCK
+    return [(board, vacancy, *extra, budget.remaining_seconds(), budget.max_bytes, cpu) for vacancy in starts]

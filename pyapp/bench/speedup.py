@@ -1,0 +1,142 @@
+"""Speedup of the sharded sweeps (``bench --parallel``): rows at 1 and 2 workers, and a model of more.
+
+Each row runs one exact analysis in this process (``workers=1``: the unsharded sweep, today's code
+path) and on local worker processes, alternately (``--repeat``), and records wall and CPU seconds
+(this process and its workers), the answer (which must be the same at every worker count), the
+machine's load average, and per level the positions, each shard's seconds and CPU seconds and the
+bytes its buckets sent to the other shards.
+
+:func:`model` projects those measurements to 8, 64 and 512 workers.  Per level ``l`` with ``W_l``
+CPU seconds of unsharded work and ``B_l`` bytes of buckets::
+
+    T(P) = T_serial + sum_l [ W_l * g(S) / P  +  B_l * (1 - 1/S) / (P * bw)  +  tasks(S) * t_task ]
+
+* ``g(S) = 1 + d * (1 - 1/S)``: sharding's CPU overhead.  A position whose parents lie in several
+  shards is generated, sent and merged once per shard; ``d`` is fitted from the measured overhead
+  (English: 1.25x, 1.38x, 1.45x at 2, 4, 8 shards in one process, so ``d`` is about 0.5);
+* ``bw``: the bytes a worker sends per second (default 1 GB/s: a 10 Gb/s link, or shared memory);
+* ``tasks(S) = S + S**2``: a step per shard and a part (a bucket) per pair of shards, each costing the
+  scheduler ``t_task`` (Dask: about 0.2 ms); ``S = 2 P`` on a cluster;
+* ``T_serial``: what the driver does alone (gathering the middle levels, the final combination).
+
+It stops scaling where the scheduler's ``S**2`` parts per level cost as much as the shrinking
+``W_l / P``; the row says at which worker count the model's time is least.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..core.budget import Budget, drive
+from ..core.request import build
+from ..exact.count import sweep_steps
+from ..exact.fewest import fewest_steps
+from ..exact.sharded import Parallel, make_pool
+
+OVERHEAD_PER_DUPLICATE = 0.5
+"""``d`` of the model: the sharded sweep's extra CPU at many shards is ``1 + d`` (see the docstring)."""
+BYTES_PER_SECOND = 1e9
+TASK_SECONDS = 2e-4
+WORKERS = (8, 64, 512)
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    title: str
+    run: Callable[[Parallel | None], tuple]
+
+
+def _count(board: str, start: str | None, goal: str | None) -> Callable[[Parallel | None], tuple]:
+    def run(par: Parallel | None) -> tuple:
+        r = drive(sweep_steps(build(board, start=start, goal=goal).problem, Budget(), parallel=par))
+        return (r.status, r.solutions, r.positions)
+    return run
+
+
+def _fewest(board: str, start: str | None, goal: str | None) -> Callable[[Parallel | None], tuple]:
+    def run(par: Parallel | None) -> tuple:
+        r = drive(fewest_steps(build(board, start=start, goal=goal).problem, Budget(), parallel=par))
+        return (r.status, r.moves, r.winnable)
+    return run
+
+
+CASES = [
+    Case("parallel-count-english", "English 33: every solution counted", _count("english", None, None)),
+    Case("parallel-count-triangle7", "Triangle 7: vacancy 4 -> one peg, every solution counted",
+         _count("triangle7", "4", "any")),
+    Case("parallel-fewest-triangle7", "Triangle 7: vacancy 4 -> one peg, fewest moves",
+         _fewest("triangle7", "4", "any")),
+    Case("parallel-count-triangle6", "Triangle 6: every solution counted (cheap check)",
+         _count("triangle6", None, None)),
+]
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def measure(case: Case, workers: int) -> dict:
+    """One run of ``case`` on ``workers`` (1: in this process, unsharded)."""
+    load = os.getloadavg()[0]
+    cpu0, kids0, t0 = time.process_time(), _children_cpu(), time.perf_counter()
+    par = None if workers == 1 else Parallel(make_pool(workers))
+    try:
+        answer = case.run(par)
+    finally:
+        if par is not None:
+            par.pool.close()  # the workers exit: their CPU time is counted now
+    wall = time.perf_counter() - t0
+    cpu = time.process_time() - cpu0 + _children_cpu() - kids0
+    levels = [st.as_dict() for st in par.stats] if par is not None else []
+    return {"workers": workers, "wall": round(wall, 3), "cpu": round(cpu, 3), "load": round(load, 2),
+            "answer": list(answer), "levels": levels}
+
+
+def model(single_cpu: float, runs: list[dict]) -> dict:
+    """The projection of the docstring from a sharded run's levels (their bytes) and the unsharded CPU time;
+    ``T_serial`` is that run's wall time outside the levels (the driver alone: gathering, combining)."""
+    sharded: dict = next((r for r in runs if r["levels"]), {"levels": [], "wall": 0.0})
+    levels: list[dict] = sharded["levels"]
+    serial = max(0.0, float(sharded["wall"]) - sum(lv["seconds"] for lv in levels)) if levels else 0.0
+    total_bytes = sum(lv["bytes"] for lv in levels)
+    nlevels = max(1, len(levels))
+    work = max(single_cpu - serial, 0.0)
+    out: dict = {}
+    for p in WORKERS:
+        s = 2 * p
+        g = 1 + OVERHEAD_PER_DUPLICATE * (1 - 1 / s)
+        compute = work * g / p
+        network = total_bytes * (1 - 1 / s) / (p * BYTES_PER_SECOND)
+        sched = nlevels * (s + s * s) * TASK_SECONDS
+        t = serial + compute + network + sched
+        out[str(p)] = {"seconds": round(t, 2), "speedup": round(single_cpu / t, 1), "compute": round(compute, 2),
+                       "network": round(network, 2), "scheduler": round(sched, 2)}
+    # where the model's time is least: d/dP of work*g/P + levels*4P^2*t_task = 0
+    best = round((work * (1 + OVERHEAD_PER_DUPLICATE) / (8 * nlevels * TASK_SECONDS)) ** (1 / 3))
+    out["best_workers"] = best
+    out["serial_seconds"] = round(serial, 2)
+    out["bytes"] = total_bytes
+    return out
+
+
+def row(case: Case, repeat: int = 1, workers: tuple[int, ...] = (1, 2)) -> dict:
+    """Runs alternating between worker counts (so a change in the machine's load hits both), the median wall
+    time of each, the speedups, and the model."""
+    runs = [measure(case, w) for _ in range(repeat) for w in workers]
+    med: dict[int, dict] = {}
+    for w in workers:
+        mine = sorted((r for r in runs if r["workers"] == w), key=lambda r: r["wall"])
+        med[w] = mine[len(mine) // 2]
+    answers = {tuple(map(str, r["answer"])) for r in runs}
+    base = med[workers[0]]
+    return {"name": case.name, "title": case.title, "same_answer": len(answers) == 1, "answer": base["answer"],
+            "runs": runs,
+            "speedup": {str(w): round(base["wall"] / med[w]["wall"], 2) for w in workers},
+            "cpu_ratio": {str(w): round(med[w]["cpu"] / base["cpu"], 2) for w in workers},
+            "model": model(base["cpu"], runs)}

@@ -1,0 +1,68 @@
+"""``--workers``, ``--cluster``, ``--checkpoint`` and ``--shards``: where an exact sweep runs.
+
+``--workers N`` (default: every core, ``os.cpu_count()``) runs the shards of each level in N local
+processes; ``--workers 1`` is the in-process sweep, today's code path and node counts.
+``--cluster tcp://HOST:PORT`` runs them on a Dask scheduler's workers (Dask optional: a clear
+error without it).  ``--checkpoint DIR`` writes each finished level there and resumes from it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from ...core.errors import PegError
+from ...exact.pool import Pool
+from ...exact.sharded import Checkpoint, Parallel, make_pool
+from ._common import positive_int
+
+
+def add_parallel_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workers", type=positive_int, default=None,
+                   help="local worker processes for the level sweeps (default: every core; 1: in this process)")
+    p.add_argument("--cluster", metavar="tcp://HOST:PORT",
+                   help="run the level sweeps on this Dask scheduler's workers (needs the distributed package)")
+    p.add_argument("--checkpoint", metavar="DIR",
+                   help="write each finished level to DIR; a run killed mid-level resumes from the last one")
+    p.add_argument("--shards", type=positive_int, default=None,
+                   help="shards per level (default: one per local worker, two per Dask worker; a checkpoint "
+                        "keeps its own)")
+
+
+def parallel_from_args(args: argparse.Namespace) -> Parallel | None:
+    """The :class:`~pyapp.exact.sharded.Parallel` the options ask for, or None (the in-process sweep)."""
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if args.cluster and args.workers is not None:
+        raise PegError("give --workers or --cluster, not both")
+    if not args.cluster and workers == 1 and not args.checkpoint and not args.shards:
+        return None
+    ck = None
+    if args.checkpoint:
+        try:
+            ck = Checkpoint(args.checkpoint)
+        except (OSError, ValueError) as err:
+            raise PegError(f"cannot use the checkpoint folder {args.checkpoint!r}: {err}") from None
+    return Parallel(make_pool(workers, args.cluster), ck, args.shards)
+
+
+def add_pool_args(p: argparse.ArgumentParser, prefix: str = "") -> None:
+    """``--workers`` and ``--cluster`` for commands that spread independent problems over a pool."""
+    p.add_argument("--workers", type=positive_int, default=None,
+                   help=f"{prefix}worker processes (default: every core; 1: in this process)")
+    p.add_argument("--cluster", metavar="tcp://HOST:PORT",
+                   help=f"{prefix}this Dask scheduler's workers (needs the distributed package)")
+
+
+def pool_from_args(args: argparse.Namespace) -> Pool | None:
+    """The pool ``--workers``/``--cluster`` ask for, or None (one after the other in this process)."""
+    if args.cluster and args.workers is not None:
+        raise PegError("give --workers or --cluster, not both")
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if not args.cluster and workers == 1:
+        return None
+    return make_pool(workers, args.cluster)
+
+
+def close(par: Parallel | None) -> None:
+    if par is not None:
+        par.pool.close()

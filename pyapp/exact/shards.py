@@ -1,0 +1,253 @@
+"""One level of a sweep split into shards: the per-shard functions every back end calls.
+
+A level's canonical keys are split into ``S`` shards by a hash of the key (:func:`shard_of`).
+One *step* on shard ``j`` (:func:`step`) merges the buckets sent to it (duplicates removed, class
+weights added: the shard of level ``L``, sorted), may save that shard to a file (a checkpoint),
+then expands it: its children's canonical keys, bucketed by *their* shard, are the buckets of
+level ``L - 1``.  Shards never share a key, so the level is the union of its shards and its
+size the sum of theirs, whichever back end ran the steps and in whatever order.
+
+The interface is plain data so that any worker can call it: a thread, a local process, a Dask
+worker or (later) a Pyodide worker in the page, driven from JavaScript:
+
+* a :class:`Spec` (``as_dict``/``from_dict``: board text, lattice, symmetry group, whether to
+  count, the number of shards) from which a worker rebuilds the compiled codec itself (generated
+  source is never pickled: :func:`pyapp.core.codec.compiled.codec` caches it per worker);
+* a *bucket* is ``(keys, weights)``: ``keys`` the bytes of an ``array('Q')`` of canonical keys
+  (little-endian, unsorted, no duplicates), ``weights`` None when only reachability is asked, else
+  ``w`` little-endian 64-bit limbs per key (``w = len(weights) // len(keys)``; 1 while every weight
+  fits 64 bits), or the path of a file holding the same (:func:`save_bucket`, a spilled bucket);
+* :func:`step` returns a dict: ``info`` (``size``, the positions of the shard, and ``stats``:
+  ``seconds``, ``bytes_in``, ``bytes_out``, the measured cost of the step), ``kept`` (the sorted
+  shard as a bucket, when asked to keep it) and ``buckets`` (one per shard, for the next level).
+
+A JavaScript pool passes the ``ArrayBuffer`` of each bucket as ``bytes`` and transfers the
+returned ones back without copying.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from array import array
+from dataclasses import dataclass
+
+from ..core.board import Board
+from ..core.codec.compiled import Codec, codec
+from ..core.lattice import LATTICES
+
+MIX = 0x9E3779B97F4A7C15
+"""Multiplier of the shard hash (Fibonacci hashing): neighbouring keys land in different shards."""
+MASK64 = (1 << 64) - 1
+CHUNK = 50_000
+"""Parents expanded per call of the compiled expansion (as in :mod:`pyapp.exact.sweep`)."""
+
+Bucket = tuple[bytes, bytes | None] | str
+
+
+def shard_of(key: int, shards: int) -> int:
+    """The shard of a canonical key: ``((key * MIX) mod 2**64 >> 32) mod shards`` (the same in JavaScript
+    with BigInt)."""
+    return ((key * MIX & MASK64) >> 32) % shards
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a worker needs to run a step: the board, the symmetry group, counting or not, the shard count."""
+
+    board: Board
+    group: tuple[int, ...]
+    weights: bool
+    shards: int
+
+    def codec(self) -> Codec:
+        return codec(self.board, self.group)
+
+    def as_dict(self) -> dict:
+        """Plain data (JSON) for a worker that is not Python's pickle: the board as text."""
+        b = self.board
+        return {"board": b.id, "title": b.title, "lattice": b.lattice.name, "cells": [list(c) for c in b.cells],
+                "group": list(self.group), "weights": self.weights, "shards": self.shards}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Spec:
+        cells = [(int(r), int(c)) for r, c in d["cells"]]
+        board = Board.from_cells(d["board"], d["title"], LATTICES[d["lattice"]], cells)
+        return cls(board, tuple(d["group"]), bool(d["weights"]), int(d["shards"]))
+
+
+# ---------------------------------------------------------------- bytes of keys and weights
+def _q(values) -> array:
+    a = array("Q", values)
+    if sys.byteorder == "big":  # pragma: no cover - the interface is little-endian everywhere
+        a.byteswap()
+    return a
+
+
+def _from_bytes(data: bytes) -> array:
+    a = array("Q")
+    a.frombytes(data)
+    if sys.byteorder == "big":  # pragma: no cover
+        a.byteswap()
+    return a
+
+
+def encode_weights(weights) -> bytes:
+    """Weights as little-endian 64-bit limbs, as few limbs per weight as the largest needs."""
+    try:
+        return _q(weights).tobytes()
+    except OverflowError:
+        width = 8 * max(1, -(-max(weights).bit_length() // 64))
+        return b"".join(w.to_bytes(width, "little") for w in weights)
+
+
+def decode_weights(data: bytes, n: int) -> array | list:
+    """The weights of :func:`encode_weights` for ``n`` keys (an ``array('Q')`` when one limb each)."""
+    if n == 0 or len(data) == 8 * n:
+        return _from_bytes(data)
+    width = len(data) // n
+    return [int.from_bytes(data[i:i + width], "little") for i in range(0, len(data), width)]
+
+
+def save_bucket(path: str, bucket: tuple[bytes, bytes | None]) -> str:
+    """Write a bucket to ``path`` (atomically: a partial file is never read) and return the path."""
+    keys, weights = bucket
+    tmp = f"{path}.part"
+    with open(tmp, "wb") as f:
+        f.write(len(keys).to_bytes(8, "little"))
+        f.write(keys)
+        if weights is not None:
+            f.write(weights)
+    os.replace(tmp, path)
+    return path
+
+
+def load_bucket(path: str, weights: bool) -> tuple[bytes, bytes | None]:
+    with open(path, "rb") as f:
+        data = f.read()
+    n = int.from_bytes(data[:8], "little")
+    return data[8:8 + n], (data[8 + n:] if weights else None)
+
+
+def bucket_bytes(bucket: Bucket) -> int:
+    """Bytes a bucket moves (0 for a spilled one: it stays on disk until its owner reads it)."""
+    if isinstance(bucket, str):
+        return 0
+    return len(bucket[0]) + len(bucket[1] or b"")
+
+
+# ---------------------------------------------------------------- the step
+def merge(spec: Spec, incoming: list[Bucket]) -> tuple[array, array | list | None]:
+    """The shard the buckets make up: sorted keys without duplicates (and their summed weights)."""
+    loaded = [load_bucket(b, spec.weights) if isinstance(b, str) else b for b in incoming]
+    if not spec.weights:
+        seen: set[int] = set()
+        for keys, _ in loaded:
+            seen.update(_from_bytes(keys))
+        return _q(sorted(seen)), None
+    loaded.sort(key=lambda b: -len(b[0]))
+    acc: dict[int, int] = {}
+    for n, (keys, weights) in enumerate(loaded):
+        ks = _from_bytes(keys)
+        ws = decode_weights(weights or b"", len(ks))
+        more = dict(zip(ks, ws, strict=True))  # at C speed, as are the intersection and the update:
+        if n:  # only the keys both hold are added one by one
+            for k in more.keys() & acc.keys():
+                more[k] += acc[k]
+        acc.update(more)
+    ordered = sorted(acc)
+    return _q(ordered), _weights_of(list(map(acc.__getitem__, ordered)))
+
+
+def _weights_of(values: list[int]) -> array | list:
+    try:
+        return _q(values)
+    except OverflowError:
+        return values
+
+
+def expand(spec: Spec, keys: array, weights: array | list | None) -> list[tuple[bytes, bytes | None]]:
+    """The children of a shard, canonical and merged, bucketed by their shard."""
+    cd = spec.codec()
+    n = len(keys)
+    acc: dict[int, int] | set[int] = {} if spec.weights else set()
+    for lo in range(0, n, CHUNK):
+        hi = min(n, lo + CHUNK)
+        if spec.weights:
+            raw: dict[int, int] | set[int] = {}
+            cd.expand_counts(keys, weights, lo, hi, raw)
+            cd.merge_counts(raw, acc)
+        else:
+            raw = set()
+            cd.expand_set(keys, lo, hi, raw)
+            cd.merge_set(raw, acc)
+        del raw
+    s = spec.shards
+    if s == 1:
+        if isinstance(acc, dict):
+            return [(_q(acc).tobytes(), encode_weights(list(acc.values())))]
+        return [(_q(acc).tobytes(), None)]
+    ks: list[list[int]] = [[] for _ in range(s)]
+    if isinstance(acc, dict):
+        ws: list[list[int]] = [[] for _ in range(s)]
+        _bucket_weighted(acc, [a.append for a in ks], [a.append for a in ws], s)
+        return [(_q(ks[j]).tobytes(), encode_weights(ws[j])) for j in range(s)]
+    _bucket_keys(acc, [a.append for a in ks], s)
+    return [(_q(ks[j]).tobytes(), None) for j in range(s)]
+
+
+def _bucket_weighted(acc: dict[int, int], kadd: list, wadd: list, s: int) -> None:
+    for k, w in acc.items():
+        j = ((k * 0x9E3779B97F4A7C15 & 0xFFFFFFFFFFFFFFFF) >> 32) % s
+        kadd[j](k)
+        wadd[j](w)
+
+
+def _bucket_keys(acc: set[int], kadd: list, s: int) -> None:
+    for k in acc:
+        kadd[((k * 0x9E3779B97F4A7C15 & 0xFFFFFFFFFFFFFFFF) >> 32) % s](k)
+
+
+def step(spec: Spec, incoming: list[Bucket], *, expand_it: bool = True, keep: bool = False,
+         save: str | None = None, spill: str | None = None) -> dict:
+    """Merge ``incoming`` into one shard; keep it in the answer (``keep``), save it to the file ``save`` (a
+    checkpoint); expand it into the next level's buckets (``expand_it``), written as files ``spill + '.<j>'``
+    instead of returned as bytes when ``spill`` is given.
+
+    Returns ``{"info": {"size", "stats"}, "kept": (keys, weights) or None, "buckets": [...]}``: a driver
+    reads the small ``info`` first and the rest only where it needs it."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    bytes_in = sum(os.path.getsize(b) if isinstance(b, str) else bucket_bytes(b) for b in incoming)
+    keys, weights = merge(spec, incoming)
+    kept: tuple[bytes, bytes | None] | None = None
+    if keep or save:
+        kept = (keys.tobytes(), None if weights is None else encode_weights(weights))
+        if save:
+            save_bucket(save, kept)
+    buckets: list[Bucket] = []
+    bytes_out = 0
+    if expand_it:
+        made = expand(spec, keys, weights)
+        bytes_out = sum(len(b[0]) + len(b[1] or b"") for b in made)
+        buckets = [save_bucket(f"{spill}.{j}", b) for j, b in enumerate(made)] if spill else list(made)
+    stats = {"seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0, "bytes_in": bytes_in,
+             "bytes_out": bytes_out, "pid": os.getpid()}
+    return {"info": {"size": len(keys), "stats": stats}, "kept": kept if keep else None, "buckets": buckets}
+
+
+def first_buckets(spec: Spec, sources, weights: dict[int, int] | None = None
+                  ) -> list[list[Bucket]]:
+    """The incoming buckets of the first level: each source's canonical key (weights added) in its shard."""
+    cd = spec.codec()
+    acc: dict[int, int] = {}
+    for p in sources:
+        k = cd.canon(p)
+        acc[k] = acc.get(k, 0) + (weights[p] if weights is not None else 1)
+    s = spec.shards
+    ks: list[list[int]] = [[] for _ in range(s)]
+    ws: list[list[int]] = [[] for _ in range(s)]
+    for k, w in acc.items():
+        ks[shard_of(k, s)].append(k)
+        ws[shard_of(k, s)].append(w)
+    return [[(_q(ks[j]).tobytes(), encode_weights(ws[j]) if spec.weights else None)] for j in range(s)]

@@ -1,0 +1,205 @@
+"""The sharded sweep: the same levels, counts and answers on every back end, the bytes interface a
+JavaScript pool would call, checkpoints that survive SIGKILL, and spilling to disk under a memory ceiling.
+
+Kept cheap (triangle 5 and 6): each test takes a second or two.  The Dask cluster tests are in
+``tests/test_dask.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from array import array
+
+import pytest
+
+from pyapp.core.request import build
+from pyapp.exact.count import count_exact
+from pyapp.exact.levels import level_table
+from pyapp.exact.pool import InProcess, Processes
+from pyapp.exact.setup import sides
+from pyapp.exact.sharded import Checkpoint, Parallel, make_pool
+from pyapp.exact.shards import (
+    Spec,
+    decode_weights,
+    encode_weights,
+    first_buckets,
+    load_bucket,
+    merge,
+    save_bucket,
+    shard_of,
+    step,
+)
+from pyapp.exact.sweep import Level, sweep
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+T6_SOLUTIONS = 113077359159
+
+
+@pytest.fixture(scope="module")
+def processes():
+    with Processes(2) as pool:
+        yield pool
+
+
+def _levels(gen) -> dict[int, tuple[list, list | None]]:
+    out = {}
+    for item in gen:
+        if isinstance(item, Level):
+            out[item.pegs] = (list(item.keys), None if item.weights is None else list(item.weights))
+    return out
+
+
+@pytest.mark.parametrize(("weights", "shards"), [(True, 3), (False, 1)])
+def test_every_level_equals_the_unsharded_sweep(weights, shards, processes):
+    s = sides(build("triangle6").problem)
+    src = {s.start: 1} if weights else [s.start]
+    want = _levels(sweep(s.codec, src, 1, weights=weights))
+    for pool in (InProcess(), processes):
+        assert _levels(Parallel(pool, shards=shards).sweep(s.codec, src, 1, weights=weights)) == want
+
+
+def test_count_and_levels_equal_in_process(processes):
+    problem = build("triangle6").problem
+    ref = count_exact(problem)
+    par = Parallel(processes)
+    got = count_exact(problem, parallel=par)
+    assert (got.solutions, got.positions) == (ref.solutions, ref.positions) == (T6_SOLUTIONS, ref.positions)
+    assert par.stats and all(st.bytes_exchanged >= 0 and st.shard_seconds for st in par.stats)
+    p5 = build("triangle5", start="1", goal="any").problem
+    assert level_table(p5, parallel=Parallel(processes, shards=4)).rows == level_table(p5).rows
+
+
+def test_bytes_interface_round_trips():
+    """What a JavaScript pool sees: buckets of little-endian 64-bit keys and weight limbs, a JSON spec."""
+    big = [1, 2**64 + 5, 3 * 2**70]
+    assert decode_weights(encode_weights(big), 3) == big
+    assert list(decode_weights(encode_weights([7, 8]), 2)) == [7, 8]
+    s = sides(build("triangle6").problem)
+    spec = Spec(s.codec.board, s.codec.group, True, 3)
+    again = Spec.from_dict(json.loads(json.dumps(spec.as_dict())))
+    assert again.board == spec.board and again.group == spec.group and again.shards == 3
+    buckets = first_buckets(spec, {s.start: 1}, {s.start: 1})
+    j = shard_of(s.codec.canon(s.start), 3)
+    out = step(again, buckets[j], keep=True)
+    assert out["info"]["size"] == 1 and len(out["buckets"]) == 3
+    children = sum(len(b[0]) // 8 for b in out["buckets"])
+    second = [len(x) for x in sweep(s.codec, {s.start: 1}, s.first_pegs - 1, weights=True) if isinstance(x, Level)]
+    assert children == second[1]
+    for b in out["buckets"]:
+        keys = array("Q")
+        keys.frombytes(b[0])
+        assert all(shard_of(k, 3) == out["buckets"].index(b) for k in keys)
+
+
+def test_a_spilled_bucket_merges_like_one_in_memory(tmp_path):
+    s = sides(build("triangle6").problem)
+    spec = Spec(s.codec.board, s.codec.group, True, 1)
+    bucket = (array("Q", [5, 3, 9]).tobytes(), encode_weights([1, 2**65, 4]))
+    path = save_bucket(str(tmp_path / "b"), bucket)
+    assert load_bucket(path, True) == bucket
+    keys, ws = merge(spec, [path, bucket])
+    assert list(keys) == [3, 5, 9] and list(ws or []) == [2**66, 2, 8]
+
+
+def test_spill_under_a_memory_ceiling_keeps_the_answer(processes):
+    problem = build("triangle6").problem
+    par = Parallel(processes)
+    got = count_exact(problem, parallel=par, budget=_budget(max_bytes=150_000))
+    assert got.solutions == T6_SOLUTIONS
+    assert any(st.spilled for st in par.stats)
+
+
+def _budget(**kw):
+    from pyapp.core.budget import Budget
+    return Budget(**kw)
+
+
+def test_checkpoint_resumes_after_a_level_was_abandoned(tmp_path):
+    problem = build("triangle6").problem
+    ck = Checkpoint(str(tmp_path))
+    s = sides(problem)
+    gen = Parallel(InProcess(), ck, shards=3).sweep(s.codec, {s.start: 1}, 1, weights=True)
+    seen = 0
+    for item in gen:
+        seen += isinstance(item, Level)
+        if seen == 6:
+            break
+    gen.close()  # as if killed: 6 levels on disk
+    assert len(next(iter(Checkpoint(str(tmp_path)).manifest["sweeps"].values()))["levels"]) == 6
+    again = Parallel(InProcess(), Checkpoint(str(tmp_path)), shards=5)  # the checkpoint keeps its 3 shards
+    assert _levels(again.sweep(s.codec, {s.start: 1}, 1, weights=True)) == \
+        _levels(sweep(s.codec, {s.start: 1}, 1, weights=True))
+    assert max(st.pegs for st in again.stats) == 15  # levels 20..15 were read back, not swept again
+
+
+def test_checkpoint_survives_sigkill(tmp_path):
+    """A run killed by SIGKILL (its workers with it) mid-sweep resumes from the last finished level."""
+    cmd = [sys.executable, "-m", "pyapp", "count", "triangle6", "--workers", "2", "--checkpoint", str(tmp_path),
+           "--json"]
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    manifest = tmp_path / "manifest.json"
+    for _ in range(5):
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+        while proc.poll() is None and not (manifest.exists() and _recorded(manifest) >= 3):
+            time.sleep(0.002)
+        killed = proc.poll() is None
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        if killed:
+            break
+        for f in tmp_path.iterdir():  # finished before it could be killed: try again from nothing
+            subprocess.run(["rm", "-rf", str(f)], check=True)
+    assert killed, "the run always finished before it could be killed"
+    before = _recorded(manifest)
+    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    answer = json.loads(out.stdout)
+    assert answer["solutions"] == T6_SOLUTIONS
+    assert answer["positions"] == count_exact(build("triangle6").problem).positions
+    assert _recorded(manifest) > before
+
+
+def _recorded(manifest) -> int:
+    try:
+        data = json.loads(manifest.read_text())
+    except (OSError, ValueError):
+        return 0
+    return sum(len(s["levels"]) for s in data["sweeps"].values())
+
+
+def test_cancel_stops_every_worker_at_once():
+    pool = Processes(2)
+    handles = [pool.submit(time.sleep, 30) for _ in range(2)]
+    pids = [p.pid for p in pool._pool._pool]  # type: ignore[attr-defined]
+    t0 = time.perf_counter()
+    pool.cancel()
+    assert time.perf_counter() - t0 < 0.2
+    time.sleep(0.05)
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    assert handles
+
+
+def test_make_pool_and_a_missing_dask(monkeypatch):
+    assert isinstance(make_pool(1), InProcess)
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    from pyapp.core.errors import PegError
+    with pytest.raises(PegError, match="needs Dask"):
+        make_pool(cluster="tcp://127.0.0.1:1")
+
+
+def test_count_that_meets_two_sweeps_loads_only_the_fronts(processes):
+    """triangle 5, vacancy 1 -> any: the two sweeps meet; on every pool the fronts come back whole."""
+    problem = build("triangle5", start="1", goal="any").problem
+    want = count_exact(problem)
+    for par in (Parallel(processes), Parallel(InProcess(), shards=3)):
+        got = count_exact(problem, parallel=par)
+        assert (got.solutions, got.positions) == (want.solutions, want.positions)
+    assert not [f for f in os.listdir(processes.exchange_dir) if ".K" in f]  # nothing left in shared memory
