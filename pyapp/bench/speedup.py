@@ -26,7 +26,6 @@ It stops scaling where the scheduler's ``S**2`` parts per level cost as much as 
 from __future__ import annotations
 
 import os
-import resource
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -77,6 +76,8 @@ CASES = [
 
 
 def _children_cpu() -> float:
+    import resource  # Unix only, and only here: the command line also runs in Pyodide, which lacks it
+
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
 
