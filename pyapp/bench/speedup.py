@@ -35,6 +35,7 @@ from ..core.request import build
 from ..exact.count import sweep_steps
 from ..exact.fewest import fewest_steps
 from ..exact.sharded import Parallel, make_pool
+from ..exact.winnable import clear_cache
 
 OVERHEAD_PER_DUPLICATE = 0.5
 """``d`` of the model: the sharded sweep's extra CPU at many shards is ``1 + d`` (see the docstring)."""
@@ -84,6 +85,7 @@ def _children_cpu() -> float:
 
 def measure(case: Case, workers: int) -> dict:
     """One run of ``case`` on ``workers`` (1: in this process, unsharded)."""
+    clear_cache()  # the winnable sets of the run before would make this one a lookup
     load = os.getloadavg()[0]
     cpu0, kids0, t0 = time.process_time(), _children_cpu(), time.perf_counter()
     par = None if workers == 1 else Parallel(make_pool(workers))

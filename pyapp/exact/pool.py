@@ -157,8 +157,9 @@ class Processes(Pool):
         self._pool = ctx.Pool(self.workers, initializer=_quiet_worker)
         self._open = True
         shm = "/dev/shm"
-        self.exchange_dir = tempfile.mkdtemp(prefix="pyapp-shards-",
-                                             dir=shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None)
+        where = shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else tempfile.gettempdir()
+        _remove_stale(where)
+        self.exchange_dir = tempfile.mkdtemp(prefix=f"pyapp-shards-{os.getpid()}-", dir=where)
 
     def submit(self, fn: Callable, *args: Any, **kwargs: Any) -> Any:
         return self._pool.apply_async(fn, _resolve(self, args), kwargs)
@@ -195,3 +196,16 @@ class Processes(Pool):
         if self.exchange_dir:
             shutil.rmtree(self.exchange_dir, ignore_errors=True)
             self.exchange_dir = None
+
+
+def _remove_stale(where: str) -> None:
+    """Remove the exchange folders of runs that were killed (SIGKILL leaves them): their process is gone."""
+    for name in os.listdir(where):
+        parts = name.split("-")
+        if name.startswith("pyapp-shards-") and len(parts) >= 4 and parts[2].isdigit():
+            try:
+                os.kill(int(parts[2]), 0)
+            except ProcessLookupError:
+                shutil.rmtree(os.path.join(where, name), ignore_errors=True)
+            except OSError:
+                pass

@@ -86,6 +86,12 @@ _LOADED: dict[tuple, Winnable] = {}
 """Sets loaded from files (:mod:`pyapp.exact.store`): kept for the whole session, never evicted."""
 
 
+def clear_cache() -> None:
+    """Forget the sets computed in this process (not those loaded from files): a benchmark's next run computes
+    them again."""
+    _CACHE.clear()
+
+
 def cached(problem: Problem) -> Winnable | None:
     """The winnable set of ``problem`` if it was computed or loaded already (see :func:`winnable_steps`)."""
     key = _cache_key(problem)
