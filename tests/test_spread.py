@@ -95,3 +95,11 @@ def test_bench_parallel_row_and_model(capsys):
     assert [x["workers"] for x in row["runs"]] == [1, 2]
     assert row["runs"][1]["levels"] and all("shard_cpu" in lv and lv["bytes"] >= 0 for lv in row["runs"][1]["levels"])
     assert {"8", "64", "512", "best_workers"} <= set(row["model"])
+
+
+def test_sharding_breakdown_times_its_parts_on_a_small_level():
+    from pyapp.bench.speedup import breakdown
+
+    b = breakdown("triangle6", pegs=14, shards=2)
+    assert b["parents"] > 0 and b["children"] > 0 and b["keys_sent"] >= b["children"]
+    assert set(b["sharded"]) == {"expand", "bucket", "merge"} and b["ratio"] > 0

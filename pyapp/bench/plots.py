@@ -7,8 +7,8 @@ BENCHMARKS.md, so a figure can never disagree with the tables.
 What: from a scaling study (:mod:`.scaling`), time against pegs (one panel per board, log scale, ours and
 the baseline), time against nodes (log-log, with the power fits), and the share of runs solved, proved
 impossible or unknown against pegs; from the other result files, start-up time by phase and never-lose
-latency (median and 95th percentile) where those rows exist, and parallel speedup against workers once
-such rows exist (skipped, with a note, while they do not).  Each series is an SVG group whose id names it
+latency (median and 95th percentile) where those rows exist, and from ``bench --parallel``'s rows the speedup
+against workers (measured, and the scaling model's projection).  Each series is an SVG group whose id names it
 (``ours-english``, ``baseline-german``...), which the tests look for.
 
 matplotlib is imported here only, lazily: the engine and the web page never import it, and without it
@@ -170,6 +170,30 @@ def latency(rows: Sequence[dict], path: Path) -> Path:
     ax.set_xticks([x for x, _ in labels], [t for _, t in labels], fontsize=7)
     ax.set_yscale("log")
     ax.set_ylabel("ms per verdict: median (solid), p95 (pale)")
+    ax.legend(fontsize=7)
+    return _save(fig, path)
+
+
+def speedup(rows: Sequence[dict], path: Path) -> Path:
+    """Speedup against workers: measured (markers, solid) and the model's 8, 64, 512 (dashed), per job."""
+    plt = pyplot()
+    fig, (ax,) = _panels(plt, 1)
+    fig.set_size_inches(6, 3.4)
+    top = 2.0
+    for row in rows:
+        measured = sorted((int(w), s) for w, s in row["speedup"].items())
+        xs, ys = [w for w, _ in measured], [s for _, s in measured]
+        (line,) = ax.plot(xs, ys, marker="o", label=row["title"], gid=f"measured-{row['name']}")
+        model = [(int(p), row["model"][p]["speedup"]) for p in ("8", "64", "512") if p in row["model"]]
+        ax.plot([xs[-1]] + [p for p, _ in model], [ys[-1]] + [s for _, s in model], linestyle="--",
+                color=line.get_color(), gid=f"model-{row['name']}")
+        top = max(top, *ys, *(s for _, s in model))
+    ax.plot([1, 512], [1, 512], color="#bbbbbb", linewidth=0.8, gid="ideal", label="ideal (P workers, P times faster)")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
+    ax.set_ylim(0.5, top * 1.5)
+    ax.set_xlabel("workers (1-2 measured on this machine; 8, 64, 512 the model, dashed)")
+    ax.set_ylabel("speedup (wall, vs 1 worker)")
     ax.legend(fontsize=7)
     return _save(fig, path)
 

@@ -20,12 +20,13 @@ import json
 import math
 from pathlib import Path
 
+from . import report_parallel
 from . import report_sections as sections
 
 RESULTS = "benchmarks"
 """The folder (under the project root) holding the JSON results and the SVG figures."""
 MACHINE = "2-core shared Linux VM (Intel Xeon, 23 GB), shared with other work"
-FILES = ("suite", "anchors", "scaling", "sat", "startup", "tables", "exact", "neverlose", "hardening")
+FILES = ("suite", "anchors", "scaling", "sat", "startup", "tables", "exact", "neverlose", "hardening", "parallel")
 """The result files, ``benchmarks/NAME.json``, in the order the report uses them."""
 
 
@@ -47,6 +48,8 @@ def figures(data: dict, folder: Path) -> list[Path]:
         out.append(plots.startup_phases(s["phases"], s["plot_columns"], folder / "startup-phases.svg"))
     if "neverlose" in data:
         out.append(plots.latency(data["neverlose"]["latency"], folder / "neverlose-latency.svg"))
+    if data.get("parallel", {}).get("parallel"):
+        out.append(plots.speedup(data["parallel"]["parallel"], folder / "parallel-speedup.svg"))
     return out
 
 
@@ -166,7 +169,11 @@ def render(data: dict) -> str:
     if "scaling" in data:
         parts.append("\n".join(scaling_section({**data["scaling"], "anchors": data.get("anchors", {}).get("scaling",
                                                                                                          {})})))
-    for name in ("exact", "tables", "sat", "startup", "neverlose", "hardening"):
+    for name in ("exact", "tables", "sat", "startup", "neverlose"):
         if name in data:
             parts.append(getattr(sections, name)(data[name]))
+    if data.get("parallel", {}).get("parallel"):
+        parts.append(report_parallel.section(data["parallel"], data.get("exact")))
+    if "hardening" in data:
+        parts.append(sections.hardening(data["hardening"]))
     return "\n\n".join(p.rstrip("\n") for p in parts) + "\n"

@@ -190,5 +190,4 @@ def hardening(data: dict) -> str:
             m = data[key]
             out += ["", f"**{title}**: {m['what']}; {m['runtime']}; {m['date']}; `{m['command']}`.", "",
                     *_grid(m["columns"], m["rows"])] + (["", m["note"]] if "note" in m else [])
-    out += ["", "Parallel speedup against workers: no rows yet (the figure is drawn once such rows exist)."]
     return "\n".join(out)

@@ -25,10 +25,12 @@ It stops scaling where the scheduler's ``S**2`` parts per level cost as much as 
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..core.budget import Budget, drive
 from ..core.request import build
@@ -143,3 +145,74 @@ def row(case: Case, repeat: int = 1, workers: tuple[int, ...] = (1, 2)) -> dict:
             "speedup": {str(w): round(base["wall"] / med[w]["wall"], 2) for w in workers},
             "cpu_ratio": {str(w): round(med[w]["cpu"] / base["cpu"], 2) for w in workers},
             "model": model(base["cpu"], runs)}
+
+
+def breakdown(board: str = "english", pegs: int = 20, shards: int = 2) -> dict:
+    """Where sharding's extra CPU goes, on one level of a counting sweep, all in this process: expanding
+    the level unsharded (children merged into one dict, sorted into arrays) against expanding each of
+    ``shards`` shards (:func:`~pyapp.exact.shards.children`), splitting their children into buckets
+    (:func:`~pyapp.exact.shards.bucket`) and merging each owner's buckets (:func:`~pyapp.exact.shards.merge`).
+    The ratio of the two totals bounds what ``shards`` workers can gain on that level: at best
+    ``shards / ratio``."""
+    from ..exact import shards as sh
+    from ..exact.setup import sides
+    from ..exact.sweep import Level, expand_chunk, sweep
+
+    s = sides(build(board).problem)
+    cd = s.wide_codec
+    level: Level | None = None
+    for item in sweep(cd, {s.start: 1}, pegs, weights=True):
+        if isinstance(item, Level):
+            level = item
+    assert level is not None and level.weights is not None
+    keys, weights = level.keys, level.weights
+    clock = time.process_time
+    t0 = clock()
+    acc: dict[int, int] = {}
+    for lo in range(0, len(keys), sh.CHUNK):
+        expand_chunk(cd, keys, weights, lo, min(len(keys), lo + sh.CHUNK), acc)
+    t1 = clock()
+    ordered = sorted(acc)
+    sh._q(ordered), sh._weights_of(list(map(acc.__getitem__, ordered)))
+    t2 = clock()
+    plain = {"expand": t1 - t0, "sort": t2 - t1}
+    spec = sh.Spec(s.problem.board, cd.group, True, shards)
+    parts: list[tuple[list[int], list[int]]] = [([], []) for _ in range(shards)]
+    for k, w in zip(keys, weights, strict=True):
+        j = sh.shard_of(k, shards)
+        parts[j][0].append(k)
+        parts[j][1].append(w)
+    cost = {"expand": 0.0, "bucket": 0.0, "merge": 0.0}
+    made = []
+    for ks, ws in parts:
+        c0 = clock()
+        kids = sh.children(spec, sh._q(ks), sh._q(ws))
+        c1 = clock()
+        made.append(sh.bucket(spec, kids))
+        cost["expand"] += c1 - c0
+        cost["bucket"] += clock() - c1
+    sent = sum(len(b[j][0]) // 8 for b in made for j in range(shards))
+    for j in range(shards):
+        c0 = clock()
+        sh.merge(spec, [b[j] for b in made])
+        cost["merge"] += clock() - c0
+    return {"board": board, "pegs": pegs, "shards": shards, "parents": len(keys), "children": len(acc),
+            "keys_sent": sent, "unsharded": {k: round(v, 3) for k, v in plain.items()},
+            "sharded": {k: round(v, 3) for k, v in cost.items()},
+            "ratio": round(sum(cost.values()) / sum(plain.values()), 3),
+            "command": "python -m pyapp bench --parallel --breakdown --out benchmarks"}
+
+
+def merge_into(path: Path, rows: list[dict], extra: dict | None = None) -> Path:
+    """Write ``rows`` into the result file ``path`` (``benchmarks/parallel.json``), replacing the rows of the
+    same name and keeping the others: each row carries its own environment, command and date, so rows
+    measured at different times live side by side, and the report renders whatever the file holds."""
+    data: dict = json.loads(path.read_text()) if path.exists() else {}
+    old = [r for r in data.get("parallel", []) if r["name"] not in {x["name"] for x in rows}]
+    order = [c.name for c in CASES]
+    merged = sorted(old + rows, key=lambda r: order.index(r["name"]) if r["name"] in order else len(order))
+    data["parallel"] = merged
+    data.update(extra or {})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    return path

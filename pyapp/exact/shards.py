@@ -36,12 +36,11 @@ from dataclasses import dataclass
 from ..core.board import Board
 from ..core.codec.compiled import Codec, codec
 from ..core.lattice import LATTICES
+from .sweep import CHUNK, expand_chunk
 
 MIX = 0x9E3779B97F4A7C15
 """Multiplier of the shard hash (Fibonacci hashing): neighbouring keys land in different shards."""
 MASK64 = (1 << 64) - 1
-CHUNK = 50_000
-"""Parents expanded per call of the compiled expansion (as in :mod:`pyapp.exact.sweep`)."""
 
 Bucket = tuple[bytes, bytes | None] | str
 
@@ -169,20 +168,21 @@ def _weights_of(values: list[int]) -> array | list:
 
 def expand(spec: Spec, keys: array, weights: array | list | None) -> list[tuple[bytes, bytes | None]]:
     """The children of a shard, canonical and merged, bucketed by their shard."""
+    return bucket(spec, children(spec, keys, weights))
+
+
+def children(spec: Spec, keys: array, weights: array | list | None) -> dict[int, int] | set[int]:
+    """The canonical children of a shard's positions, duplicates merged (weights summed when counting)."""
     cd = spec.codec()
     n = len(keys)
     acc: dict[int, int] | set[int] = {} if spec.weights else set()
     for lo in range(0, n, CHUNK):
-        hi = min(n, lo + CHUNK)
-        if spec.weights:
-            raw: dict[int, int] | set[int] = {}
-            cd.expand_counts(keys, weights, lo, hi, raw)
-            cd.merge_counts(raw, acc)
-        else:
-            raw = set()
-            cd.expand_set(keys, lo, hi, raw)
-            cd.merge_set(raw, acc)
-        del raw
+        expand_chunk(cd, keys, weights if spec.weights else None, lo, min(n, lo + CHUNK), acc)
+    return acc
+
+
+def bucket(spec: Spec, acc: dict[int, int] | set[int]) -> list[tuple[bytes, bytes | None]]:
+    """Children split by the shard that owns them, as the bytes of one bucket per shard."""
     s = spec.shards
     if s == 1:
         if isinstance(acc, dict):

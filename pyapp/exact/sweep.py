@@ -141,16 +141,8 @@ def sweep(cd: Codec, sources: dict[int, int] | Iterable[int], last_pegs: int, *,
         acc: dict[int, int] | set[int] = {} if weights else set()
         for lo in range(0, n, CHUNK):
             hi = min(n, lo + CHUNK)
-            if weights:
-                raw: dict[int, int] | set[int] = {}
-                cd.expand_counts(keys, counts, lo, hi, raw)
-                cd.merge_counts(raw, acc)
-            else:
-                raw = set()
-                cd.expand_set(keys, lo, hi, raw)
-                cd.merge_set(raw, acc)
-            held = kept_bytes() + level.nbytes + entry * (len(acc) + len(raw))
-            del raw
+            raw_size = expand_chunk(cd, keys, counts, lo, hi, acc)
+            held = kept_bytes() + level.nbytes + entry * (len(acc) + raw_size)
             if max_bytes is not None and held > max_bytes:
                 raise MemoryCeiling(f"level {level.pegs - 1}: {len(acc):,} positions so far would pass the "
                                     f"memory ceiling of {max_bytes / 1e6:,.0f} MB")
@@ -165,6 +157,26 @@ def sweep(cd: Codec, sources: dict[int, int] | Iterable[int], last_pegs: int, *,
         del acc
         total += len(level)
         yield level
+
+
+def expand_chunk(cd: Codec, keys: array, weights: array | list | None, lo: int, hi: int,
+                 acc: dict[int, int] | set[int]) -> int:
+    """Add the canonical children of parents ``keys[lo:hi]`` to ``acc`` (a dict of summed weights when
+    ``weights`` is given, else a set); returns how many distinct children the chunk had (its peak memory).
+
+    One chunk at a time so that a caller can report progress and check its memory between chunks; the
+    chunk's children are merged first among themselves (generated code), then into ``acc``."""
+    if weights is not None:
+        assert isinstance(acc, dict)
+        raw: dict[int, int] | set[int] = {}
+        cd.expand_counts(keys, weights, lo, hi, raw)
+        cd.merge_counts(raw, acc)
+    else:
+        assert isinstance(acc, set)
+        raw = set()
+        cd.expand_set(keys, lo, hi, raw)
+        cd.merge_set(raw, acc)
+    return len(raw)
 
 
 def _pegs_of(sources) -> int:

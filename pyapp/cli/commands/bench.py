@@ -9,6 +9,7 @@ listed loudly at the end (``wrong`` in the JSON).
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from ...bench import speedup
 from ...bench import suite as bench
@@ -34,12 +35,16 @@ def register(sub) -> None:
     p.add_argument("--report", action="store_true",
                    help="regenerate BENCHMARKS.md and its figures from the committed JSON results")
     p.add_argument("--out", metavar="DIR", help="where --scaling writes (default bench-out/scaling); "
-                                                "--report: the project root (default: the current folder)")
+                                                "--report: the project root (default: the current folder); "
+                                                "--parallel: merge its rows into DIR/parallel.json")
     p.add_argument("--boards", nargs="+", metavar="BOARD", help="--scaling on these boards only")
     p.add_argument("--parallel", action="store_true",
                    help="instead: the sharded sweeps' speedup at 1 and --workers-list workers, with the per-level "
                         "costs and the scaling model (pyapp.bench.speedup); --only picks rows")
     p.add_argument("--workers-list", default="1,2", help="with --parallel: worker counts (default 1,2)")
+    p.add_argument("--breakdown", action="store_true",
+                   help="with --parallel: time sharding's parts (expand, bucket, merge) on one English level "
+                        "(alone unless --only names rows)")
     p.set_defaults(run=run, text=text)
 
 
@@ -76,18 +81,32 @@ def run_parallel(args) -> dict:
     if not workers or min(workers) < 1:
         raise PegError(f"--workers-list takes counts of at least 1, not {args.workers_list!r}")
     known = {c.name: c for c in speedup.CASES}
-    wanted = args.only or [c.name for c in speedup.CASES if "triangle6" not in c.name]
+    wanted = args.only or ([] if args.breakdown else [c.name for c in speedup.CASES if "triangle6" not in c.name])
     unknown = [n for n in wanted if n not in known]
     if unknown:
         raise PegError(f"unknown --parallel row {unknown[0]!r}: one of {', '.join(known)}")
+    env = bench.environment()
     rows = []
     for name in wanted:
         r = speedup.row(known[name], args.repeat or 1, workers)
+        r["environment"] = env
+        r["command"] = f"python -m pyapp bench --parallel --only {name} --repeat {args.repeat or 1} " \
+                       f"--workers-list {args.workers_list}"
         print(f"bench: {name}: speedup {r['speedup']}, cpu {r['cpu_ratio']}, same answer {r['same_answer']}",
               file=sys.stderr, flush=True)
         rows.append(r)
-    return {"environment": bench.environment(), "parallel": rows, "rows": [],
-            "wrong": [r["name"] for r in rows if not r["same_answer"]]}
+    out = {"environment": env, "parallel": rows, "rows": [],
+           "wrong": [r["name"] for r in rows if not r["same_answer"]]}
+    extra = {}
+    if args.breakdown:
+        b = speedup.breakdown()
+        b["environment"] = env
+        print(f"bench: breakdown: sharded {b['sharded']} vs unsharded {b['unsharded']}: {b['ratio']}x CPU",
+              file=sys.stderr, flush=True)
+        out["breakdown"] = extra["breakdown"] = b
+    if args.out:
+        out["written"] = str(speedup.merge_into(Path(args.out) / "parallel.json", rows, extra))
+    return out
 
 
 def text(result: dict) -> str:

@@ -1,0 +1,168 @@
+"""The "Every core" section of BENCHMARKS.md, rendered from ``benchmarks/parallel.json``.
+
+Why a module of its own: the parallel rows carry more than a table (per-level costs, the scaling model,
+optionally the page's pool of Pyodide workers), and :mod:`.report_sections` stays under the size limit.
+What: :func:`section` returns the Markdown.  Every ratio, the goal's "met", the bytes per position and
+the model's projections are computed here (or by :func:`pyapp.bench.speedup.model`) from the measured
+runs, never typed in.  ``bench --parallel --out benchmarks`` writes the file (see :mod:`.speedup`).
+"""
+
+from __future__ import annotations
+
+from .report_sections import RUNTIME_NAMES
+
+GOAL_SPEEDUP = 1.8
+"""The speedup asked of 2 workers on this 2-core machine."""
+
+
+def _median(values: list[float]) -> float:
+    v = sorted(values)
+    return v[len(v) // 2]
+
+
+def _fmt(x: float) -> str:
+    return f"{x:,.1f}"
+
+
+def _runtime(env: dict) -> str:
+    return f"{RUNTIME_NAMES.get(env.get('runtime', ''), env.get('runtime', '?'))} ({env.get('platform', '?')})"
+
+
+def _speed_rows(rows: list[dict]) -> list[str]:
+    out = ["| job | workers | runs | wall s (median) | CPU s, driver + workers (median) | load at start | "
+           "speedup (wall) | CPU vs 1 worker |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        counts = sorted({x["workers"] for x in r["runs"]})
+        for i, w in enumerate(counts):
+            mine = [x for x in r["runs"] if x["workers"] == w]
+            loads = [x["load"] for x in mine]
+            out.append(f"| {r['title'] if i == 0 else ''} | {w} | {len(mine)} | "
+                       f"{_fmt(_median([x['wall'] for x in mine]))} | {_fmt(_median([x['cpu'] for x in mine]))} | "
+                       f"{min(loads):.1f}-{max(loads):.1f} | **{r['speedup'][str(w)]:.2f}** | "
+                       f"{r['cpu_ratio'][str(w)]:.2f} |")
+    return out
+
+
+def _goal_sentence(rows: list[dict]) -> str:
+    at2 = [(r["title"], r["speedup"].get("2")) for r in rows if r["speedup"].get("2") is not None]
+    if not at2:
+        return ""
+    met = [t for t, s in at2 if s >= GOAL_SPEEDUP]
+    best = max(s for _, s in at2)
+    verdict = (f"met by {len(met)} of {len(at2)} jobs" if met else f"**not met**: the best is {best:.2f}x")
+    return (f"Goal: at least {GOAL_SPEEDUP}x at 2 workers; {verdict}. Answers are the same at every worker count "
+            f"on every row: {'yes' if all(r['same_answer'] for r in rows) else '**NO**'}.")
+
+
+def _levels(row: dict) -> list[str]:
+    run = next((x for x in row["runs"] if x["levels"]), None)
+    if run is None:
+        return []
+    out = [f"Per level: {row['title']}, {run['workers']} workers (one run).", "",
+           "| stage | pegs | positions | level wall s | CPU s per shard | MB sent by the shards |",
+           "|---|---:|---:|---:|---|---:|"]
+    for lv in run["levels"]:
+        out.append(f"| {lv['stage']} | {lv['pegs']} | {lv['positions']:,} | {lv['seconds']:.2f} | "
+                   f"{' / '.join(f'{c:.2f}' for c in lv['shard_cpu'])} | {lv['bytes'] / 1e6:.1f} |")
+    total = sum(lv["bytes"] for lv in run["levels"])
+    stored = sum(lv["positions"] for lv in run["levels"])
+    spread = [max(lv["shard_cpu"]) / max(1e-9, min(lv["shard_cpu"])) for lv in run["levels"]
+              if len(lv["shard_cpu"]) > 1 and min(lv["shard_cpu"]) > 0.05]
+    out += ["", f"{total / 1e6:,.0f} MB of buckets for {stored:,} positions stored: {total / max(1, stored):.0f} bytes "
+            f"per position (a key and its count are 16 bytes; a position reached from parents in several shards is "
+            f"sent once per shard)."
+            + (f" The busiest shard of a level used at most {max(spread):.2f}x the CPU of the idlest." if spread
+               else "")]
+    return out
+
+
+def _breakdown(b: dict) -> list[str]:
+    """Sharding's parts on one level, against the same level unsharded (``breakdown`` in the file)."""
+    u, sh = b["unsharded"], b["sharded"]
+    total_u, total_s = sum(u.values()), sum(sh.values())
+    return ["", f"Where the extra CPU goes ({b['board']}, the level of {b['pegs']} pegs: {b['parents']:,} positions "
+            f"with {b['children']:,} children; {b['shards']} shards, one process; {_runtime(b.get('environment', {}))};"
+            f" {b.get('environment', {}).get('date', '?')}; `{b['command']}`):", "",
+            "| part | unsharded CPU s | sharded CPU s |", "|---|---:|---:|",
+            f"| expand (children canonical, merged per shard) | {u['expand']:.2f} | {sh['expand']:.2f} |",
+            f"| split the children into buckets by owner | - | {sh['bucket']:.2f} |",
+            f"| merge at the owners / sort into arrays | {u['sort']:.2f} | {sh['merge']:.2f} |",
+            f"| total | {total_u:.2f} | {total_s:.2f} ({b['ratio']:.2f}x) |", "",
+            f"The shards sent {b['keys_sent']:,} keys for {b['children']:,} distinct children "
+            f"({b['keys_sent'] / max(1, b['children']):.2f} per child: a child whose parents lie in several shards "
+            f"is found, bucketed and merged once per shard). So on this level {b['shards']} workers can gain at most "
+            f"{b['shards'] / b['ratio']:.2f}x over one."]
+
+
+def _model(rows: list[dict]) -> list[str]:
+    out = ["| job | 1 worker, CPU s | 8 workers | 64 workers | 512 workers | least time at |",
+           "|---|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        m = r["model"]
+        base = _median([x["cpu"] for x in r["runs"] if x["workers"] == min(y["workers"] for y in r["runs"])])
+        cells = [f"{_fmt(m[p]['seconds'])} s ({m[p]['speedup']}x)" for p in ("8", "64", "512")]
+        out.append(f"| {r['title']} | {_fmt(base)} | {' | '.join(cells)} | about {m['best_workers']} workers |")
+    return out
+
+
+def _pool(pool: dict) -> list[str]:
+    """The page's pool of Pyodide workers, when measured (``pool`` in the file: ``runs`` like the rows')."""
+    out = ["", f"**In the page** (a pool of Pyodide workers): {_runtime(pool.get('environment', {}))}; "
+           f"{pool.get('date', '?')}; `{pool.get('command', '?')}`.", "",
+           "| job | workers | runs | wall s (median) | speedup |", "|---|---:|---:|---:|---:|"]
+    for job in pool.get("jobs", []):
+        counts = sorted({x["workers"] for x in job["runs"]})
+        base = _median([x["wall"] for x in job["runs"] if x["workers"] == counts[0]])
+        for i, w in enumerate(counts):
+            wall = _median([x["wall"] for x in job["runs"] if x["workers"] == w])
+            out.append(f"| {job['title'] if i == 0 else ''} | {w} | "
+                       f"{sum(1 for x in job['runs'] if x['workers'] == w)} | {_fmt(wall)} | {base / wall:.2f} |")
+    return out
+
+
+def _chromium_projection(rows: list[dict], exact: dict | None) -> list[str]:
+    """The English count in the page's pool on 8 cores: the model's CPython time at 8 workers times the
+    measured Chromium / CPython ratio of the one-worker English count (``exact.json``)."""
+    english = next((r for r in rows if r["name"] == "parallel-count-english"), None)
+    if english is None or exact is None or "8" not in english["model"]:
+        return []
+    walls = {}
+    for r in exact.get("rows", []):
+        if r.get("run") == "English count" and r.get("wall_s"):
+            walls["chromium" if "Chromium" in r["runtime"] else "node" if "Node" in r["runtime"] else "cpython"] = r
+    if "chromium" not in walls or "cpython" not in walls:
+        return []
+    ratio = walls["chromium"]["wall_s"] / walls["cpython"]["wall_s"]
+    projected = english["model"]["8"]["seconds"] * ratio
+    return ["", f"Projected for the page: the English count on 8 cores in a pool of Pyodide workers would take about "
+            f"**{projected:.0f} s** (the model's {english['model']['8']['seconds']:.1f} s at 8 workers times "
+            f"{ratio:.2f}, Chromium's one-worker {walls['chromium']['wall_s']:.1f} s over CPython's "
+            f"{walls['cpython']['wall_s']:.1f} s in the exact-analyses table); goal under 30 s: "
+            f"{'met' if projected < 30 else '**not met**'}."]
+
+
+def section(data: dict, exact: dict | None = None) -> str:
+    rows: list[dict] = data.get("parallel", [])
+    if not rows:
+        return ""
+    env = rows[0].get("environment", data.get("environment", {}))
+    out = ["## Every core: the sharded sweeps", "",
+           f"Machine: 2 cores; runtime {_runtime(env)}; date {env.get('date', '?')}. Each job runs in this process "
+           "(1 worker: the unsharded sweep) and on local worker processes (the sharded sweep), alternately; "
+           "commands: " + "; ".join(f"`{r.get('command', 'python -m pyapp bench --parallel')}`" for r in rows) + ".",
+           "", "![speedup against workers](benchmarks/parallel-speedup.svg)", "", *_speed_rows(rows), "",
+           _goal_sentence(rows), ""]
+    english = next((r for r in rows if r["name"] == "parallel-count-english"), rows[0])
+    out += [*_levels(english), *(_breakdown(data["breakdown"]) if data.get("breakdown") else []), "",
+            "### Scaling model: 8, 64 and 512 workers", "",
+            "From the measured levels (`model` in `pyapp/bench/speedup.py`; a Dask cluster, 2 shards per worker, "
+            "1 GB/s per worker, 0.2 ms of scheduler time per task):", "",
+            "    T(P) = T_serial + sum over levels [ W_l g(S) / P  +  B_l (1 - 1/S) / (P bw)  +  (S + S^2) t_task ],"
+            "   S = 2P", "", *_model(rows), "",
+            "Where it stops scaling, and why: the work divides by P and so do the bytes a worker sends, but the "
+            "exchange is one task per pair of shards, S² a level, and the scheduler's time for those grows as P²; "
+            "the least time is where the two meet (last column). The serial part (the driver's gathering and final "
+            "combination) caps the speedup before that on the smaller jobs.", *_chromium_projection(rows, exact)]
+    if data.get("pool"):
+        out += _pool(data["pool"])
+    return "\n".join(out)
