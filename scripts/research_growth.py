@@ -8,7 +8,10 @@ level profiles are roughly symmetric about the middle), and every position costs
 levels cost.  The answer: positions, CPU hours and disk (8 bytes a key, 16 with a count) in total,
 on this machine (one core) and on 64 cores at the sharded sweep's measured overhead.
 
-    python scripts/research_growth.py triangle8 --start 1 --goal any --seconds 120
+    python scripts/research_growth.py triangle8 --start 1 --goal any --seconds 120 [--out benchmarks/research.json]
+
+With ``--out`` the cell is merged into that file (replacing an earlier measurement of the same cell), which
+``python -m pyapp bench --report`` renders in BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -76,9 +79,22 @@ def main() -> None:
     p.add_argument("--start")
     p.add_argument("--goal")
     p.add_argument("--seconds", type=float, default=120.0)
+    p.add_argument("--out", help="merge the cell into this JSON file (benchmarks/research.json)")
     args = p.parse_args()
     m = measure(args.board, args.start, args.goal, args.seconds)
-    print(json.dumps({**m, "projection": project(m)}, indent=1))
+    cell = {**m, "projection": project(m), "seconds_budget": args.seconds,
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "runtime": sys.version.split()[0],
+            "command": "python scripts/research_growth.py " + " ".join(sys.argv[1:])}
+    print(json.dumps(cell, indent=1))
+    if args.out:
+        data = {"cells": []}
+        if os.path.exists(args.out):
+            with open(args.out) as f:
+                data = json.load(f)
+        same = (m["board"], m["start"], m["goal"])
+        data["cells"] = [c for c in data["cells"] if (c["board"], c["start"], c["goal"]) != same] + [cell]
+        with open(args.out, "w") as f:
+            f.write(json.dumps(data, indent=1) + "\n")
 
 
 if __name__ == "__main__":

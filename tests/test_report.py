@@ -91,3 +91,47 @@ def test_only_the_plots_module_imports_matplotlib():
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             assert not any(n.split(".")[0] == "matplotlib" for n in names), path
+
+
+def test_the_parallel_section_computes_its_ratios_and_draws_every_job(rendered, tmp_path):
+    """The speedups in the section are the committed runs' median walls divided (not typed in), the goal's
+    verdict follows from them, and the figure has a measured and a model series per job."""
+    from pyapp.bench import report_parallel
+
+    data = report.load(ROOT / report.RESULTS)["parallel"]
+    assert "## Every core: the sharded sweeps" in rendered and "parallel-speedup.svg" in rendered
+    for row in data["parallel"]:
+        walls = {w: report_parallel._median([x["wall"] for x in row["runs"] if x["workers"] == w])
+                 for w in {x["workers"] for x in row["runs"]}}
+        assert row["speedup"]["2"] == round(walls[1] / walls[2], 2)
+        assert f"**{row['speedup']['2']:.2f}**" in rendered and row["same_answer"]
+    met = any(r["speedup"]["2"] >= report_parallel.GOAL_SPEEDUP for r in data["parallel"])
+    assert ("**not met**" in rendered) is not met
+    svg = (ROOT / report.RESULTS / "parallel-speedup.svg").read_text()
+    for row in data["parallel"]:
+        assert f'id="measured-{row["name"]}"' in svg and f'id="model-{row["name"]}"' in svg
+
+
+def test_parallel_rows_merge_by_name(tmp_path):
+    from pyapp.bench.speedup import merge_into
+
+    path = tmp_path / "parallel.json"
+    merge_into(path, [{"name": "parallel-count-triangle7", "v": 1}, {"name": "parallel-count-english", "v": 1}])
+    merge_into(path, [{"name": "parallel-count-triangle7", "v": 2}])
+    import json
+
+    rows = json.loads(path.read_text())["parallel"]
+    assert [(r["name"], r["v"]) for r in rows] == [("parallel-count-english", 1), ("parallel-count-triangle7", 2)]
+
+
+def test_the_research_answers_replay_to_their_goal():
+    """Each cell the report calls solved carries its moves: they are legal and end with one peg on the goal."""
+    from pyapp.core.game import replay
+    from pyapp.core.request import build
+
+    data = report.load(ROOT / report.RESULTS)["research"]
+    assert data["cells"] and data["answers"]
+    for a in data["answers"]:
+        problem = build(a["board"], start=a["start"], goal=a["goal"]).problem
+        r = replay(problem.board, problem.start, a["moves"])
+        assert r.valid and r.final == 1 << problem.board.bit_of[a["goal"]], a["cell"]

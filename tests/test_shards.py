@@ -203,3 +203,46 @@ def test_count_that_meets_two_sweeps_loads_only_the_fronts(processes):
         got = count_exact(problem, parallel=par)
         assert (got.solutions, got.positions) == (want.solutions, want.positions)
     assert not [f for f in os.listdir(processes.exchange_dir) if ".K" in f]  # nothing left in shared memory
+
+
+def _die_once(marker: str, value: int) -> int:
+    """A task whose first run kills its own worker (as SIGKILL or the kernel's out-of-memory killer would)."""
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return value * 2
+
+
+def test_a_killed_local_worker_costs_time_not_the_answer(tmp_path):
+    pool = Processes(2)
+    try:
+        jobs = [pool.submit(_die_once, str(tmp_path / "died"), v) for v in range(4)]
+        t0 = time.perf_counter()
+        while not pool.wait(jobs, 0.05):
+            assert time.perf_counter() - t0 < 30, "the lost task was never run again"
+        assert [pool.result(j) for j in jobs] == [0, 2, 4, 6] and pool.lost_workers == 1
+    finally:
+        pool.close()
+
+
+def test_a_sharded_count_survives_a_killed_worker(tmp_path):
+    problem = build("triangle6").problem
+    want = count_exact(problem)
+    pool = Processes(2)
+    killer = None
+    try:
+        par = Parallel(pool)
+        import threading
+
+        def kill_one() -> None:  # mid-run: once the sweep has started its steps
+            time.sleep(0.3)
+            os.kill(sorted(pool._pids)[0], signal.SIGKILL)
+        killer = threading.Thread(target=kill_one)
+        killer.start()
+        got = count_exact(problem, parallel=par)
+    finally:
+        if killer:
+            killer.join()
+        pool.close()
+    assert (got.solutions, got.positions) == (want.solutions, want.positions)
+    assert pool.lost_workers == 1  # the kill landed during the run, and it was noticed

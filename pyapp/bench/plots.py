@@ -178,23 +178,23 @@ def speedup(rows: Sequence[dict], path: Path) -> Path:
     """Speedup against workers: measured (markers, solid) and the model's 8, 64, 512 (dashed), per job."""
     plt = pyplot()
     fig, (ax,) = _panels(plt, 1)
-    fig.set_size_inches(6, 3.4)
+    fig.set_size_inches(6, 4)
     top = 2.0
     for row in rows:
         measured = sorted((int(w), s) for w, s in row["speedup"].items())
         xs, ys = [w for w, _ in measured], [s for _, s in measured]
         (line,) = ax.plot(xs, ys, marker="o", label=row["title"], gid=f"measured-{row['name']}")
-        model = [(int(p), row["model"][p]["speedup"]) for p in ("8", "64", "512") if p in row["model"]]
-        ax.plot([xs[-1]] + [p for p, _ in model], [ys[-1]] + [s for _, s in model], linestyle="--",
-                color=line.get_color(), gid=f"model-{row['name']}")
-        top = max(top, *ys, *(s for _, s in model))
+        curve = sorted((int(p), v) for p, v in row["model"].get("curve", {}).items())
+        ax.plot([p for p, _ in curve], [v for _, v in curve], linestyle="--", color=line.get_color(),
+                gid=f"model-{row['name']}")
+        top = max(top, *ys, *(v for _, v in curve))
     ax.plot([1, 512], [1, 512], color="#bbbbbb", linewidth=0.8, gid="ideal", label="ideal (P workers, P times faster)")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
-    ax.set_ylim(0.5, top * 1.5)
-    ax.set_xlabel("workers (1-2 measured on this machine; 8, 64, 512 the model, dashed)")
+    ax.set_ylim(0.01, top * 1.5)
+    ax.set_xlabel("workers (1-2 measured on this machine, solid; the scaling model, dashed)")
     ax.set_ylabel("speedup (wall, vs 1 worker)")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2)
     return _save(fig, path)
 
 

@@ -26,7 +26,8 @@ from . import report_sections as sections
 RESULTS = "benchmarks"
 """The folder (under the project root) holding the JSON results and the SVG figures."""
 MACHINE = "2-core shared Linux VM (Intel Xeon, 23 GB), shared with other work"
-FILES = ("suite", "anchors", "scaling", "sat", "startup", "tables", "exact", "neverlose", "hardening", "parallel")
+FILES = ("suite", "anchors", "scaling", "sat", "startup", "tables", "exact", "neverlose", "hardening", "parallel",
+         "research")
 """The result files, ``benchmarks/NAME.json``, in the order the report uses them."""
 
 
@@ -174,6 +175,8 @@ def render(data: dict) -> str:
             parts.append(getattr(sections, name)(data[name]))
     if data.get("parallel", {}).get("parallel"):
         parts.append(report_parallel.section(data["parallel"], data.get("exact")))
+    if "research" in data:
+        parts.append(report_parallel.research(data["research"]))
     if "hardening" in data:
         parts.append(sections.hardening(data["hardening"]))
     return "\n\n".join(p.rstrip("\n") for p in parts) + "\n"

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from .report_sections import RUNTIME_NAMES
 
+SMALL_LEVEL = 10_000
+"""Levels smaller than this are summed in one line of the per-level table, not listed."""
+MEMORY_GB = 20
+"""What the sweep may hold in memory on this machine before it spills shards to disk."""
 GOAL_SPEEDUP = 1.8
 """The speedup asked of 2 workers on this 2-core machine."""
 
@@ -25,7 +29,8 @@ def _fmt(x: float) -> str:
 
 
 def _runtime(env: dict) -> str:
-    return f"{RUNTIME_NAMES.get(env.get('runtime', ''), env.get('runtime', '?'))} ({env.get('platform', '?')})"
+    name, _, version = env.get("runtime", "?").partition(" ")
+    return f"{RUNTIME_NAMES.get(name, name)} {version} ({env.get('platform', '?')})".replace("  ", " ")
 
 
 def _speed_rows(rows: list[dict]) -> list[str]:
@@ -61,14 +66,19 @@ def _levels(row: dict) -> list[str]:
     out = [f"Per level: {row['title']}, {run['workers']} workers (one run).", "",
            "| stage | pegs | positions | level wall s | CPU s per shard | MB sent by the shards |",
            "|---|---:|---:|---:|---|---:|"]
+    small = [lv for lv in run["levels"] if lv["positions"] < SMALL_LEVEL]
     for lv in run["levels"]:
+        if lv["positions"] < SMALL_LEVEL:
+            continue
         out.append(f"| {lv['stage']} | {lv['pegs']} | {lv['positions']:,} | {lv['seconds']:.2f} | "
                    f"{' / '.join(f'{c:.2f}' for c in lv['shard_cpu'])} | {lv['bytes'] / 1e6:.1f} |")
     total = sum(lv["bytes"] for lv in run["levels"])
     stored = sum(lv["positions"] for lv in run["levels"])
     spread = [max(lv["shard_cpu"]) / max(1e-9, min(lv["shard_cpu"])) for lv in run["levels"]
               if len(lv["shard_cpu"]) > 1 and min(lv["shard_cpu"]) > 0.05]
-    out += ["", f"{total / 1e6:,.0f} MB of buckets for {stored:,} positions stored: {total / max(1, stored):.0f} bytes "
+    out += ["", f"{len(small)} levels of fewer than {SMALL_LEVEL:,} positions are left out "
+            f"({sum(lv['seconds'] for lv in small):.2f} s in all).",
+            "", f"{total / 1e6:,.0f} MB of buckets for {stored:,} positions stored: {total / max(1, stored):.0f} bytes "
             f"per position (a key and its count are 16 bytes; a position reached from parents in several shards is "
             f"sent once per shard)."
             + (f" The busiest shard of a level used at most {max(spread):.2f}x the CPU of the idlest." if spread
@@ -100,7 +110,8 @@ def _model(rows: list[dict]) -> list[str]:
     for r in rows:
         m = r["model"]
         base = _median([x["cpu"] for x in r["runs"] if x["workers"] == min(y["workers"] for y in r["runs"])])
-        cells = [f"{_fmt(m[p]['seconds'])} s ({m[p]['speedup']}x)" for p in ("8", "64", "512")]
+        cells = [f"{_fmt(m[p]['seconds'])} s ({m[p]['speedup']}x)" if m[p]["speedup"] >= 0.1 else
+                 f"{_fmt(m[p]['seconds'])} s (slower than 1 worker)" for p in ("8", "64", "512")]
         out.append(f"| {r['title']} | {_fmt(base)} | {' | '.join(cells)} | about {m['best_workers']} workers |")
     return out
 
@@ -165,4 +176,36 @@ def section(data: dict, exact: dict | None = None) -> str:
             "combination) caps the speedup before that on the smaller jobs.", *_chromium_projection(rows, exact)]
     if data.get("pool"):
         out += _pool(data["pool"])
+    return "\n".join(out)
+
+
+def research(data: dict) -> str:
+    """The research cells (``benchmarks/research.json``, written by ``scripts/research_growth.py``): each
+    cell's measured levels, and the projection of the whole sweep for this machine and for 64 cores."""
+    cells = data.get("cells", [])
+    if not cells:
+        return ""
+    out = ["## Research cells: how far a sweep must go", "",
+           "Each cell's forward sweep (reachable positions up to symmetry, in one process) runs for the budget "
+           "shown; the measured level sizes give the growth, and `scripts/research_growth.py` projects the whole "
+           "sweep from them (the ratio of successive levels falling as measured, the profile peaking where it "
+           "reaches 1 and falling as it rose) at the measured CPU per position; 64 cores at the sharded "
+           "sweep's overhead. Peak memory is the largest level held twice with counts (16 bytes a position).", "",
+           "| cell | measured | last measured level | CPU per position | projected positions | one core | "
+           "64 cores | disk (keys / with counts) | peak memory | on this machine (2 cores, 23 GB) |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for c in cells:
+        p, lv = c["projection"], c["levels"]
+        cpu_h = p["cpu_hours_one_core"]
+        verdict = (f"about {cpu_h * 1.45 / 2:,.1f} h, {p['disk_with_counts_gb']:,.0f} GB of disk"
+                   + (f", past {MEMORY_GB} GB of memory: spilled" if p["peak_memory_gb"] > MEMORY_GB else ""))
+        out.append(f"| {c['board']} {c['start'] or 'default'} -> {c['goal'] or 'default'} | {len(lv)} levels in "
+                   f"{sum(x['cpu'] for x in lv):.0f} s | {lv[-1]['pegs']} pegs: {lv[-1]['positions']:,} | "
+                   f"{p['microseconds_per_position']:.1f} µs | {p['positions']:.2e} | {cpu_h:,.1f} h | "
+                   f"{p['hours_on_64_cores']:,.2f} h | {p['disk_keys_gb']:,.0f} / {p['disk_with_counts_gb']:,.0f} GB |"
+                   f" {p['peak_memory_gb']:,.1f} GB | {verdict} |")
+    out += ["", "Commands and dates: " + "; ".join(f"`{c['command']}` ({c['runtime']}, {c['date']})" for c in cells)
+            + "."]
+    for a in data.get("answers", []):
+        out += ["", f"**{a['cell']}**: {a['answer']} (`{a['command']}`, {a['date']})."]
     return "\n".join(out)

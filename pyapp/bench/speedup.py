@@ -113,15 +113,21 @@ def model(single_cpu: float, runs: list[dict]) -> dict:
     nlevels = max(1, len(levels))
     work = max(single_cpu - serial, 0.0)
     out: dict = {}
-    for p in WORKERS:
+
+    def at(p: int) -> dict:
         s = 2 * p
         g = 1 + OVERHEAD_PER_DUPLICATE * (1 - 1 / s)
         compute = work * g / p
         network = total_bytes * (1 - 1 / s) / (p * BYTES_PER_SECOND)
         sched = nlevels * (s + s * s) * TASK_SECONDS
-        t = serial + compute + network + sched
-        out[str(p)] = {"seconds": round(t, 2), "speedup": round(single_cpu / t, 1), "compute": round(compute, 2),
-                       "network": round(network, 2), "scheduler": round(sched, 2)}
+        return {"seconds": serial + compute + network + sched, "compute": compute, "network": network,
+                "scheduler": sched}
+
+    for p in WORKERS:
+        t = at(p)
+        out[str(p)] = {"seconds": round(t["seconds"], 2), "speedup": round(single_cpu / t["seconds"], 1),
+                       **{k: round(v, 2) for k, v in t.items() if k != "seconds"}}
+    out["curve"] = {str(2 ** k): round(single_cpu / at(2 ** k)["seconds"], 3) for k in range(1, 10)}
     # where the model's time is least: d/dP of work*g/P + levels*4P^2*t_task = 0
     best = round((work * (1 + OVERHEAD_PER_DUPLICATE) / (8 * nlevels * TASK_SECONDS)) ** (1 / 3))
     out["best_workers"] = best

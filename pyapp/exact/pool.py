@@ -145,6 +145,21 @@ def _indexed(job: tuple[Callable, int, Any]) -> tuple[int, Any]:
     return i, fn(item)
 
 
+class _Job:
+    """A task on local processes: what it runs (kept so it can run again if its worker dies) and its run."""
+
+    __slots__ = ("fn", "args", "kwargs", "run")
+
+    def __init__(self, fn: Callable, args: list, kwargs: dict) -> None:
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+        self.run: Any = None
+
+
+def _worker_pids(pool: Any) -> set[int]:
+    """The pids of a ``multiprocessing.Pool``'s worker processes (its private list: the pool has no public one)."""
+    return {p.pid for p in getattr(pool, "_pool", []) if p.pid is not None}
+
+
 class Processes(Pool):
     """Local worker processes (``multiprocessing.Pool``); results come back to this process."""
 
@@ -156,25 +171,55 @@ class Processes(Pool):
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         self._pool = ctx.Pool(self.workers, initializer=_quiet_worker)
         self._open = True
+        self._pids = _worker_pids(self._pool)
+        self._unfinished: list[_Job] = []
+        self.lost_workers = 0
+        """Workers that died during the run (each cost a rerun of the unfinished tasks)."""
         shm = "/dev/shm"
         where = shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else tempfile.gettempdir()
         _remove_stale(where)
         self.exchange_dir = tempfile.mkdtemp(prefix=f"pyapp-shards-{os.getpid()}-", dir=where)
 
     def submit(self, fn: Callable, *args: Any, **kwargs: Any) -> Any:
-        return self._pool.apply_async(fn, _resolve(self, args), kwargs)
+        job = _Job(fn, _resolve(self, args), kwargs)
+        job.run = self._pool.apply_async(fn, job.args, kwargs)
+        self._unfinished.append(job)
+        return job
 
     def part(self, handle: Any, key: Any) -> Any:
         return pick(self.result(handle), key)
 
     def ready(self, handle: Any) -> bool:
-        return not hasattr(handle, "ready") or handle.ready()
+        if not isinstance(handle, _Job):
+            return True
+        self._recover()
+        return handle.run.ready()
 
     def _wait_one(self, handle: Any, timeout: float) -> None:
-        handle.wait(timeout)
+        handle.run.wait(min(timeout, 0.2))  # short: a lost worker is noticed by the next ready()
 
     def result(self, handle: Any) -> Any:
-        return handle.get() if hasattr(handle, "get") and hasattr(handle, "ready") else handle
+        if not isinstance(handle, _Job):
+            return handle
+        while not self.ready(handle):
+            self._wait_one(handle, 0.2)
+        return handle.run.get()
+
+    def _recover(self) -> None:
+        """Run again every unfinished task when a worker died (SIGKILL, out of memory): its task is lost.
+
+        ``multiprocessing.Pool`` replaces a dead worker but never reports the task it held, which would
+        leave the driver waiting for ever.  Which task died cannot be told, so every unfinished one is
+        submitted again (a step is a pure function of its inputs and writes its files atomically, so a
+        task run twice gives the same result): a killed worker costs time, not the answer."""
+        pids = _worker_pids(self._pool)
+        if pids <= self._pids or not self._open:  # no replacement worker: none died
+            return
+        self._pids = pids
+        self.lost_workers += 1
+        self._unfinished = [j for j in self._unfinished if not j.run.ready()]
+        for job in self._unfinished:
+            job.run = self._pool.apply_async(job.fn, job.args, job.kwargs)
 
     def map(self, fn: Callable, items: list) -> Iterator[tuple[int, Any]]:
         yield from self._pool.imap_unordered(_indexed, [(fn, i, item) for i, item in enumerate(items)])
@@ -187,7 +232,10 @@ class Processes(Pool):
 
     def close(self) -> None:
         if self._open:
-            self._pool.close()
+            if self.lost_workers:  # the pool still waits for the lost task's result: join would never return
+                self._pool.terminate()
+            else:
+                self._pool.close()
             self._pool.join()
             self._open = False
         self._remove()

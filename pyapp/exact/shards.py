@@ -112,7 +112,7 @@ def decode_weights(data: bytes, n: int) -> array | list:
 def save_bucket(path: str, bucket: tuple[bytes, bytes | None]) -> str:
     """Write a bucket to ``path`` (atomically: a partial file is never read) and return the path."""
     keys, weights = bucket
-    tmp = f"{path}.part"
+    tmp = f"{path}.{os.getpid()}.part"  # per process: a task run again after a lost worker may write it too
     with open(tmp, "wb") as f:
         f.write(len(keys).to_bytes(8, "little"))
         f.write(keys)
