@@ -130,7 +130,7 @@ def scaling_section(data: dict) -> list[str]:
         f"generator's finishing hole), {s['per_count']} per peg count (seeds 1-{s['per_count']}), every "
         f"{'' if s['peg_step'] == 1 else str(s['peg_step']) + 'th '}peg count from 3 to the full board, on "
         f"{', '.join(s['boards'])}. Each is solved by our solver and by the baseline (`pyapp/bench/baseline.py`: "
-        f"plain depth-first search with a set of dead positions, the seeds' Algorithm 2), each with "
+        f"plain depth-first search with a set of dead positions, ParallelProject's Algorithm 2), each with "
         f"**{s['budget_cpu_seconds']:g} CPU seconds**. Nodes are positions entered (jumps played) in both. "
         f"The whole run took {s['wall_seconds']:g} s of wall time. "
         "Every solution found is replayed to the goal. Fits are least squares on logarithms over the solved runs "
@@ -141,7 +141,7 @@ def scaling_section(data: dict) -> list[str]:
         f"![solved, impossible, unknown against pegs at {s['budget_cpu_seconds']:g} CPU s]"
         "(benchmarks/scaling-outcomes.svg)", "",
         *scaling_rows(data), "",
-        f"Anchor (the seeds' ParallelProject study, its compiled solver on English states built the same way): "
+        f"Anchor (the ParallelProject study, its compiled solver on English states built the same way): "
         f"time = {seeds.get('power', '2133.73·x^1.083')} in elements searched (R² {seeds.get('power_r2', 0.81)}), "
         f"time = {seeds.get('exp', '2000·e^(0.6x)')} in solution length (base e^0.6 = {math.exp(0.6):.2f} a move).",
         "",

@@ -13,7 +13,7 @@ board, rising slowly, so that side comes out up to about 1.4x low), and never mo
 the positions of that peg count in one position class (the only ones a start can reach).
 The meeting level is found as ``count`` finds it: the side with the smaller frontier goes on.
 
-Calibrated against measured runs (CPython 3.11, BENCHMARKS.md, issue 10): triangle6 vacancy 4
+Calibrated against measured runs (CPython 3.11, `benchmarks/exact.json`, in BENCHMARKS.md): triangle6 vacancy 4
 -> one peg 185,388 positions, 0.7 s; triangle7 vacancy 4 -> one peg 17,796,556 positions,
 157 CPU s, max RSS about 1.2 GB; English central game 9,568,755 positions, 79-94 CPU s, max
 RSS 814 MB (Pyodide heap 669 MB); triangle7's Pyodide heap 925 MB.  ``tests/test_exact_estimate.py``
