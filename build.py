@@ -26,6 +26,7 @@ import hashlib
 import http.server
 import json
 import math
+import os
 import re
 import shutil
 import struct
@@ -162,7 +163,7 @@ def _cached_set(cache: Path, board_id: str) -> dict[str, tuple[str, bytes]]:
     win = winnable(problem)
     data = {"winnable": encode(win), "ways": encode_ways(win, drive(ways_steps(win)))}
     for kind, path in paths.items():
-        tmp = path.with_suffix(".tmp")
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # per build: two builds may share the cache
         tmp.write_bytes(data[kind])
         tmp.replace(path)
     return {kind: (paths[kind].name, data[kind]) for kind in paths}

@@ -109,12 +109,14 @@ function boardSelect(sel, st) {
 function goalSelect(sel, st, game) {
   sel.querySelector("option[value='']").textContent = `Board default (${st.board.default_goal})`;
   for (const opt of [...sel.options]) if (opt.dataset.goalOption) opt.remove();
-  if (st.goal.hole) {
-    const opt = new Option(`One peg on ${st.goal.hole}`, st.goal.hole);
+  if (st.goal.hole || st.goal.kind === "target") {
+    // a hole set on the board, or an exact final position from a link: each gets an option of its own
+    const label = st.goal.hole ? `One peg on ${st.goal.hole}` : `To ${st.goal.description} (from the link)`;
+    const opt = new Option(label, st.goal.text);
     opt.dataset.goalOption = "1";
     sel.append(opt);
   }
-  sel.value = game.goal ? st.goal.text : ""; // a hole's name, "any" or "min" (a target has no option)
+  sel.value = game.goal ? st.goal.text : ""; // a hole's name, "any", "min" or "target:..."
 }
 
 /** The address bar: always a link to the shown game.  `written` remembers the last fragment

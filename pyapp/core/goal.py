@@ -38,6 +38,7 @@ from .board import Board
 from .errors import PegError
 from .limits import MAX_GOAL_CHARS, check_text
 from .position import format_position, parse_position
+from .wording import plural
 
 GoalKind = Literal["hole", "any", "target", "min"]
 
@@ -187,7 +188,7 @@ class _Target(_Exact):
         return "target:" + "/".join(row.replace(" ", "") for row in format_position(board, goal.target).split("\n"))
 
     def describe(self, goal: Goal, board: Board) -> str:
-        return f"the target position ({goal.target.bit_count()} pegs)"
+        return f"the target position ({plural(goal.target.bit_count(), 'peg')})"
 
 
 class _Min(Kind):

@@ -318,3 +318,15 @@ def test_phone_screenshots_of_the_move_list_finishes_map_and_never_lose(chromium
         assert page.errors == []
     finally:
         context.close()
+
+
+def test_a_target_goal_from_a_link_shows_in_the_goal_picker(app):
+    """A link whose goal is an exact final position selects an option naming it (not an empty picker)."""
+    target = "..o/.../......./......./......./.../..."
+    go(app, "#board=english&start=d4&goal=target:" + target)
+    app.wait_for_function("document.getElementById('goal-select').selectedOptions.length === 1 && "
+                          "document.getElementById('goal-select').selectedOptions[0].value.startsWith('target:')")
+    label = app.eval_on_selector("#goal-select", "s => s.selectedOptions[0].textContent")
+    assert label == "To the target position (1 peg) (from the link)"
+    app.select_option("#goal-select", "any")  # the other goals are still there to pick
+    app.wait_for_function("location.hash.includes('goal=any')")
