@@ -66,7 +66,7 @@ export function timeVsNodes(data, source) {
   const fits = data.fits.all || {};
   const summary = `Time against nodes, all boards (${source}): ` + SOLVERS.map((s) =>
     `${s} ${solved.filter((r) => r.solver === s).length} solved runs, ${formula(s, fits[s]?.time_vs_nodes, "power")}`).join("; ");
-  const ctx = frame({ chart: "time-vs-nodes", summary, title: "all boards", width: 520, height: 300,
+  const ctx = frame({ chart: "time-vs-nodes", summary, title: "all boards", width: 420, height: 300,
     x: { kind: "log", domain: domain("log", solved.map((r) => r.nodes)), label: "nodes (positions searched)", format: countLabel },
     y: { kind: "log", domain: domain("log", solved.map((r) => r.seconds)), label: "CPU time", format: secondsLabel } });
   for (const solver of SOLVERS) {
@@ -129,7 +129,7 @@ export function startup(data) {
   const max = Math.max(...phases.flatMap((r) => columns.map((c) => r[c])));
   const summary = `Start-up by phase, ms, median of runs in Chromium: ` +
     phases.map((r) => `${r.phase}: ${columns.map((c) => `${c} ${r[c]}`).join(", ")}`).join("; ");
-  const ctx = frame({ chart: "startup", summary, title: "start-up phases", width: 560, height: 50 + rowH * phases.length,
+  const ctx = frame({ chart: "startup", summary, title: "start-up phases", width: 400, height: 50 + rowH * phases.length,
     margin: { left: 12, top: 26 }, x: { kind: "linear", domain: domain("linear", [0, max]), label: "ms" },
     y: { kind: "linear", domain: [phases.length, 0], label: "", ticks: [] } });
   columns.forEach((column, k) => {
@@ -187,7 +187,7 @@ export function parallel(data) {
   const summary = "Parallel speedup against workers: " + entries.map((p, i) => `${p.title || p.name}: ` +
     measured[i].map((q) => `${q.x} workers ${sig(q.y)}x`).join(", ")).join("; ");
   const maxX = Math.max(...xs, 2);
-  const ctx = frame({ chart: "parallel", summary, title: "parallel speedup", width: 520, height: 300,
+  const ctx = frame({ chart: "parallel", summary, title: "parallel speedup", width: 420, height: 300,
     x: { kind: "log", domain: [1, 2 ** Math.ceil(Math.log2(maxX))], label: "workers", format: (v) => String(v),
       ticks: Array.from({ length: Math.ceil(Math.log2(maxX)) + 1 }, (_, i) => 2 ** i) },
     y: { kind: "linear", domain: domain("linear", [...ys, 1]), label: "speedup (× one worker)" } });

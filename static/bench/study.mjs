@@ -72,7 +72,10 @@ function drawVisitor(data) {
       $("growth-figures").prepend(slot);
     }
     slot.querySelector('[data-source="your browser"]')?.remove();
-    slot.append(draw(data, source));
+    const fig = draw(data, source);
+    fig.querySelector("figcaption").append(` Runtime: ${data.study.environment?.runtime ?? "this browser"}, ` +
+      `${data.study.quick ? "quick" : "full"} study, ${data.study.wall_seconds} s.`);
+    slot.append(fig);
   }
 }
 

@@ -1,7 +1,7 @@
 """bench.html's "How cost grows" section: the charts drawn in the page from the shipped benchmark JSON hold
 the series and points of ``benchmarks/scaling.json`` (one group per solver and board, one mark per run);
-the parallel chart appears only when ``parallel.json`` exists; and the in-page study (``?study=tiny``, the
-real code on a smaller plan) reports progress, can be cancelled, produces JSON that
+the parallel chart appears only when ``parallel.json`` exists; and the in-page quick study (the plan of
+``bench --scaling --quick``, about 7 s in Pyodide here) reports progress, can be cancelled, produces JSON that
 :func:`pyapp.bench.scaling.validate` accepts, and draws its own runs beside the committed ones."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def bench(chromium, server):
     page = context.new_page()
     page.errors = []  # type: ignore[attr-defined]
     page.on("pageerror", lambda err: page.errors.append(str(err)))
-    page.goto(server.url + "bench.html?run=0&study=tiny")
+    page.goto(server.url + "bench.html?run=0")
     page.wait_for_function("() => document.querySelectorAll('#growth-figures svg.chart').length > 10",
                            timeout=LOAD_TIMEOUT_MS)
     yield page
@@ -142,7 +142,8 @@ def test_the_study_runs_in_the_page_with_progress_cancel_and_a_valid_download(be
         bench.click("#study-download")
     data = json.loads(Path(info.value.path()).read_text())
     assert scaling.validate(data) == []
-    assert data["study"]["boards"] == ["triangle7", "english"] and data["study"]["max_pegs"] == 15
+    assert data["study"]["boards"] == list(scaling.BOARDS) and data["study"]["quick"] is True
+    assert data["study"]["budget_cpu_seconds"] == scaling.QUICK["budget"] and "max_pegs" not in data["study"]
     mine = '#growth-figures figure[data-chart="time-vs-pegs"][data-source="your browser"]'
     for board in data["study"]["boards"]:
         for solver in scaling.SOLVERS:
