@@ -154,7 +154,7 @@ export function latency(data) {
   const summary = "Never-lose latency, ms per verdict: " + rows.map((r) => `${r.short}: ` +
     runtimes.filter(([k]) => r[k]).map(([k]) => `${k} median ${r[k].median_ms}, p95 ${r[k].p95_ms}`).join(", ")).join("; ");
   const ctx = frame({ chart: "latency", summary, title: "never-lose latency", width: 420, height: 250,
-    x: { kind: "linear", domain: [-0.5, rows.length * 3 - 1.5], label: "", ticks: [] },
+    x: { kind: "linear", domain: [-0.5, rows.length * 3 - 1.5], label: "case", ticks: [] },
     y: { kind: "log", domain: domain("log", values), label: "ms per verdict", format: sig } });
   const floor = ctx.sy.domain[0];
   for (const [k, colour] of runtimes) {
