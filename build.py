@@ -5,7 +5,8 @@
 catalogue board's holes, jumps and drawing, from :mod:`pyapp.web.boarddata`, so the page plays at once
 while Python starts; the default board's drawing is also put into ``index.html`` for the first
 paint), ``sets/`` (the classic games' winnable sets, so never-lose answers by lookup: see
-:func:`write_sets`), ``snapshot.bin`` (a Pyodide memory snapshot with pyapp imported, see
+:func:`write_sets`), ``benchmarks/`` (the committed results bench.html draws its charts from: see
+:func:`write_benchmarks`), ``snapshot.bin`` (a Pyodide memory snapshot with pyapp imported, see
 :func:`write_snapshot`), the five Pyodide
 runtime files the app needs (from the pinned npm package; ``npm ci`` runs first when
 ``node_modules`` is missing), the web manifest with icons (PNGs drawn here, no image
@@ -40,6 +41,8 @@ ROOT = Path(__file__).resolve().parent
 DIST = ROOT / "dist"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 PAGES = ("index.html", "bench.html")
+BENCHMARKS = "benchmarks"
+"""The folder of committed benchmark results (JSON) shipped for bench.html's charts."""
 MIME_TYPES = {
     ".mjs": "text/javascript",
     ".js": "text/javascript",
@@ -169,6 +172,20 @@ def _cached_set(cache: Path, board_id: str) -> dict[str, tuple[str, bytes]]:
     return {kind: (paths[kind].name, data[kind]) for kind in paths}
 
 
+def write_benchmarks(dist: Path) -> None:
+    """``benchmarks/*.json``: the committed benchmark results, from which ``bench.html`` draws its charts (the
+    page draws its own, so the SVG figures are not shipped), and ``benchmarks/index.json`` naming them, so the
+    page asks only for files that exist (``parallel.json`` may not yet) and works offline from the precache."""
+    target = dist / "benchmarks"
+    target.mkdir()
+    names = []
+    for path in sorted((ROOT / BENCHMARKS).glob("*.json")):
+        if path.name != "index.json":
+            shutil.copy2(path, target / path.name)
+            names.append(path.stem)
+    (target / "index.json").write_text(json.dumps({"results": names}, indent=1) + "\n", encoding="utf-8")
+
+
 def write_board_data(dist: Path) -> None:
     """``boards.json`` from pyapp itself, and the default board drawn into ``index.html``
     (replacing the skeleton between the ``@BOARD@`` marks) so the first paint shows it."""
@@ -294,6 +311,7 @@ def build(dist: Path = DIST) -> str:
         shutil.copy2(pkg / name, dist / "pyodide" / name)
     write_pyapp_zip(dist / "pyapp.zip")
     write_board_data(dist)
+    write_benchmarks(dist)
     write_sets(dist)
     write_snapshot(dist)
     (dist / "manifest.webmanifest").write_text(json.dumps(manifest(), indent=2) + "\n", encoding="utf-8")
@@ -305,7 +323,7 @@ def build(dist: Path = DIST) -> str:
 
 def _sources() -> list[Path]:
     files = [ROOT / p for p in (*PAGES, "sw.js", "build.py", "package-lock.json") if (ROOT / p).is_file()]
-    for folder in ("static", "pyapp"):
+    for folder in ("static", "pyapp", BENCHMARKS):
         files += [p for p in (ROOT / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts]
     return files
 

@@ -6,9 +6,13 @@
 // For scripts (scripts/bench_chromium.py): <html data-bench="loading|ready|running|done|failed">, and
 // window.benchResult = {environment, cold_start_s, rows, wrong, error} once done.  With ?table=BOARD it
 // computes that board's whole single-vacancy table instead (scripts/table_chromium.py).
+// The page's state is one Store (static/store.mjs): slice "suite" here, "study" in bench/study.mjs
+// (the "How cost grows" section: the committed charts and the study run in this page).
 
+import { initStudy } from "./bench/study.mjs";
 import { Engine } from "./engine/protocol.mjs";
 import { formatCount } from "./numbers.mjs";
+import { Store } from "./store.mjs";
 
 const $ = (id) => document.getElementById(id);
 const root = document.documentElement;
@@ -59,6 +63,12 @@ async function main() {
   if (params.get("repeat")) $("repeat").value = params.get("repeat");
   else if ($("quick").checked) $("repeat").value = "1";
   const engine = new Engine();
+  const store = new Store();
+  store.define("suite", { running: false }, { set(s, running) { s.suite = { running }; } });
+  store.subscribe((state) => {
+    $("start").disabled = state.suite.running || state.study?.status === "running";
+  });
+  initStudy(engine, store, params);
   engine.addEventListener("loading", (event) => status(`Loading the Python engine: ${event.detail.stage}...`));
   let info;
   try {
@@ -76,7 +86,7 @@ async function main() {
     const args = { quick: $("quick").checked, repeat: Math.max(1, Number($("repeat").value) || 1) };
     const only = (params.get("only") || "").split(",").filter(Boolean); // ?only=row,row: just those rows
     if (only.length) args.only = only;
-    $("start").disabled = true;
+    store.do("suite/set", true);
     $("rows").tBodies[0].replaceChildren();
     setState("running");
     const t0 = performance.now();
@@ -107,7 +117,7 @@ async function main() {
     }
     window.benchResult = result;
     $("json").textContent = JSON.stringify(result, null, 1);
-    $("start").disabled = false;
+    store.do("suite/set", false);
   };
   $("controls").addEventListener("submit", (event) => {
     event.preventDefault();

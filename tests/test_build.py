@@ -164,6 +164,22 @@ def test_the_workers_runtime_file_list_matches_the_build():
     assert names == [f"pyodide/{n}" for n in build.PYODIDE_FILES] + ["pyapp.zip"]
 
 
+def test_site_ships_the_committed_benchmark_results_for_the_bench_page(site):
+    """bench.html draws its charts from benchmarks/*.json: every committed result is shipped, named in
+    benchmarks/index.json and precached (so the charts work offline); the SVG figures are not (the page
+    draws its own)."""
+    committed = sorted(p.stem for p in (ROOT / "benchmarks").glob("*.json"))
+    assert "scaling" in committed
+    assert json.loads((site / "benchmarks" / "index.json").read_text())["results"] == committed
+    _, assets = _sw_assets(site)
+    for name in committed:
+        shipped = site / "benchmarks" / f"{name}.json"
+        assert shipped.read_bytes() == (ROOT / "benchmarks" / f"{name}.json").read_bytes()
+        assert f"benchmarks/{name}.json" in assets
+    assert "benchmarks/index.json" in assets
+    assert not list((site / "benchmarks").glob("*.svg"))
+
+
 def test_site_has_the_board_data_and_the_first_board_drawn_into_the_page(site):
     """boards.json is pyapp.web.boarddata's, and index.html's first paint is the English board
     (the skeleton is replaced), so a game can be played before Python starts."""

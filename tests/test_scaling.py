@@ -6,6 +6,7 @@ SVG figures hold the expected series.  The baseline and the fits are checked on 
 from __future__ import annotations
 
 import json
+import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -116,3 +117,45 @@ def test_the_fits_recover_known_curves():
     assert bent is not None and bent["bends"] and bent["at"] == 20 and bent["base_after"] < bent["base_before"]
     straight = fits.bend(xs, [1.3 ** x for x in xs])
     assert straight is not None and not straight["bends"]
+
+
+def test_the_page_study_runs_under_cpython_without_matplotlib_and_yields_progress(monkeypatch):
+    """bench.html's "Run the quick study here" is the worker's "study" request: the same runs as the
+    command line's plan, one per step with progress, then JSON that validates (matplotlib is never
+    needed: Pyodide cannot fetch it)."""
+    from pyapp.web import api
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # any import of it now fails
+    args = {"boards": ["triangle7", "english"], "max_pegs": 15, "warm_solves": 5, "browser": "test"}
+    job = api.start("study", json.dumps(args))
+    seen = []
+    while True:
+        out = json.loads(job.step())
+        if out["done"]:
+            break
+        seen.append(out["progress"])
+    data = out["result"]
+    assert scaling.validate(data) == []
+    plan = scaling.Plan.of(True, ["triangle7", "english"], max_pegs=15)
+    expected = [(b, p, 1, s) for b in plan.boards for p in plan.peg_counts(get_board(b)) for s in scaling.SOLVERS]
+    assert [(r["board"], r["pegs"], r["seed"], r["solver"]) for r in data["runs"]] == expected
+    runs = [p for p in seen if p["phase"] == "runs"]
+    assert [p["done"] for p in runs] == list(range(1, len(expected) + 1))
+    assert runs[-1]["planned"] == len(expected) == plan.planned_runs()
+    assert [p["run"] for p in runs] == data["runs"]
+    assert [p["done"] for p in seen if p["phase"] == "fixed cost"] == list(range(1, 11))
+    assert data["fixed_cost"]["cold_ms"] is None and data["fixed_cost"]["warm_ms"] > 0
+    assert data["study"]["max_pegs"] == 15 and data["study"]["environment"]["browser"] == "test"
+    assert set(data["fits"]) == {"all", "triangle7", "english"}
+
+
+def test_the_page_study_stops_between_two_runs_on_cancel():
+    from pyapp.web import api
+
+    job = api.start("study", json.dumps({"boards": ["english"]}))
+    for _ in range(3):
+        assert not json.loads(job.step())["done"]
+    out = json.loads(job.cancel())
+    assert out["done"] and out["result"]["cancelled"] is True and len(out["result"]["runs"]) == 3
+    bad = json.loads(api.start("study", json.dumps({"boards": ["moon"]})).step())
+    assert bad["done"] and "not moon" in bad["error"]

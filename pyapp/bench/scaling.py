@@ -24,7 +24,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..analysis.puzzle import make_puzzle
@@ -61,20 +61,27 @@ class Plan:
     cold_runs: int
     warm_solves: int
     quick: bool
+    max_pegs: int | None = None
+    """The largest peg count (None: the full board); a smaller study for a quick look, same code."""
 
     @classmethod
-    def of(cls, quick: bool, boards: Sequence[str] | None = None, budget: float | None = None) -> Plan:
+    def of(cls, quick: bool, boards: Sequence[str] | None = None, budget: float | None = None,
+           max_pegs: int | None = None) -> Plan:
         base = QUICK if quick else FULL
         return cls(tuple(boards or BOARDS), float(budget or base["budget"]), int(base["per_count"]),
-                   int(base["step"]), int(base["cold_runs"]), int(base["warm_solves"]), quick)
+                   int(base["step"]), int(base["cold_runs"]), int(base["warm_solves"]), quick, max_pegs)
 
     def peg_counts(self, board: Board) -> list[int]:
-        """From :data:`MIN_PEGS` to the full board, every ``step``-th, the full board always included."""
-        full = len(board) - 1
+        """From :data:`MIN_PEGS` to the full board (or ``max_pegs``), every ``step``-th, the last always included."""
+        full = len(board) - 1 if self.max_pegs is None else max(MIN_PEGS, min(self.max_pegs, len(board) - 1))
         counts = list(range(MIN_PEGS, full + 1, self.step))
         if counts[-1] != full:
             counts.append(full)
         return counts
+
+    def planned_runs(self) -> int:
+        """How many runs the plan asks for (puzzles the generator cannot build drop out as the study goes)."""
+        return sum(len(self.peg_counts(get_board(b))) for b in self.boards) * self.per_count * len(SOLVERS)
 
 
 def run_one(solver: str, problem: Problem, budget_seconds: float) -> tuple[Result, float]:
@@ -190,7 +197,12 @@ def fixed_cost(cold_runs: int, warm_solves: int, python: str | None = None) -> d
     solve(small[0])  # warm-up: what the cold figure paid once
     warm = _timed(small)
     states = _timed(english_states(warm_solves, 8, 31))
-    return {"cold_ms": round(statistics.median(cold), 3), "cold_runs": cold_runs,
+    return _cost(cold, warm, states, warm_solves)
+
+
+def _cost(cold: list[float], warm: list[float], states: list[float], warm_solves: int) -> dict:
+    """The ``fixed_cost`` record from the measured milliseconds (``cold`` may be empty: not measured)."""
+    return {"cold_ms": round(statistics.median(cold), 3) if cold else None, "cold_runs": len(cold),
             "warm_ms": round(statistics.median(warm), 3), "warm_p95_ms": round(_p95(warm), 3),
             "state_ms": round(statistics.median(states), 3), "state_p95_ms": round(_p95(states), 3),
             "warm_solves": warm_solves, "cpp_median_ms": list(CPP_MEDIAN_MS),
@@ -214,9 +226,39 @@ def run_study(plan: Plan, environment: dict, command: str,
         runs.append(run)
         if on_run is not None:
             on_run(run)
+    return _study_data(plan, environment, command, time.perf_counter() - t0, runs, skipped, cost)
+
+
+def study_steps(plan: Plan, environment: dict, command: str) -> Generator[dict, None, dict]:
+    """The study as the web page runs it (``pyapp.web.jobs.study_job``): the runs of :func:`run_study`, one
+    step per run, so the worker shows progress and sees Cancel between two runs; then the fixed cost,
+    measured in this process, one step per solve (a page cannot start a fresh interpreter, so ``cold_ms``
+    is None).  Yields ``{"phase": "runs" | "fixed cost", "done", "planned", "run"}`` (``run``: the record
+    just made, or None); returns the same JSON as :func:`run_study`."""
+    t0 = time.perf_counter()
+    runs: list[dict] = []
+    skipped: list[dict] = []
+    for run in iter_runs(plan, skipped):
+        runs.append(run)
+        planned = plan.planned_runs() - len(SOLVERS) * len(skipped)
+        yield {"phase": "runs", "done": len(runs), "planned": planned, "run": run}
+    small = english_states(plan.warm_solves, 4, 8)
+    solve(small[0])  # warm-up, as in fixed_cost
+    timed: list[float] = []
+    for problem in small + english_states(plan.warm_solves, 8, 31):
+        timed.extend(_timed([problem]))
+        yield {"phase": "fixed cost", "done": len(timed), "planned": 2 * plan.warm_solves, "run": None}
+    cost = _cost([], timed[:plan.warm_solves], timed[plan.warm_solves:], plan.warm_solves)
+    return _study_data(plan, environment, command, time.perf_counter() - t0, runs, skipped, cost)
+
+
+def _study_data(plan: Plan, environment: dict, command: str, wall: float, runs: list[dict],
+                skipped: list[dict], cost: dict) -> dict:
+    """The ``scaling.json`` record of a finished study."""
     return {"study": {"boards": list(plan.boards), "budget_cpu_seconds": plan.budget, "per_count": plan.per_count,
                       "peg_step": plan.step, "quick": plan.quick, "environment": environment, "command": command,
-                      "wall_seconds": round(time.perf_counter() - t0, 1), "not_generated": skipped},
+                      "wall_seconds": round(wall, 1), "not_generated": skipped,
+                      **({"max_pegs": plan.max_pegs} if plan.max_pegs is not None else {})},
             "runs": runs, "fits": study_fits(runs, plan.boards), "fixed_cost": cost}
 
 

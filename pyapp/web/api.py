@@ -8,11 +8,11 @@ side (message envelopes, ids, cancel, JSDoc types) is ``static/engine/protocol.m
   run to the end).  Answer: ``{"ok": value}`` or ``{"error": message}``.
 * ``start(fn, args_json) -> Job`` and ``is_streaming(fn)``: long requests
   (:data:`pyapp.web.jobs.STREAMING`: ``solve``, ``hint``, ``finishes``, ``never_lose``, ``count``,
-  ``fewest``, ``table``, ``bench``; built in :mod:`pyapp.web.jobs`).  The worker calls ``job.step()`` (about
+  ``fewest``, ``table``, ``bench``, ``study``; built in :mod:`pyapp.web.jobs`).  The worker calls ``job.step()`` (about
   ``slice_seconds`` of work each, then its event loop gets a turn, so a cancel message is
   seen at once) until it answers ``{"done": true, "result": value}`` or ``{"done": true,
   "error": message}``; before that each step answers ``{"done": false, "progress": p}`` with
-  ``p = {nodes, entries, seconds, depth, rate, note}`` (bench: one finished row).
+  ``p = {nodes, entries, seconds, depth, rate, note}`` (bench: one finished row; study: one run).
   ``job.cancel()`` cancels the request's :class:`~pyapp.core.budget.Budget`: the call answers
   with what it has (``solve``: status ``unknown``, reason ``cancelled``; ``hint``/``finishes``:
   ``cancelled: true`` and the undecided jumps or holes as unknown), as ``{"done": true,

@@ -1,8 +1,9 @@
-"""The web worker's long requests (``solve``, ``hint``, ``finishes``, ``never_lose``, ``bench``) as
-:class:`Job` objects driven slice by slice; the protocol is described in :mod:`pyapp.web.api`."""
+"""The web worker's long requests (``solve``, ``hint``, ``finishes``, ``never_lose``, ``bench``,
+``study``) as :class:`Job` objects driven slice by slice; the protocol is described in :mod:`pyapp.web.api`."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
@@ -150,6 +151,40 @@ def bench_job(args: dict) -> Job:
         return rows
 
     return Job(gen(), lambda value: value, lambda row: row, cancelled=lambda: {"cancelled": True, "rows": rows})
+
+
+def study_job(args: dict) -> Job:
+    """The scaling study in the page ("Run the quick study here" on bench.html): the runs of
+    :func:`pyapp.bench.scaling.study_steps`, one per step; ``quick`` (default true), ``boards``, ``max_pegs`` and
+    ``warm_solves`` shape the plan, ``browser`` is recorded.  Progress ``{phase, done, planned, run}``; the
+    result is the study's ``scaling.json`` data; a cancel answers ``{"cancelled": true, "runs": [...]}``."""
+    from ..bench import scaling
+    from ..bench.suite import environment
+
+    args = fields.request(args)
+    boards = fields.text_list(args, "boards", limit=len(scaling.BOARDS))
+    if boards and set(boards) - set(scaling.BOARDS):
+        raise PegError(f"the scaling study runs on {', '.join(scaling.BOARDS)}, not {', '.join(boards)}")
+    plan = scaling.Plan.of(fields.flag(args, "quick", True), boards, None, fields.integer(args, "max_pegs", None))
+    warm = fields.integer(args, "warm_solves", None, low=1, high=1000)
+    if warm:
+        plan = dataclasses.replace(plan, warm_solves=warm)
+    env = {**environment(), "browser": fields.text(args, "browser", 300, "") or "",
+           "machine": "the visitor's computer"}
+    shape = f"{'quick' if plan.quick else 'full'} plan, boards {', '.join(plan.boards)}" + \
+        (f", up to {plan.max_pegs} pegs" if plan.max_pegs else "")
+    runs: list[dict] = []
+
+    def gen() -> Generator[dict, None, dict]:
+        data = yield from scaling.study_steps(plan, env, f"bench.html: Run the quick study here ({shape})")
+        return data
+
+    def progress(p: dict) -> dict:
+        if p["run"] is not None:
+            runs.append(p["run"])
+        return p
+
+    return Job(gen(), lambda value: value, progress, cancelled=lambda: {"cancelled": True, "runs": runs})
 
 
 def _budget(args: dict, default_seconds: float, slice_seconds: float = SLICE_SECONDS) -> Budget:
@@ -318,6 +353,7 @@ def table_job(args: dict) -> Job:
 STREAMING: dict[str, Callable[[dict], Job]] = {"solve": solve_job, "bench": bench_job, "hint": hint_job,
                                                "finishes": finishes_job, "never_lose": never_lose_job,
                                                "count": count_job, "fewest": fewest_job, "table": table_job,
-                                               "count_exact": count_exact_job, "fewest_exact": fewest_exact_job}
+                                               "count_exact": count_exact_job, "fewest_exact": fewest_exact_job,
+                                               "study": study_job}
 
 
