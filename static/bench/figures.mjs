@@ -187,10 +187,11 @@ export function parallel(data) {
   const summary = "Parallel speedup against workers: " + entries.map((p, i) => `${p.title || p.name}: ` +
     measured[i].map((q) => `${q.x} workers ${sig(q.y)}x`).join(", ")).join("; ");
   const maxX = Math.max(...xs, 2);
+  const yDomain = domain("linear", [...ys, 1]);
   const ctx = frame({ chart: "parallel", summary, title: "parallel speedup", width: 420, height: 300,
     x: { kind: "log", domain: [1, 2 ** Math.ceil(Math.log2(maxX))], label: "workers", format: (v) => String(v),
       ticks: Array.from({ length: Math.ceil(Math.log2(maxX)) + 1 }, (_, i) => 2 ** i) },
-    y: { kind: "linear", domain: domain("linear", [...ys, 1]), label: "speedup (× one worker)" } });
+    y: { kind: "linear", domain: yDomain, label: "speedup (× one worker)" } });
   fitLine(ctx, (x) => x, 1, maxX, { colour: "#888", dash: "4 3", attrs: { "data-fit": "ideal" } });
   entries.forEach((p, i) => {
     const colour = PALETTE[i % PALETTE.length];
@@ -202,8 +203,15 @@ export function parallel(data) {
     const model = points(ctx, modelled[i].map((q) => ({ ...q, title: `${p.name}, model: ${q.x} workers, ${sig(q.y)}x` })),
       { colour: "none", attrs: { "data-series": p.name, "data-model": "true" } });
     for (const c of model.children) c.setAttribute("stroke", colour);
+    const curve = Object.entries(p.model?.curve || {}).map(([w, v]) => ({ x: Number(w), y: v }))
+      .filter((q) => q.y >= yDomain[0] && q.y <= yDomain[1]).sort((a, b) => a.x - b.x);
+    if (curve.length > 1) {  // the model between its points, dashed
+      const dm = curve.map((q, k) => `${k ? "L" : "M"}${ctx.sx(q.x).toFixed(1)} ${ctx.sy(q.y).toFixed(1)}`).join("");
+      model.prepend(el("path", { d: dm, stroke: colour, fill: "none", "stroke-width": 1, "stroke-dasharray": "3 3" }));
+    }
   });
-  legend(ctx, [...entries.map((p, i) => ({ text: `${p.title || p.name}${p.model?.best_workers ? `, best at ${p.model.best_workers} workers (model)` : ""}`,
+  legend(ctx, [...entries.map((p, i) => ({ text: `${(p.title || p.name).split(":")[0]}: ${p.name.split("-")[1] || ""}`
+    + (p.model?.best_workers ? ` (model: best at ${p.model.best_workers})` : ""),
     colour: PALETTE[i % PALETTE.length], shape: "circle" })), { text: "ideal (speedup = workers)", colour: "#888", shape: "dash" }]);
   return figure("Parallel speedup of the sharded sweep against workers (hollow points: the model's predictions).", [ctx],
     { chart: "parallel" });

@@ -44,7 +44,11 @@ def test_every_committed_chart_is_an_svg_image_with_a_label(bench):
         ticks: s.querySelectorAll('.tick-label').length, legend: s.querySelectorAll('.legend-text').length}))""")
     kinds = {c["chart"] for c in charts}
     assert {"time-vs-pegs", "time-vs-nodes", "outcomes", "startup", "latency"} <= kinds
-    assert "parallel" not in kinds  # no benchmarks/parallel.json in this build: no chart
+    assert "parallel" in kinds  # benchmarks/parallel.json is committed, so the build ships it
+    parallel = json.loads((ROOT / "benchmarks" / "parallel.json").read_text())["parallel"]
+    for row in parallel:  # one measured series per committed row, a point per worker count
+        assert marks(bench, f'svg[data-chart="parallel"] g[data-series="{row["name"]}"]:not([data-model]) .pt') \
+            == len(row["speedup"])
     for c in charts:
         assert c["role"] == "img" and len(c["label"]) > 30 and c["legend"] >= 1, c
         assert c["ticks"] >= 2 or c["chart"] == "startup", c
