@@ -70,6 +70,7 @@ class Relay(Pool):
         self._outbox: list[dict] = []
         self._blobs: list[bytes] = []
         self._open: dict[int, Task] = {}
+        self._held: dict[int, int] = {}  # task -> bytes of its buckets and kept shard, until the next level takes them
         self.cancelled = False
 
     # ------------------------------------------------------------ the sweep's side (Pool)
@@ -84,6 +85,7 @@ class Relay(Pool):
         for bucket in incoming:
             if isinstance(bucket, Part):
                 refs.append({"task": bucket.task.id, "bucket": bucket.key[1]})
+                self._held.pop(bucket.task.id, None)
             elif isinstance(bucket, tuple):
                 keys, weights = bucket
                 refs.append({"keys": self._blob(keys), "weights": None if weights is None else self._blob(weights)})
@@ -128,6 +130,7 @@ class Relay(Pool):
     def cancel(self) -> None:
         self.cancelled = True
         self._open.clear()
+        self._held.clear()
         self._outbox.clear()
         self._blobs.clear()
 
@@ -155,7 +158,15 @@ class Relay(Pool):
         kept = None
         if kept_keys is not None:
             kept = (_as_bytes(kept_keys), None if kept_weights is None else _as_bytes(kept_weights))
-        task.value = {"info": json.loads(info_json), "kept": kept}
+        info = json.loads(info_json)
+        task.value = {"info": info, "kept": kept}
+        self._held[task_id] = int(info.get("stats", {}).get("bytes_out", 0)) + sum(len(b or b"") for b in kept or ())
+
+    def bytes_held(self) -> int:
+        """Bytes the last answered steps made that are held outside the workers' own memory (their buckets,
+        kept by the page till the next level's steps take them, and their kept shards, here): the progress's
+        memory while the pool sweeps."""
+        return sum(self._held.values())
 
     def waiting(self) -> bool:
         """Steps taken and not yet answered (the runner then waits for answers, not a turn of the loop)."""

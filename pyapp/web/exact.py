@@ -75,6 +75,8 @@ def job(problem: Problem, args: dict
 
     def progress(p: Any) -> dict:
         last.update(p.as_dict())
+        if relay is not None:  # what the level in flight holds: its buckets wait in the page, not in a sweep
+            last["memory"] = max(last["memory"], relay.bytes_held())
         return last
 
     def answer(result: Any) -> dict:

@@ -93,6 +93,10 @@ export function createExact(ctx, buttons, el = document.getElementById("analysis
     const p = s.pool;
     if (p.size < 2) return { size: 1, why: p.reason };
     if (forced === null && estimate.browser_seconds < POOL_SECONDS) return { size: 1, why: "a small analysis" };
+    if (pool && pool.size !== p.size) { // the size was changed (pool/set): a new pool of that size
+      pool.stop();
+      pool = null;
+    }
     pool ??= new EnginePool(p.size);
     store.do("pool/set", { status: "starting" });
     try {
