@@ -1,13 +1,15 @@
 """Time an exact count in headless Chromium on one engine worker and on the page's pool of N workers.
 
 Builds the site (``--dist DIR`` uses an existing build), serves it on 127.0.0.1 and opens the app
-(``index.html?workers=N``) in Debian's Chromium.  It starts the pool with one untimed count, then
+(``index.html?workers=N``) in Debian's Chromium.  It starts the pool with one untimed count (of
+``--warm``'s game, small by default, so the pool's start-up is not timed), then
 counts the same game ``--repeat`` times on 1 worker (the page's engine, no pool) and on N pool
 workers, alternating, in the same page, and prints JSON: the wall seconds of each run (click to
 answer, as the page shows it), the medians, the ratio (1-worker median / pool median), the answers
 (which must agree) and the machine's load average before and after.
 
-    python scripts/pool_chromium.py [--board triangle6] [--workers 2] [--repeat 3] [--dist DIR] [--out FILE]
+    python scripts/pool_chromium.py [--board triangle6] [--workers 2] [--repeat 3] [--warm triangle5]
+                                    [--dist DIR] [--out FILE]
 """
 
 from __future__ import annotations
@@ -36,11 +38,10 @@ DONE = "() => /jump sequences|no answer/.test(document.querySelector('#analysis'
 def count_once(page, board: str, size: int) -> dict:
     """One count of ``board``'s default game on ``size`` workers (1: no pool): wall seconds and the answer."""
     page.evaluate("n => window.pegLab.store.do('pool/set', {size: n})", size)
-    page.evaluate("f => { location.hash = f; }", "#board=triangle4")
-    page.wait_for_function("() => location.hash === '#board=triangle4' && !window.pegLab.store.state.task")
-    before = page.evaluate("window.pegLab.states")
-    page.evaluate("f => { location.hash = f; }", f"#board={board}")
-    page.wait_for_function("n => window.pegLab.states > n", arg=before)
+    for fragment in ("#board=triangle4", f"#board={board}"):  # a new game each time (a hashchange)
+        before = page.evaluate("window.pegLab.states")
+        page.evaluate("f => { location.hash = f; }", fragment)
+        page.wait_for_function("n => window.pegLab.states > n && !window.pegLab.store.state.task", arg=before)
     page.evaluate("document.querySelector('#analysis').textContent = ''")
     t0 = time.perf_counter()
     page.get_by_role("button", name="Count all solutions").click()
@@ -56,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--board", default="triangle6")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--warm", default="triangle5", help="the game counted once on the pool first, untimed")
     ap.add_argument("--dist", default=None)
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
@@ -81,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             page.goto(url)
             page.wait_for_function("() => window.pegLab && window.pegLab.timings.firstBoard", timeout=120_000)
             page.evaluate("document.querySelector('#count-all').closest('details').open = true")
-            warm = count_once(page, args.board, args.workers)  # starts the pool: not timed
+            warm = count_once(page, args.warm, args.workers)  # starts the pool: not timed
             print(f"warm-up (pool start included): {warm}", file=sys.stderr)
             for i in range(args.repeat):
                 for size in (1, args.workers) if i % 2 == 0 else (args.workers, 1):

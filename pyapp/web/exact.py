@@ -84,6 +84,7 @@ def job(problem: Problem, args: dict
         out["workers"] = workers
         if parallel is not None:
             out["level_sizes"] = [[st.stage, st.pegs, st.positions] for st in parallel.stats]
+            out["level_stats"] = [st.as_dict() for st in parallel.stats]  # seconds, per-shard seconds, bytes moved
         return out
 
     return gen, answer, progress, budget, relay
