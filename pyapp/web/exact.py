@@ -77,6 +77,7 @@ def job(problem: Problem, args: dict
         last.update(p.as_dict())
         if relay is not None:  # what the level in flight holds: its buckets wait in the page, not in a sweep
             last["memory"] = max(last["memory"], relay.bytes_held())
+            last["unit"] = "shards" if p.stage in ("forward", "backward", "reachable", "can reach the goal") else ""
         return last
 
     def answer(result: Any) -> dict:

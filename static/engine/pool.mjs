@@ -52,7 +52,13 @@ export class EnginePool {
    *  rejects (and stops them) when one fails to start. */
   start() {
     if (this.starting) return this.starting;
-    const engines = Array.from({ length: this.size }, () => this.makeEngine());
+    const engines = [];
+    try {
+      while (engines.length < this.size) engines.push(this.makeEngine());
+    } catch (err) { // a worker could not even be created: stop the ones that were
+      for (const e of engines) e.destroy();
+      return Promise.reject(err);
+    }
     this.engines = engines;
     this.starting = Promise.all(engines.map((e) => e.ready)).then(() => this, (err) => {
       this.stop();

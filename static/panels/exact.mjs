@@ -22,7 +22,8 @@ function duration(seconds) {
 /** The line shown while a sweep runs: stage, level, positions, memory, time. */
 export function progressText(kind, p, seconds) {
   const level = `${p.stage}, ${p.level} pegs: ${fmt(p.positions)} positions`;
-  const done = p.parents ? ` (${fmt(p.done)} of ${fmt(p.parents)} expanded)` : "";
+  const unit = p.unit === "shards" ? "shards done" : "expanded"; // a pooled sweep counts its shards
+  const done = p.parents ? ` (${fmt(p.done)} of ${fmt(p.parents)} ${unit})` : "";
   const memory = p.memory ? ` · ${fmt(Math.round(p.memory / 1e6))} MB` : "";
   return `${TITLES[kind]}: ${level}${done}${memory} · ${seconds.toFixed(1)} s`;
 }

@@ -69,6 +69,20 @@ def test_count_on_two_pool_workers_is_the_command_lines(pooled):
     assert not pooled.errors
 
 
+def test_fewest_moves_on_two_pool_workers_is_the_command_lines(pooled):
+    out = subprocess.run([sys.executable, "-m", "pyapp", "fewest", "triangle6", "--json", "--workers", "1"],
+                         capture_output=True, text=True, cwd=ROOT, check=True)
+    cli = json.loads(out.stdout)
+    go(pooled, "#board=triangle6")
+    pooled.get_by_role("button", name="Fewest moves").click()
+    pooled.wait_for_function("() => /proven minimal|no answer/.test(document.querySelector('#analysis').textContent)",
+                             timeout=180_000)
+    text = pooled.text_content("#analysis") or ""
+    assert text.startswith(f"{cli['moves']} moves ({cli['jumps']} jumps), proven minimal")
+    assert f"over all {cli['winnable']:,} positions" in text and "on 2 workers)" in text
+    assert pooled.evaluate("window.pegLab.exact.workers") == 2
+
+
 def test_one_cancel_stops_every_pool_worker_and_the_page_counts_again(pooled):
     go(pooled, "#board=english")
     pooled.get_by_role("button", name="Count all solutions").click()
@@ -94,3 +108,39 @@ def test_one_cancel_stops_every_pool_worker_and_the_page_counts_again(pooled):
     assert f"{cli['solutions']:,} jump sequences solve it" in text and "on 2 workers" in text
     assert len(pooled.workers) == 3
     assert not pooled.errors
+
+
+ONE_CORE = "Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 1 });"
+# the page's own engine is the first worker; every later one (the pool's) fails to start
+NO_MORE_WORKERS = """
+const Real = window.Worker;
+let made = 0;
+window.Worker = class extends Real {
+  constructor(url, options) {
+    if (++made > 1) throw new Error("no more workers allowed here");
+    super(url, options);
+  }
+};
+"""
+
+
+@pytest.mark.parametrize(("script", "query", "why"), [
+    (ONE_CORE, "", "on 1 worker (this device reports one core)"),
+    (NO_MORE_WORKERS, "?workers=2",
+     "on 1 worker (the pool of 2 workers could not start: no more workers allowed here)"),
+])
+def test_one_worker_fallback_says_why(chromium, server, script, query, why):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(script)
+    try:
+        page = open_app(context, server.url + query)
+        if not page.evaluate("document.querySelector('#count-all').closest('details').open"):
+            page.locator("summary", has_text="Analyse and export").click()
+        cli = _cli_count("triangle6")
+        text = _count(page, "#board=triangle6")
+        assert f"{cli['solutions']:,} jump sequences solve it" in text
+        assert why in text
+        assert page.get_attribute("#analysis", "data-workers") == "1"
+        assert len(page.workers) == 1
+    finally:
+        context.close()
