@@ -48,8 +48,15 @@ def count_once(page, board: str, size: int) -> dict:
     page.wait_for_function(DONE, timeout=3_600_000, polling=50)
     wall = time.perf_counter() - t0
     r = page.evaluate("window.pegLab.exact")
-    return {"workers": r.get("workers"), "wall_seconds": round(wall, 3), "engine_seconds": r["seconds"],
-            "solutions": r["solutions"], "positions": r["positions"]}
+    out = {"workers": r.get("workers"), "wall_seconds": round(wall, 3), "engine_seconds": r["seconds"],
+           "solutions": r["solutions"], "positions": r["positions"]}
+    levels = r.get("level_stats")
+    if levels:  # where a pooled run's time goes: the levels' wall time against the steps' own time
+        out["levels"] = {"count": len(levels), "seconds": round(sum(lv["seconds"] for lv in levels), 3),
+                         "slowest_shard_seconds": round(sum(max(lv["shard_seconds"]) for lv in levels), 3),
+                         "shard_seconds": round(sum(sum(lv["shard_seconds"]) for lv in levels), 3),
+                         "bytes_moved": sum(lv["bytes"] for lv in levels)}
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
