@@ -45,6 +45,10 @@ class Job:
     answers ``cancelled()``.
     """
 
+    relay: Any = None
+    """The :class:`~pyapp.exact.relay.Relay` of a job whose sweeps run on the page's pool (the worker takes
+    its steps between two :meth:`step` calls and delivers their answers), else None."""
+
     def __init__(self, gen: Iterator, finish: Callable[[Any], Any], progress: Callable[[Any], Any],
                  budget: Budget | None = None, cancelled: Callable[[], Any] = lambda: {"cancelled": True}) -> None:
         self._gen, self._finish, self._progress = gen, finish, progress
@@ -292,7 +296,10 @@ def exact_job(args: dict, analysis: str) -> Job:
     from . import exact as exact_web
 
     s = from_request(args)
-    return Job(*exact_web.job(s.problem, {**args, "analysis": analysis}))
+    gen, finish, progress, budget, relay = exact_web.job(s.problem, {**args, "analysis": analysis})
+    out = Job(gen, finish, progress, budget)
+    out.relay = relay
+    return out
 
 
 def count_exact_job(args: dict) -> Job:

@@ -9,6 +9,14 @@
  *    "finishes", "cnf", "warm", ... one-shot; "solve", "bench" long). */
 /** @typedef {{type: "cancel", id: number}} CancelRequest
  *    Stop a long request: it answers at once with its "cancelled" result. */
+/** @typedef {{id: number, type: "step", task: {spec: string, keys: ArrayBuffer[], weights?: ArrayBuffer[],
+ *    expand_it: boolean, keep: boolean}}} StepRequest
+ *    To a pool worker: one shard step of a sweep (pyapp.web.api.shard_step), buffers transferred.  Its
+ *    "result" value is {info: string (JSON), kept_keys?, kept_weights?: ArrayBuffer,
+ *    buckets: {keys: ArrayBuffer, weights?: ArrayBuffer}[]}, also transferred. */
+/** @typedef {{id: number, type: "stepped", task: number, info: string, kept_keys?: ArrayBuffer,
+ *    kept_weights?: ArrayBuffer}} SteppedRequest
+ *    To the driver: the answer of step `task` of request `id` (its buckets stay in the page). */
 //
 // Worker -> page, start-up (exactly one "ready" or "failed", after any number of "loading")
 /** @typedef {{stage: Stage, loaded: number, total: number, at: number, stages: Record<string, number>}} LoadingValue
@@ -33,7 +41,10 @@
 /** @typedef {{id: number, type: "result", value: any}} ResultMessage */
 /** @typedef {{id: number, type: "error", message: string}} ErrorMessage
  *    A message meant for the user (bad input, or an internal error said in words). */
-/** @typedef {LoadingMessage|ReadyMessage|FailedMessage|ProgressMessage|ResultMessage|ErrorMessage} WorkerMessage */
+/** @typedef {{id: number, type: "tasks", value: object[]}} TasksMessage
+ *    From the driver of a request run on the page's pool: shard steps to run, each {id, shard, spec,
+ *    incoming: ({task, bucket} | {keys: ArrayBuffer, weights?: ArrayBuffer})[], expand_it, keep}. */
+/** @typedef {LoadingMessage|ReadyMessage|FailedMessage|ProgressMessage|ResultMessage|ErrorMessage|TasksMessage} WorkerMessage */
 
 /** The worker's start-up stages, in order. */
 export const STAGES = /** @type {const} */ (["download", "snapshot", "compile", "runtime", "pyapp", "import", "warm"]);
@@ -64,6 +75,8 @@ export const message = {
   result: (id, value) => ({ id, type: "result", value }),
   /** @returns {ErrorMessage} */
   error: (id, text) => ({ id, type: "error", message: text }),
+  /** @returns {TasksMessage} */
+  tasks: (id, value) => ({ id, type: "tasks", value }),
 };
 
 // ---------------------------------------------------------------- the page's side
@@ -120,6 +133,8 @@ export class Engine extends EventTarget {
     if (!entry) return;
     if (msg.type === "progress") {
       entry.onProgress?.(msg.value);
+    } else if (msg.type === "tasks") {
+      entry.onTasks?.(msg.value);
     } else if (msg.type === "result") {
       this.pending.delete(msg.id);
       entry.resolve(msg.value);
@@ -130,10 +145,10 @@ export class Engine extends EventTarget {
   }
 
   /** Start a request; returns {id, promise}.  Sent at once: the worker holds it until Python is up. */
-  request(fn, args = {}, { onProgress } = {}) {
+  request(fn, args = {}, { onProgress, onTasks } = {}) {
     const id = this.nextId++;
     const promise = new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress });
+      this.pending.set(id, { resolve, reject, onProgress, onTasks });
     });
     /** @type {CallRequest} */
     const call = { id, type: "call", fn, args };
@@ -144,6 +159,25 @@ export class Engine extends EventTarget {
   /** A one-shot request: resolves with the value, rejects with the error message. */
   call(fn, args = {}) {
     return this.request(fn, args).promise;
+  }
+
+  /** A shard step on this (pool) worker; `transfer` lists the buffers it hands over.  Returns {id, promise}. */
+  step(task, transfer = []) {
+    const id = this.nextId++;
+    const promise = new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+    });
+    /** @type {StepRequest} */
+    const msg = { id, type: "step", task };
+    this.worker.postMessage(msg, transfer);
+    return { id, promise };
+  }
+
+  /** Hand a pool worker's answer to step `answer.task` to this (driver) worker's request `id`. */
+  deliver(id, answer, transfer = []) {
+    /** @type {SteppedRequest} */
+    const msg = { id, type: "stepped", ...answer };
+    this.worker.postMessage(msg, transfer);
   }
 
   cancel(id) {

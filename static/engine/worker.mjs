@@ -7,8 +7,10 @@
 import { message } from "./protocol.mjs";
 import { missingRuntimeFile } from "./runtime_files.mjs";
 import { createSets } from "./sets.mjs";
+import { deliverStep, runShardStep, takeSteps } from "./shardwork.mjs";
 
-const jobs = new Map(); // id -> {cancelled}
+const jobs = new Map(); // id -> {cancelled, relay, wake}
+const WAIT_MS = 250; // a job waiting on the page's pool reports progress this often
 let webapi = null;
 
 const T0 = performance.now();
@@ -206,12 +208,25 @@ ready.catch(() => {}); // reported above; requests that await `ready` still see 
 const sets = createSets(new URL("../../", import.meta.url),
   (bytes) => JSON.parse(webapi.load_set(bytes)));
 
+/** Until a pool worker's answer or a cancel wakes the job, or WAIT_MS pass. */
+function waitForPool(entry) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, WAIT_MS);
+    entry.wake = () => {
+      clearTimeout(timer);
+      entry.wake = null;
+      resolve();
+    };
+  });
+}
+
 async function runJob(id, fn, args) {
-  const entry = { cancelled: false };
+  const entry = { cancelled: false, relay: null, wake: null };
   jobs.set(id, entry);
   let job = null;
   try {
     job = webapi.start(fn, JSON.stringify(args));
+    entry.relay = job.relay ?? null; // set when the job's sweeps run on the page's pool
     for (;;) {
       if (entry.cancelled) {
         const out = JSON.parse(job.cancel());
@@ -224,6 +239,15 @@ async function runJob(id, fn, args) {
         else post(message.result(id, out.result));
         return;
       }
+      if (entry.relay) {
+        const { tasks, transfer } = takeSteps(entry.relay);
+        if (tasks.length) self.postMessage(message.tasks(id, tasks), transfer);
+        if (entry.relay.waiting()) {
+          post(message.progress(id, out.progress));
+          await waitForPool(entry); // an answer from the pool, or a cancel, wakes it
+          continue;
+        }
+      }
       post(message.progress(id, out.progress));
       await turn(); // let a cancel message in
     }
@@ -231,7 +255,18 @@ async function runJob(id, fn, args) {
     post(message.error(id, pythonMessage(err)));
   } finally {
     jobs.delete(id);
+    entry.relay?.destroy();
     if (job) job.destroy();
+  }
+}
+
+/** A pool worker's step: answered with its buffers transferred, not copied. */
+function runStep(id, task) {
+  try {
+    const { value, transfer } = runShardStep(webapi, task);
+    self.postMessage(message.result(id, value), transfer);
+  } catch (err) {
+    post(message.error(id, pythonMessage(err)));
   }
 }
 
@@ -240,6 +275,24 @@ self.onmessage = async (event) => {
   if (msg.type === "cancel") {
     const entry = jobs.get(msg.id);
     if (entry) entry.cancelled = true;
+    entry?.wake?.();
+    return;
+  }
+  if (msg.type === "stepped") { // a pool worker's answer for a job of this (driver) worker
+    const entry = jobs.get(msg.id);
+    if (!entry?.relay) return;
+    deliverStep(entry.relay, msg);
+    entry.wake?.();
+    return;
+  }
+  if (msg.type === "step") {
+    try {
+      await ready;
+    } catch (err) {
+      post(message.error(msg.id, err.message));
+      return;
+    }
+    runStep(msg.id, msg.task);
     return;
   }
   if (msg.type !== "call") return;

@@ -1,12 +1,17 @@
 // "Count all solutions" and "Fewest moves": the exact analyses of pyapp.exact (every position
 // swept level by level, no cap), run in the worker with per-level progress and Cancel.  Before
 // a big board the page asks the engine for an estimate of the time and says it before starting.
-// Store slices used: task (the running request), analysis (the panel's text), status.
+// A heavy analysis (estimated at POOL_SECONDS or more, or any with ?workers=N) runs sharded on the
+// page's pool of engine workers (engine/pool.mjs), started then and kept; the answer says how many
+// workers ran it.  Store slices used: task (the running request), analysis (the panel's text),
+// status, pool (defined here: the pool's size, state and what the last analysis ran on).
 
 import { gameArgs } from "../play/game.mjs";
 import { formatCount as fmt } from "../numbers.mjs";
+import { EnginePool, poolSize, runPooled } from "../engine/pool.mjs";
 
 const MAX_SECONDS = 3600; // the budget of one exact analysis in the page (Cancel stops it sooner)
+const POOL_SECONDS = 5; // estimated seconds in one worker from which the pool is worth its start-up
 const TITLES = { count: "Count all solutions", fewest: "Fewest moves" };
 
 function duration(seconds) {
@@ -17,22 +22,24 @@ function duration(seconds) {
 /** The line shown while a sweep runs: stage, level, positions, memory, time. */
 export function progressText(kind, p, seconds) {
   const level = `${p.stage}, ${p.level} pegs: ${fmt(p.positions)} positions`;
-  const done = p.parents ? ` (${fmt(p.done)} of ${fmt(p.parents)} expanded)` : "";
+  const unit = p.unit === "shards" ? "shards done" : "expanded"; // a pooled sweep counts its shards
+  const done = p.parents ? ` (${fmt(p.done)} of ${fmt(p.parents)} ${unit})` : "";
   const memory = p.memory ? ` · ${fmt(Math.round(p.memory / 1e6))} MB` : "";
   return `${TITLES[kind]}: ${level}${done}${memory} · ${seconds.toFixed(1)} s`;
 }
 
-/** The answer in words. */
-export function resultText(kind, r) {
-  if (r.status === "unknown") return `${TITLES[kind]}: no answer (${r.reason || "stopped"}).`;
+/** The answer in words; `on` says where it ran ("on 2 workers"). */
+export function resultText(kind, r, on = "") {
+  const where = on ? ` ${on}` : "";
+  if (r.status === "unknown") return `${TITLES[kind]}: no answer (${r.reason || "stopped"})${where}.`;
   if (kind === "count") {
     const why = r.reason ? ` (${r.reason})` : "";
     return `${fmt(r.solutions)} jump sequences solve it (goal ${r.goal})${why}.\n` +
-      `${fmt(r.positions)} positions up to symmetry, sweeps met at ${r.meet} pegs, ${r.seconds.toFixed(1)} s.`;
+      `${fmt(r.positions)} positions up to symmetry, sweeps met at ${r.meet} pegs, ${r.seconds.toFixed(1)} s${where}.`;
   }
-  if (r.status === "impossible") return `Impossible, proven: ${r.reason}.`;
+  if (r.status === "impossible") return `Impossible, proven: ${r.reason}${where}.`;
   return `${r.moves} moves (${r.jumps} jumps), proven minimal: a search by moves over all ${fmt(r.winnable)} ` +
-    `positions that can still win (${r.seconds.toFixed(1)} s). Use the player to watch it.\n${r.solution.join(" ")}`;
+    `positions that can still win (${r.seconds.toFixed(1)} s${where}). Use the player to watch it.\n${r.solution.join(" ")}`;
 }
 
 /** The estimate in words: time and memory here, and whether the page's memory ceiling will stop it. */
@@ -45,10 +52,64 @@ export function guessText(e) {
     `levels: ${fmt(e.positions)} positions up to symmetry on ${e.holes} holes.${over}`;
 }
 
-/** ctx = {store, engine, game, playback}; buttons = {count, fewest}. */
-export function createExact(ctx, buttons) {
+/** "on 2 workers", or "on 1 worker (why)". */
+export function workersText(ran, why) {
+  return ran > 1 ? `on ${ran} workers` : `on 1 worker${why ? ` (${why})` : ""}`;
+}
+
+export function definePool(store, plan) {
+  store.define("pool", { size: plan.size, reason: plan.reason, status: "off", ran: null, why: "",
+    cancelMs: null, answerMs: null }, {
+    /** status: off | starting | ready | failed; ran/why: the workers of the last analysis and why one */
+    set(s, fields) { s.pool = { ...s.pool, ...fields }; },
+  });
+}
+
+/** ctx = {store, engine, game, playback}; buttons = {count, fewest}; el = the analysis text. */
+export function createExact(ctx, buttons, el = document.getElementById("analysis")) {
   const { store } = ctx;
   const s = store.state;
+  const forced = new URLSearchParams(location.search).get("workers");
+  definePool(store, poolSize({ forced }));
+  let pool = null;
+  let running = null; // the pooled run under way: {stop}
+
+  store.subscribe((state) => {
+    const p = state.pool;
+    el.dataset.workers = p.ran ?? "";
+    el.dataset.poolStatus = p.status;
+    el.dataset.cancelMs = p.cancelMs === null ? "" : p.cancelMs.toFixed(1);
+    el.dataset.answerMs = p.answerMs === null ? "" : p.answerMs.toFixed(1);
+  });
+
+  // one Cancel for the whole pool: tasks.mjs cancels the driver's request, this stops every worker
+  ctx.onCancel = (task) => {
+    if (!running || !(task.kind in TITLES)) return;
+    running.stop();
+    store.do("pool/set", { status: "off", cancelMs: performance.now() - task.cancelAt });
+  };
+
+  /** Start the pool if this analysis should use it: {size} to use it, else {size: 1, why}. */
+  async function choosePool(estimate) {
+    const p = s.pool;
+    if (p.size < 2) return { size: 1, why: p.reason };
+    if (forced === null && estimate.browser_seconds < POOL_SECONDS) return { size: 1, why: "a small analysis" };
+    if (pool && pool.size !== p.size) { // the size was changed (pool/set): a new pool of that size
+      pool.stop();
+      pool = null;
+    }
+    pool ??= new EnginePool(p.size);
+    store.do("pool/set", { status: "starting" });
+    try {
+      await pool.start();
+      store.do("pool/set", { status: "ready" });
+      return { size: p.size };
+    } catch (err) {
+      pool = null;
+      store.do("pool/set", { status: "failed" });
+      return { size: 1, why: `the pool of ${p.size} workers could not start: ${err.message}` };
+    }
+  }
 
   store.subscribe((state) => {
     const free = !!state.board && state.engine.status === "idle" && !state.task && !state.editor.open;
@@ -75,19 +136,37 @@ export function createExact(ctx, buttons) {
     const fn = kind === "fewest" ? "fewest_exact" : "count_exact";
     const t0 = performance.now();
     store.do("task/start", { kind, t0, cancellable: true });
+    store.do("pool/set", { ran: null, why: "", cancelMs: null, answerMs: null });
     store.do("analysis/set", `${TITLES[kind]}: starting. ${guess}`);
     const onProgress = (p) => store.do("analysis/set", progressText(kind, p, (performance.now() - t0) / 1000));
     try {
-      const { id, promise } = ctx.engine.request(fn, { ...args, max_seconds: MAX_SECONDS }, { onProgress });
-      store.do("task/update", { id });
-      const r = await promise;
-      store.do("analysis/set", resultText(kind, r));
+      const plan = await choosePool(estimate);
+      if (s.task.cancelAt !== null) {
+        store.do("analysis/set", `${TITLES[kind]}: no answer (cancelled before it started).`);
+        return;
+      }
+      const request = { ...args, max_seconds: MAX_SECONDS };
+      let job;
+      if (plan.size > 1) {
+        store.do("analysis/set", `${TITLES[kind]}: starting ${workersText(plan.size)}. ${guess}`);
+        job = runPooled(ctx.engine, pool, fn, request, { onProgress });
+        running = job;
+      } else {
+        job = ctx.engine.request(fn, request, { onProgress });
+      }
+      store.do("task/update", { id: job.id });
+      const r = await job.promise;
+      if (s.task.cancelAt !== null) store.do("pool/set", { answerMs: performance.now() - s.task.cancelAt });
+      store.do("pool/set", { ran: r.workers ?? 1, why: plan.why ?? "" });
+      store.do("analysis/set", resultText(kind, r, workersText(r.workers ?? 1, plan.why)));
+      ctx.lab.exact = r;
       if (kind === "fewest" && r.status === "solved" && r.jump_list.length) {
         ctx.playback.load(base, r.jump_list, r.solution.join(" "));
       }
     } catch (err) {
       store.do("analysis/set", `${TITLES[kind]}: ${err.message}`);
     } finally {
+      running = null;
       store.do("task/end");
     }
   }

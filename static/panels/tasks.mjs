@@ -107,6 +107,7 @@ export function createTasks(ctx) {
     if (!s.task || !s.task.cancellable) return;
     store.do("task/update", { cancelAt: performance.now() });
     if (s.task.id !== null) ctx.engine.cancel(s.task.id);
+    ctx.onCancel?.(s.task); // a pooled analysis stops its pool too (exact.mjs)
     status("Cancelling…");
   }
 

@@ -1,0 +1,122 @@
+"""Time an exact count in headless Chromium on one engine worker and on the page's pool of N workers.
+
+Builds the site (``--dist DIR`` uses an existing build), serves it on 127.0.0.1 and opens the app
+(``index.html?workers=N``) in Debian's Chromium.  It starts the pool with one untimed count (of
+``--warm``'s game, small by default, so the pool's start-up is not timed), then
+counts the same game ``--repeat`` times on 1 worker (the page's engine, no pool) and on N pool
+workers, alternating, in the same page, and prints JSON: the wall seconds of each run (click to
+answer, as the page shows it), the medians, the ratio (1-worker median / pool median), the answers
+(which must agree) and the machine's load average before and after.
+
+    python scripts/pool_chromium.py [--board triangle6] [--workers 2] [--repeat 3] [--warm triangle5]
+                                    [--dist DIR] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402  (the project's build script, at the repository root)
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+DONE = "() => /jump sequences|no answer/.test(document.querySelector('#analysis').textContent)"
+
+
+def count_once(page, board: str, size: int) -> dict:
+    """One count of ``board``'s default game on ``size`` workers (1: no pool): wall seconds and the answer."""
+    page.evaluate("n => window.pegLab.store.do('pool/set', {size: n})", size)
+    for fragment in ("#board=triangle4", f"#board={board}"):  # a new game each time (a hashchange)
+        before = page.evaluate("window.pegLab.states")
+        page.evaluate("f => { location.hash = f; }", fragment)
+        page.wait_for_function("n => window.pegLab.states > n && !window.pegLab.store.state.task", arg=before)
+    page.evaluate("document.querySelector('#analysis').textContent = ''")
+    t0 = time.perf_counter()
+    page.get_by_role("button", name="Count all solutions").click()
+    page.wait_for_function(DONE, timeout=3_600_000, polling=50)
+    wall = time.perf_counter() - t0
+    r = page.evaluate("window.pegLab.exact")
+    out = {"workers": r.get("workers"), "wall_seconds": round(wall, 3), "engine_seconds": r["seconds"],
+           "solutions": r["solutions"], "positions": r["positions"]}
+    levels = r.get("level_stats")
+    if levels:  # where a pooled run's time goes: the levels' wall time against the steps' own time
+        out["levels"] = {"count": len(levels), "seconds": round(sum(lv["seconds"] for lv in levels), 3),
+                         "slowest_shard_seconds": round(sum(max(lv["shard_seconds"]) for lv in levels), 3),
+                         "shard_seconds": round(sum(sum(lv["shard_seconds"]) for lv in levels), 3),
+                         "bytes_moved": sum(lv["bytes"] for lv in levels)}
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--board", default="triangle6")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--warm", default="triangle5", help="the game counted once on the pool first, untimed")
+    ap.add_argument("--dist", default=None)
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    tmp = None
+    if args.dist:
+        dist = Path(args.dist).resolve()
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="peg-pool-dist-")
+        dist = Path(tmp.name) / "dist"
+        build.build(dist)
+    server = build.make_server(dist, 0, verbose=False)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/?workers={args.workers}"
+    load_before = os.getloadavg()
+    runs: list[dict] = []
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_context(bypass_csp=True).new_page()
+            page.on("dialog", lambda dialog: dialog.accept())
+            page.goto(url)
+            page.wait_for_function("() => window.pegLab && window.pegLab.timings.firstBoard", timeout=120_000)
+            page.evaluate("document.querySelector('#count-all').closest('details').open = true")
+            warm = count_once(page, args.warm, args.workers)  # starts the pool: not timed
+            print(f"warm-up (pool start included): {warm}", file=sys.stderr)
+            for i in range(args.repeat):
+                for size in (1, args.workers) if i % 2 == 0 else (args.workers, 1):
+                    run = count_once(page, args.board, size)
+                    print(run, file=sys.stderr)
+                    runs.append(run)
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+        if tmp:
+            tmp.cleanup()
+    one = [r["wall_seconds"] for r in runs if r["workers"] == 1]
+    many = [r["wall_seconds"] for r in runs if r["workers"] == args.workers]
+    answers = {(r["solutions"], r["positions"]) for r in runs}
+    out = {"board": args.board, "workers": args.workers, "repeat": args.repeat, "cpu_count": os.cpu_count(),
+           "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in os.getloadavg()],
+           "median_seconds_1": statistics.median(one), f"median_seconds_{args.workers}": statistics.median(many),
+           "speedup": round(statistics.median(one) / statistics.median(many), 3),
+           "answers_agree": len(answers) == 1, "runs": runs, "warm_up": warm}
+    text = json.dumps(out, indent=2)
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+    print(text)
+    return 0 if len(answers) == 1 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,132 @@
+"""The page's pool, run here: the sharded sweep on a :class:`~pyapp.exact.relay.Relay` whose steps are run
+by an outside loop (as ``static/engine/pool.mjs`` runs them in Pyodide workers: buckets kept by the
+runner and routed to their owner shard as bytes, only ``info`` and the kept shards handed back) gives
+the same keys, weights, level sizes and answers as :func:`~pyapp.exact.sharded.sharded_sweep` on
+:class:`~pyapp.exact.pool.InProcess` and as the unsharded sweep."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+
+from pyapp.core.problem import default_problem
+from pyapp.core.request import build
+from pyapp.exact.count import count_exact, sweep_steps
+from pyapp.exact.fewest import fewest_exact, fewest_steps
+from pyapp.exact.levels import level_table, levels_steps
+from pyapp.exact.pool import InProcess
+from pyapp.exact.relay import Relay, run_step
+from pyapp.exact.setup import sides
+from pyapp.exact.sharded import Parallel, sharded_sweep
+from pyapp.exact.shards import step
+from pyapp.exact.sweep import Level
+
+
+class Runner:
+    """What the page's JavaScript pool does, in Python: run the taken steps, keep their buckets by
+    ``(task, j)``, hand each to the step of its shard, deliver ``info`` and the kept shard."""
+
+    def __init__(self, relay: Relay, order: str = "fifo") -> None:
+        self.relay = relay
+        self.order = order
+        self.buckets: dict[tuple[int, int], tuple[bytes, bytes | None]] = {}
+        self.steps = 0
+        self.shards_seen: set[int] = set()
+
+    def run_pending(self) -> None:
+        tasks = json.loads(self.relay.take())
+        blobs = {k: self.relay.blob(k) for t in tasks for ref in t["incoming"] for k in (ref.get("keys"),
+                 ref.get("weights")) if k is not None}
+        self.relay.forget_blobs()
+        if self.order == "lifo":
+            tasks.reverse()
+        for t in tasks:
+            keys, weights = [], []
+            for ref in t["incoming"]:
+                if "task" in ref:
+                    k, w = self.buckets.pop((ref["task"], ref["bucket"]))
+                    assert ref["bucket"] == t["shard"]  # routed to its owner shard
+                else:
+                    k, w = blobs[ref["keys"]], None if ref["weights"] is None else blobs[ref["weights"]]
+                keys.append(k)
+                weights.append(w)
+            out = run_step(t["spec"], keys, weights if t["spec"]["weights"] else None,
+                           expand_it=t["expand_it"], keep=t["keep"])
+            for j, b in enumerate(out["buckets"]):
+                self.buckets[(t["id"], j)] = b
+            kept = out["kept"]
+            self.relay.deliver(t["id"], json.dumps(out["info"]), *(kept if kept else (None, None)))
+            self.steps += 1
+            self.shards_seen.add(t["shard"])
+
+    def drive(self, gen: Generator[Any, None, Any]) -> Any:
+        """Step ``gen`` to its end, running the recorded steps whenever it pauses."""
+        try:
+            while True:
+                item = next(gen)
+                self.run_pending()
+                if isinstance(item, Level):
+                    yield item
+        except StopIteration as stop:
+            return stop.value
+
+
+def _levels(gen) -> dict[int, tuple[list[int], list[int] | None]]:
+    return {lv.pegs: (list(lv.load().keys), None if lv.weights is None else list(lv.weights))
+            for lv in gen if isinstance(lv, Level)}
+
+
+@pytest.mark.parametrize("weights", [True, False])
+@pytest.mark.parametrize("order", ["fifo", "lifo"])
+def test_relay_sweep_gives_the_in_process_keys_weights_and_sizes(weights, order):
+    s = sides(default_problem("triangle6"))
+    sources: Any = {s.start: 1} if weights else [s.start]
+    reference = _levels(sharded_sweep(Parallel(InProcess(), shards=2), s.codec, sources, 1, weights=weights))
+    relay = Relay(2)
+    runner = Runner(relay, order)
+    par = Parallel(relay)
+    got = _levels(runner.drive(sharded_sweep(par, s.codec, sources, 1, weights=weights)))
+    assert got == reference
+    assert {p: len(k) for p, (k, _) in got.items()} == {st.pegs: st.positions for st in par.stats}
+    assert runner.shards_seen == {0, 1} and not runner.buckets  # every bucket consumed by its owner
+
+
+def test_relay_count_levels_and_fewest_answer_as_the_command_line():
+    p = default_problem("triangle6")
+    relay = Relay(2)
+    counted = Runner(relay).drive(sweep_steps(p, parallel=Parallel(relay)))
+    c = _drain(counted)
+    plain = count_exact(p)
+    assert (c.status, c.solutions, c.positions, c.meet) == ("counted", plain.solutions, plain.positions, plain.meet)
+    relay = Relay(3)
+    table = _drain(Runner(relay).drive(levels_steps(p, parallel=Parallel(relay))))
+    assert table.rows == level_table(p).rows
+    q = build("triangle5", start="1", goal="any").problem
+    relay = Relay(2)
+    f = _drain(Runner(relay).drive(fewest_steps(q, parallel=Parallel(relay))))
+    assert (f.status, f.moves) == (fewest_exact(q).status, fewest_exact(q).moves)
+
+
+def _drain(gen) -> Any:
+    try:
+        while True:
+            next(gen)
+    except StopIteration as stop:
+        return stop.value
+
+
+def test_relay_cancel_drops_what_is_open_and_refuses_files():
+    s = sides(default_problem("triangle5"))
+    relay = Relay(2)
+    gen = sharded_sweep(Parallel(relay), s.codec, {s.start: 1}, 1, weights=True)
+    next(gen)  # the first level's steps are recorded, none answered
+    assert relay.waiting() is False  # not taken yet
+    assert len(json.loads(relay.take())) == 2 and relay.waiting()
+    gen.close()  # a budget stop mid-level: the sweep cancels its pool
+    assert relay.cancelled and not relay.waiting()
+    relay.deliver(0, "{}")  # a late answer is ignored
+    with pytest.raises(ValueError):
+        relay.submit(step, None, [], spill="/tmp/x")
