@@ -9,9 +9,11 @@ runs, never typed in.  ``bench --parallel --out benchmarks`` writes the file (se
 
 from __future__ import annotations
 
+import statistics
+
 from .report_sections import RUNTIME_NAMES
 
-SMALL_LEVEL = 10_000
+SMALL_LEVEL = 100_000
 """Levels smaller than this are summed in one line of the per-level table, not listed."""
 MEMORY_GB = 20
 """What the sweep may hold in memory on this machine before it spills shards to disk."""
@@ -20,8 +22,7 @@ GOAL_SPEEDUP = 1.8
 
 
 def _median(values: list[float]) -> float:
-    v = sorted(values)
-    return v[len(v) // 2]
+    return statistics.median(values)
 
 
 def _fmt(x: float) -> str:
