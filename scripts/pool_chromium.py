@@ -27,11 +27,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from bench_chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the browser, launched as for the bench)
+
 import build  # noqa: E402  (the project's build script, at the repository root)
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 DONE = "() => /jump sequences|no answer/.test(document.querySelector('#analysis').textContent)"
 
 
