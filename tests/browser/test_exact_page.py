@@ -43,9 +43,10 @@ def test_count_and_fewest_on_a_small_board(app):
     never_lose.click()
 
 
-def _answer_dialogs(app, button: str, until: str, accept: bool) -> list[str]:
+def _answer_dialogs(app, button: str, until: str, accept: bool) -> tuple[list[str], str]:
     """Click ``button``, accept or dismiss the estimate's confirm dialog, wait until the analysis text
-    contains ``until``; the dialogs' messages."""
+    contains ``until``; the dialogs' messages and that text (as it was then: progress lines change fast).
+    The wait is long: a big board starts the page's pool of workers first, slow on a loaded machine."""
     dialogs: list[str] = []
 
     def answer(dialog) -> None:
@@ -55,7 +56,9 @@ def _answer_dialogs(app, button: str, until: str, accept: bool) -> list[str]:
     app.on("dialog", answer)
     try:
         app.get_by_role("button", name=button).click()
-        app.wait_for_function("t => document.querySelector('#analysis').textContent.includes(t)", arg=until)
+        seen = app.wait_for_function("t => { const s = document.querySelector('#analysis').textContent; "
+                                     "return s.includes(t) ? s : false; }", arg=until, timeout=120_000)
+        return dialogs, seen.json_value()
     finally:
         app.remove_listener("dialog", answer)
     return dialogs
@@ -64,7 +67,7 @@ def _answer_dialogs(app, button: str, until: str, accept: bool) -> list[str]:
 def test_estimate_names_time_memory_and_the_pages_ceiling(app):
     go(app, "#board=triangle7&start=4&goal=any")
     _open_analyses(app)
-    dialogs = _answer_dialogs(app, "Fewest moves", "not started", accept=False)
+    dialogs, _ = _answer_dialogs(app, "Fewest moves", "not started", accept=False)
     text = _analysis(app)
     assert dialogs and "MB here" in dialogs[0] and "positions up to symmetry on 28 holes" in text
     assert "ceiling" not in text  # the count holds about 0.4-0.5 GB: under the page's 900 MB
@@ -78,9 +81,8 @@ def test_big_board_says_its_estimate_shows_levels_and_cancels(app):
     go(app, "#board=english")
     _open_analyses(app)
     # on a pool of workers the first line (before any level is done) holds no memory yet: wait for one that does
-    dialogs = _answer_dialogs(app, "Count all solutions", "MB ·", accept=True)
+    dialogs, line = _answer_dialogs(app, "Count all solutions", "MB ·", accept=True)
     assert dialogs and "estimate" in dialogs[0] and "Start?" in dialogs[0]
-    line = _analysis(app)
     assert "pegs:" in line and "positions" in line and "MB" in line
     app.screenshot(path=str(ARTIFACTS / "exact-count-english-progress.png"), full_page=True)
     app.get_by_role("button", name="Cancel").click()
