@@ -183,8 +183,19 @@ class Processes(Pool):
     def submit(self, fn: Callable, *args: Any, **kwargs: Any) -> Any:
         job = _Job(fn, _resolve(self, args), kwargs)
         job.run = self._pool.apply_async(fn, job.args, kwargs)
-        self._unfinished.append(job)
+        self._unfinished = [*self._prune(), job]
         return job
+
+    def _prune(self) -> list[_Job]:
+        """The jobs still running; finished ones let go of their inputs (a level's buckets), which only a
+        rerun would need."""
+        left = []
+        for j in self._unfinished:
+            if j.run.ready():
+                j.args, j.kwargs = [], {}
+            else:
+                left.append(j)
+        return left
 
     def part(self, handle: Any, key: Any) -> Any:
         return pick(self.result(handle), key)
@@ -217,7 +228,7 @@ class Processes(Pool):
             return
         self._pids = pids
         self.lost_workers += 1
-        self._unfinished = [j for j in self._unfinished if not j.run.ready()]
+        self._unfinished = self._prune()
         for job in self._unfinished:
             job.run = self._pool.apply_async(job.fn, job.args, job.kwargs)
 
