@@ -24,12 +24,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from pyapp.bench.speedup import SHARDED_OVERHEAD  # noqa: E402
 from pyapp.core.request import build  # noqa: E402
 from pyapp.exact.setup import sides  # noqa: E402
 from pyapp.exact.sweep import Level, sweep  # noqa: E402
-
-SHARDED_OVERHEAD = 1.45
-"""CPU of the sharded sweep over the unsharded one at many shards (measured: ``bench --parallel``)."""
 
 
 def measure(board: str, start: str | None, goal: str | None, seconds: float) -> dict:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import statistics
 
 from .report_sections import RUNTIME_NAMES
+from .speedup import SHARDED_OVERHEAD
 
 SMALL_LEVEL = 100_000
 """Levels smaller than this are summed in one line of the per-level table, not listed."""
@@ -198,7 +199,7 @@ def research(data: dict) -> str:
     for c in cells:
         p, lv = c["projection"], c["levels"]
         cpu_h = p["cpu_hours_one_core"]
-        verdict = (f"about {cpu_h * 1.45 / 2:,.1f} h, {p['disk_with_counts_gb']:,.0f} GB of disk"
+        verdict = (f"about {cpu_h * SHARDED_OVERHEAD / 2:,.1f} h, {p['disk_with_counts_gb']:,.0f} GB of disk"
                    + (f", past {MEMORY_GB} GB of memory: spilled" if p["peak_memory_gb"] > MEMORY_GB else ""))
         out.append(f"| {c['board']} {c['start'] or 'default'} -> {c['goal'] or 'default'} | {len(lv)} levels in "
                    f"{sum(x['cpu'] for x in lv):.0f} s | {lv[-1]['pegs']} pegs: {lv[-1]['positions']:,} | "

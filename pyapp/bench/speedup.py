@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +40,9 @@ from ..exact.fewest import fewest_steps
 from ..exact.sharded import Parallel, make_pool
 from ..exact.winnable import clear_cache
 
+SHARDED_OVERHEAD = 1.45
+"""CPU of the sharded sweep over the unsharded one at many shards (English, 8 shards in one process): what
+the research cells' projections (``scripts/research_growth.py``, the report) charge for sharding."""
 OVERHEAD_PER_DUPLICATE = 0.5
 """``d`` of the model: the sharded sweep's extra CPU at many shards is ``1 + d`` (see the docstring)."""
 BYTES_PER_SECOND = 1e9
@@ -137,20 +141,19 @@ def model(single_cpu: float, runs: list[dict]) -> dict:
 
 
 def row(case: Case, repeat: int = 1, workers: tuple[int, ...] = (1, 2)) -> dict:
-    """Runs alternating between worker counts (so a change in the machine's load hits both), the median wall
-    time of each, the speedups, and the model."""
+    """Runs alternating between worker counts (so a change in the machine's load hits both), the speedups
+    and CPU ratios of their medians (wall and CPU seconds; the middle two averaged when the count is even,
+    as the report reads them), and the model."""
     runs = [measure(case, w) for _ in range(repeat) for w in workers]
-    med: dict[int, dict] = {}
-    for w in workers:
-        mine = sorted((r for r in runs if r["workers"] == w), key=lambda r: r["wall"])
-        med[w] = mine[len(mine) // 2]
+    wall = {w: statistics.median(r["wall"] for r in runs if r["workers"] == w) for w in workers}
+    cpu = {w: statistics.median(r["cpu"] for r in runs if r["workers"] == w) for w in workers}
     answers = {tuple(map(str, r["answer"])) for r in runs}
-    base = med[workers[0]]
-    return {"name": case.name, "title": case.title, "same_answer": len(answers) == 1, "answer": base["answer"],
+    first = workers[0]
+    return {"name": case.name, "title": case.title, "same_answer": len(answers) == 1, "answer": runs[0]["answer"],
             "runs": runs,
-            "speedup": {str(w): round(base["wall"] / med[w]["wall"], 2) for w in workers},
-            "cpu_ratio": {str(w): round(med[w]["cpu"] / base["cpu"], 2) for w in workers},
-            "model": model(base["cpu"], runs)}
+            "speedup": {str(w): round(wall[first] / wall[w], 2) for w in workers},
+            "cpu_ratio": {str(w): round(cpu[w] / cpu[first], 2) for w in workers},
+            "model": model(cpu[first], runs)}
 
 
 def breakdown(board: str = "english", pegs: int = 20, shards: int = 2) -> dict:
@@ -162,7 +165,7 @@ def breakdown(board: str = "english", pegs: int = 20, shards: int = 2) -> dict:
     ``shards / ratio``."""
     from ..exact import shards as sh
     from ..exact.setup import sides
-    from ..exact.sweep import Level, expand_chunk, sweep
+    from ..exact.sweep import Level, expand_chunk, sweep, to_array, weights_array
 
     s = sides(build(board).problem)
     cd = s.wide_codec
@@ -178,8 +181,8 @@ def breakdown(board: str = "english", pegs: int = 20, shards: int = 2) -> dict:
     for lo in range(0, len(keys), sh.CHUNK):
         expand_chunk(cd, keys, weights, lo, min(len(keys), lo + sh.CHUNK), acc)
     t1 = clock()
-    ordered = sorted(acc)
-    sh._q(ordered), sh._weights_of(list(map(acc.__getitem__, ordered)))
+    ordered = sorted(acc)  # as the plain sweep finishes a level
+    to_array(ordered), weights_array(list(map(acc.__getitem__, ordered)))
     t2 = clock()
     plain = {"expand": t1 - t0, "sort": t2 - t1}
     spec = sh.Spec(s.problem.board, cd.group, True, shards)
