@@ -5,8 +5,10 @@ import json
 import pytest
 
 from pyapp.analysis import finishes
+from pyapp.analysis.finishes import class_reason, finishes_steps, hole_orbits, merge, split_holes
 from pyapp.cli.main import main
 from pyapp.core.board import board_from_text
+from pyapp.core.budget import Budget, drive
 from pyapp.core.catalogue import get_board
 from pyapp.core.moves import apply_jump, is_legal
 
@@ -77,3 +79,41 @@ class TestFinishesCommand:
     def test_bad_hole(self, capsys):
         assert main(["finishes", "triangle5", "--start", "99", "--json"]) == 2
         assert "no hole '99'" in json.loads(capsys.readouterr().out)["error"]
+
+
+class TestShares:
+    """The shares a pool of workers answers (split_holes, the holes filter, merge) give the whole answer."""
+
+    @pytest.mark.parametrize("board_id,start,parts", [("english", "d4", 2), ("english", "d4", 5), ("triangle6", "4", 3),
+                                                       ("german", "e5", 4)])
+    def test_shares_are_whole_classes_covering_the_allowed_holes(self, board_id, start, parts):
+        board = get_board(board_id)
+        pos = board.start(start)
+        shares = split_holes(board, pos, parts)
+        flat = [h for share in shares for h in share]
+        assert len(flat) == len(set(flat)) and 1 <= len(shares) <= parts
+        assert set(flat) == {h for h in board.bits if class_reason(board, pos, h) is None}
+        orbits = hole_orbits(board, pos, flat)
+        for share in shares:
+            assert all(set(o) <= set(share) or not set(o) & set(share) for o in orbits)
+
+    def test_merged_shares_answer_as_the_whole_board(self):
+        board = get_board("triangle5")  # the solver method (max_positions 1): every class searched
+        pos = board.start("4")
+        whole = finishes(board, pos, max_seconds=30, max_positions=1)
+        parts = [finishes_steps(board, pos, budget=Budget(30), max_positions=1, holes=share)
+                 for share in split_holes(board, pos, 2)]
+        merged = merge(board, [drive(p) for p in parts])
+        assert merged.method == whole.method == "solver"
+        assert set(merged.possible) == set(whole.possible) and set(merged.impossible) == set(whole.impossible)
+        assert not merged.unknown
+        for hole, jumps in merged.possible.items():
+            assert _replays_to(board, pos, jumps, hole)
+
+    def test_a_share_answers_only_its_holes(self):
+        board = get_board("english")
+        pos = board.start("d4")
+        share = split_holes(board, pos, 3)[1]
+        f = finishes_steps(board, pos, budget=Budget(0.01), holes=share)
+        got = drive(f)
+        assert set(got.possible) | set(got.impossible) | set(got.unknown) == set(share)

@@ -11,7 +11,7 @@ table of proved positions (:mod:`.proven`) that never lose and Hint share: no po
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Collection, Generator
 from dataclasses import dataclass, field
 
 from ..core.board import Board
@@ -51,15 +51,21 @@ def class_reason(board: Board, start: int, hole: int) -> str | None:
     return None
 
 
-def finishes_steps(board: Board, start_pos: int, *, budget: Budget,
-                   max_positions: int = DEFAULT_MAX_POSITIONS) -> Generator[Progress, None, Finishes]:
+def finishes_steps(board: Board, start_pos: int, *, budget: Budget, max_positions: int = DEFAULT_MAX_POSITIONS,
+                   holes: Collection[int] | None = None) -> Generator[Progress, None, Finishes]:
     """:func:`finishes` as a step generator (see :mod:`pyapp.core.budget`): yields progress, returns
-    the answer; holes not searched when the budget is cancelled are unknown (``cancelled``)."""
+    the answer; holes not searched when the budget is cancelled are unknown (``cancelled``).
+
+    ``holes`` (bits): answer only these (a pool worker's share, :func:`split_holes`); the others are
+    left out of the answer.  A share made of whole symmetry classes gets the answers the whole board
+    would where the searches finish (each class is searched once, from its first hole; a solution
+    may differ, as the first search for any single survivor may end elsewhere)."""
     out = Finishes()
     if start_pos & ~board.mask:
         raise PegError("start position has pegs outside the board")
+    wanted = board.bits if holes is None else [b for b in board.bits if b in set(holes)]
     candidates = []
-    for hole in board.bits:
+    for hole in wanted:
         reason = class_reason(board, start_pos, hole)
         if reason:
             out.impossible[hole] = reason
@@ -100,10 +106,9 @@ def finishes(board: Board, start_pos: int, *, max_seconds: float | None = None,
                                 max_positions=max_positions))
 
 
-def _per_hole(board: Board, start: int, holes: list[int], budget: Budget,
-              out: Finishes) -> Generator[Progress, None, None]:
-    """Ask the solver about one hole per symmetry class (symmetries fixing the start) and share
-    each answer with the class; a first search for 'one peg anywhere' often settles a class at once."""
+def hole_orbits(board: Board, start: int, holes: list[int]) -> list[list[int]]:
+    """``holes`` in classes of the symmetries that fix ``start`` (each class in reading order, the
+    classes by their first hole): one search answers a whole class."""
     perms = [board.permutation(i) for i in stabilizer(board, start)]
     orbits: list[list[int]] = []
     placed: set[int] = set()
@@ -113,6 +118,46 @@ def _per_hole(board: Board, start: int, holes: list[int], budget: Budget,
             orbit.remove(hole)
             orbits.append([hole, *orbit])
             placed.update(orbits[-1])
+    return orbits
+
+
+def split_holes(board: Board, start: int, parts: int) -> list[list[int]]:
+    """The holes the position class allows from ``start``, dealt in whole symmetry classes to at most
+    ``parts`` shares (one per pool worker, in reading order; none empty), each share sorted in
+    reading order.  The holes the class forbids are settled at once by every share: they go nowhere."""
+    allowed = [h for h in board.bits if class_reason(board, start, h) is None]
+    shares: list[list[int]] = [[] for _ in range(max(1, min(parts, len(allowed))))]
+    for i, orbit in enumerate(hole_orbits(board, start, allowed)):
+        shares[i % len(shares)].extend(orbit)
+    order = {b: i for i, b in enumerate(board.bits)}
+    return [sorted(share, key=order.__getitem__) for share in shares if share]
+
+
+def merge(board: Board, parts: list[Finishes]) -> Finishes:
+    """One answer from the shares' answers (:func:`split_holes`): every hole as its share answered it;
+    ``method`` and ``positions`` from the first share (the shares explore the same positions),
+    ``seconds`` the longest share's."""
+    out = Finishes()
+    for part in parts:
+        out.possible.update(part.possible)
+        out.impossible.update(part.impossible)
+        out.unknown.update(part.unknown)
+    if parts:
+        first = parts[0]
+        out.method, out.positions, out.layer_sizes = first.method, first.positions, list(first.layer_sizes)
+        out.seconds = max(p.seconds for p in parts)
+    order = {b: i for i, b in enumerate(board.bits)}
+    for field_ in ("possible", "impossible", "unknown"):
+        setattr(out, field_, dict(sorted(getattr(out, field_).items(), key=lambda kv: order[kv[0]])))
+    return out
+
+
+def _per_hole(board: Board, start: int, holes: list[int], budget: Budget,
+              out: Finishes) -> Generator[Progress, None, None]:
+    """Ask the solver about one hole per symmetry class (symmetries fixing the start) and share
+    each answer with the class; a first search for 'one peg anywhere' often settles a class at once."""
+    perms = [board.permutation(i) for i in stabilizer(board, start)]
+    orbits = hole_orbits(board, start, holes)
 
     def settle(orbit: list[int], hole: int, status: str, jumps: list[Jump], reason: str | None) -> None:
         for other in orbit:
