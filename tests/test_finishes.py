@@ -116,4 +116,5 @@ class TestShares:
         share = split_holes(board, pos, 3)[1]
         f = finishes_steps(board, pos, budget=Budget(0.01), holes=share)
         got = drive(f)
-        assert set(got.possible) | set(got.impossible) | set(got.unknown) == set(share)
+        forbidden = {h for h in board.bits if class_reason(board, pos, h)}
+        assert set(got.possible) | set(got.impossible) | set(got.unknown) == set(share) | forbidden

@@ -56,20 +56,21 @@ def finishes_steps(board: Board, start_pos: int, *, budget: Budget, max_position
     """:func:`finishes` as a step generator (see :mod:`pyapp.core.budget`): yields progress, returns
     the answer; holes not searched when the budget is cancelled are unknown (``cancelled``).
 
-    ``holes`` (bits): answer only these (a pool worker's share, :func:`split_holes`); the others are
-    left out of the answer.  A share made of whole symmetry classes gets the answers the whole board
-    would where the searches finish (each class is searched once, from its first hole; a solution
-    may differ, as the first search for any single survivor may end elsewhere)."""
+    ``holes`` (bits): search only these (a pool worker's share, :func:`split_holes`); the holes the
+    position class forbids are answered too (at once, by every share), the others left out.  A share
+    made of whole symmetry classes gets the answers the whole board would where the searches finish
+    (each class is searched once, from its first hole; a solution may differ, as the first search
+    for any single survivor may end elsewhere)."""
     out = Finishes()
     if start_pos & ~board.mask:
         raise PegError("start position has pegs outside the board")
-    wanted = board.bits if holes is None else [b for b in board.bits if b in set(holes)]
+    wanted = set(board.bits if holes is None else holes)
     candidates = []
-    for hole in wanted:
+    for hole in board.bits:
         reason = class_reason(board, start_pos, hole)
         if reason:
             out.impossible[hole] = reason
-        else:
+        elif hole in wanted:
             candidates.append(hole)
     if not candidates:
         out.method = "position class"
