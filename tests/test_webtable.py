@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from pyapp.analysis.table import Cell, Table, table_steps
 from pyapp.core.budget import drive
 from pyapp.core.catalogue import get_board
@@ -12,8 +14,8 @@ from pyapp.web import api as webapi
 from pyapp.web import table as webtable
 
 
-def run_table(board_id: str, problem_seconds: float = 10) -> dict:
-    job = webapi.start("table", json.dumps({"board": board_id, "problem_seconds": problem_seconds}))
+def run_table(board_id: str, problem_seconds: float = 10, **more) -> dict:
+    job = webapi.start("table", json.dumps({"board": board_id, "problem_seconds": problem_seconds, **more}))
     steps = [json.loads(job.step())]
     while not steps[-1]["done"]:
         steps.append(json.loads(job.step()))
@@ -124,3 +126,50 @@ def test_the_chromium_table_script_checks_every_answer():
     forbidden = next(c for c in broken["cells"] if c["status"] == "impossible" and "class" in c["reason"])
     forbidden["status"] = "unknown"
     assert len(summarise("triangle5", broken)["wrong"]) == 2
+
+
+def _merge(args: dict) -> dict:
+    return json.loads(webapi.call("table_merge", json.dumps(args)))
+
+
+def test_a_table_computed_start_by_start_and_merged_is_the_whole_table():
+    """The page's pool: one ``table`` request per start (``starts``), then ``table_merge`` of their cells."""
+    whole = run_table("triangle5")["result"]
+    info = json.loads(webapi.call("table_info", json.dumps({"board": "triangle5"})))["ok"]
+    assert info["start_holes"] == ["1", "2", "4", "5"]
+    shares = [run_table("triangle5", starts=[s])["result"] for s in reversed(info["start_holes"])]
+    assert all({c["start"] for c in r["cells"]} == {s} for r, s in zip(shares, reversed(info["start_holes"])))
+    cells = [c for r in shares for c in r["cells"]]
+    merged = _merge({"board": "triangle5", "problem_seconds": 10, "cells": cells, "cancelled": False, "seconds": 1.5})
+    got = merged["ok"]
+    assert got["counts"] == whole["counts"] and got["starts"] == whole["starts"] and got["seconds"] == 1.5
+    assert [(c["start"], c["finish"], c["status"]) for c in got["cells"]] == \
+        [(c["start"], c["finish"], c["status"]) for c in whole["cells"]]
+    # a cancelled pool: the starts never run are not computed
+    part = _merge({"board": "triangle5", "cells": shares[0]["cells"], "cancelled": True})["ok"]
+    assert part["cancelled"] and part["starts"]["1"]["summary"]["missing"] == 15
+    assert part["starts"]["5"]["summary"]["missing"] == 0
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"starts": ["3"]}, "'starts' must name starts the table computes (1, 2, 4, 5), not 3"),
+    ({"starts": []}, "'starts' must name starts the table computes"),
+    ({"starts": "1"}, "'starts' must be a list of names"),
+])
+def test_a_share_names_computed_starts(change, message):
+    job = webapi.start("table", json.dumps({"board": "triangle5", **change}))
+    assert message in json.loads(job.step())["error"]
+
+
+@pytest.mark.parametrize("cells,message", [
+    ("x", "'cells' must be a list"),
+    ([{"start": "3", "finish": "1", "status": "solved", "moves": []}], "a computed start"),
+    ([{"start": "1", "finish": "1", "status": "won", "moves": []}], "a computed start"),
+    ([{"start": "1", "finish": "1", "status": "solved", "moves": ["4-1"]}], "does not replay"),
+    ([{"start": "1", "finish": "1", "status": "impossible", "moves": "x"}], "must list its moves"),
+    ([{"start": "1", "finish": "1", "status": "impossible", "moves": []}] * 2, "twice"),
+    ([7], "a table cell must be an object"),
+])
+def test_merge_refuses_cells_it_cannot_trust(cells, message):
+    out = _merge({"board": "triangle5", "cells": cells})
+    assert message in out["error"], out

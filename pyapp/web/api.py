@@ -4,8 +4,8 @@ This docstring is the one description of the protocol on the Python side; the Ja
 side (message envelopes, ids, cancel, JSDoc types) is ``static/engine/protocol.mjs``.
 
 * ``call(fn, args_json) -> str``: one-shot requests (:data:`ONE_SHOT`: ``boards``, ``state``, ``puzzle``,
-  ``apply``, ``legal``, ``custom_board``, ``cnf``, ``warm``, ``table_info``; ``hint`` and ``finishes`` too,
-  run to the end).  Answer: ``{"ok": value}`` or ``{"error": message}``.
+  ``apply``, ``legal``, ``custom_board``, ``cnf``, ``warm``, ``table_info``, ``table_merge``; ``hint`` and
+  ``finishes`` too, run to the end).  Answer: ``{"ok": value}`` or ``{"error": message}``.
 * ``start(fn, args_json) -> Job`` and ``is_streaming(fn)``: long requests
   (:data:`pyapp.web.jobs.STREAMING`: ``solve``, ``hint``, ``finishes``, ``never_lose``, ``count``,
   ``fewest``, ``table``, ``bench``, ``study``; built in :mod:`pyapp.web.jobs`).  The worker calls ``job.step()`` (about
@@ -250,10 +250,18 @@ def table_info(args: dict) -> dict:
     return webtable.info(board, fields.number(args, "problem_seconds", DEFAULT_PROBLEM_SECONDS))
 
 
+def table_merge(args: dict) -> dict:
+    """A whole-board table the page's pool computed start by start, answered as the ``table`` request
+    answers (:func:`pyapp.web.table.merge_request`: every solution replayed first)."""
+    from . import table as webtable
+
+    return webtable.merge_request(args)
+
+
 ONE_SHOT: dict[str, Callable[[dict], Any]] = {
     "boards": boards, "state": state, "render": state, "custom_board": custom_board,
     "hint": hint, "finishes": finishes, "cnf": cnf, "puzzle": puzzle, "exact_estimate": exact_estimate,
-    "table_info": table_info,
+    "table_info": table_info, "table_merge": table_merge,
 }
 def call(fn: str, args_json: str) -> str:
     """Run a one-shot request; returns JSON ``{"ok": value}`` or ``{"error": message}``."""

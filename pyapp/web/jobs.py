@@ -315,10 +315,10 @@ def fewest_exact_job(args: dict) -> Job:
 
 def table_job(args: dict) -> Job:
     """The whole single-vacancy table of ``board`` (:mod:`pyapp.analysis.table`): ``problem_seconds``
-    each (default 10), ``max_seconds`` for the whole table (default none); cancel keeps the cells done.
+    each (default 10), ``max_seconds`` for the whole table (default none), ``starts`` (default all: a
+    pool worker's share, see :func:`pyapp.web.table.requested_starts`); cancel keeps the cells done.
     Progress adds ``done``, ``total`` and ``problem`` (``"d2 -> f5"``), and once a start is finished
-    ``starts``: its class's holes as starts; the answer adds ``starts``, every hole as a start
-    (:func:`pyapp.web.table.by_start`), and the code ``version``."""
+    ``starts``: its class's holes as starts; the answer is :func:`pyapp.web.table.answer`'s."""
     from ..analysis.table import DEFAULT_PROBLEM_SECONDS, Table, table_steps
     from ..core.limits import MAX_SPEC_CHARS
     from ..core.spec import resolve_board
@@ -327,22 +327,10 @@ def table_job(args: dict) -> Job:
     args = fields.request(args)
     board = resolve_board(fields.text(args, "board", MAX_SPEC_CHARS, "english") or "english").board
     per = fields.number(args, "problem_seconds", DEFAULT_PROBLEM_SECONDS)
+    starts = webtable.requested_starts(board, args)
     total = args.get("max_seconds")
     budget = Budget(None if total is None else fields.number(args, "max_seconds", 0.0), None,
                     slice_seconds=ANALYSIS_SLICE_SECONDS)
-
-    def finish(table: Any) -> dict:
-        from ..bench.suite import _wasm_heap_bytes  # the benchmark's own probe: None outside Pyodide
-
-        heap = _wasm_heap_bytes()
-        return {"board": board.id, "counts": table.counts(), "cancelled": table.cancelled,
-                "wasm_heap_mb": None if heap is None else round(heap / 2**20, 1),
-                "seconds": round(table.seconds, 3), "problem_seconds": per, "version": webtable.code_version(),
-                "cells": [{"start": c.start, "finish": c.finish, "status": c.status, "reason": c.reason,
-                           "moves": c.moves, "method": c.method, "seconds": c.seconds, "nodes": c.nodes}
-                          for c in table.cells],
-                "starts": webtable.by_start(board, table)}
-
     table = Table(board.id)
     shown = {"cells": 0}
 
@@ -354,7 +342,8 @@ def table_job(args: dict) -> Job:
             out["starts"] = webtable.by_start(board, table, only=table.cells[-1].start)
         return out
 
-    return Job(table_steps(board, budget=budget, problem_seconds=per, table=table), finish, progress, budget)
+    return Job(table_steps(board, budget=budget, problem_seconds=per, starts=starts, table=table),
+               lambda done: webtable.answer(board, done, per), progress, budget)
 
 
 STREAMING: dict[str, Callable[[dict], Job]] = {"solve": solve_job, "bench": bench_job, "hint": hint_job,

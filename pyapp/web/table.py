@@ -11,6 +11,11 @@ undecided, or not computed yet) and groups its reasons as the finishes map does
 (the position class settles the others at once), the budget, and the code version the page keys
 its browser cache with (:func:`code_version`: a hash of ``pyapp``'s sources, so a build that
 changes the engine never shows an old table).
+
+:func:`answer` is the ``table`` request's answer, whether one worker computed every start or the
+page's pool computed them start by start (``table`` with ``starts``, then ``table_merge``:
+:func:`merge_request` checks the cells the pool sent back, replays every solution, and answers
+from them as one worker would).
 """
 
 from __future__ import annotations
@@ -20,9 +25,16 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from ..analysis.table import Cell, Table, single_vacancy_starts
+from ..analysis.table import DEFAULT_PROBLEM_SECONDS, Cell, Table, single_vacancy_starts
+from ..core import fields
 from ..core.board import Board
+from ..core.errors import PegError
+from ..core.game import replay
+from ..core.limits import MAX_SPEC_CHARS
+from ..core.spec import resolve_board
 from .play import finish_groups
+
+STATUSES = ("solved", "impossible", "unknown")
 
 NOT_COMPUTED = "not computed: the table was cancelled before this problem"
 
@@ -48,7 +60,8 @@ def info(board: Board, problem_seconds: float) -> dict:
     and the longest it can take (each such problem using its whole budget)."""
     starts = single_vacancy_starts(board)
     searched = sum(len(_allowed(board, board.start(s))) for s in starts)
-    return {"board": board.id, "version": code_version(), "starts": len(starts), "holes": len(board),
+    return {"board": board.id, "version": code_version(), "starts": len(starts), "start_holes": starts,
+            "holes": len(board),
             "problems": len(starts) * len(board), "searched": searched, "problem_seconds": problem_seconds,
             "worst_seconds": round(searched * problem_seconds, 1)}
 
@@ -119,3 +132,72 @@ def by_start(board: Board, table: Table, only: str | None = None) -> dict[str, A
                      "finishes": {"possible": possible, "impossible": impossible, "unknown": unknown,
                                   "groups": finish_groups(board, possible, impossible, unknown)}}
     return out
+
+
+def answer(board: Board, table: Table, problem_seconds: float) -> dict:
+    """The ``table`` request's answer: counts, every cell, every hole as a start (:func:`by_start`),
+    the code version, and the WebAssembly heap where there is one (the page's memory figure)."""
+    from ..bench.suite import _wasm_heap_bytes  # the benchmark's own probe: None outside Pyodide
+
+    heap = _wasm_heap_bytes()
+    return {"board": board.id, "counts": table.counts(), "cancelled": table.cancelled,
+            "wasm_heap_mb": None if heap is None else round(heap / 2**20, 1),
+            "seconds": round(table.seconds, 3), "problem_seconds": problem_seconds, "version": code_version(),
+            "cells": [{"start": c.start, "finish": c.finish, "status": c.status, "reason": c.reason,
+                       "moves": c.moves, "method": c.method, "seconds": c.seconds, "nodes": c.nodes}
+                      for c in table.cells],
+            "starts": by_start(board, table)}
+
+
+def requested_starts(board: Board, args: dict) -> list[str] | None:
+    """The ``starts`` of a ``table`` request (a pool worker's share), each a start the table computes
+    (the first hole of its symmetry class, as in :func:`info`'s ``start_holes``); None: all of them."""
+    wanted = fields.text_list(args, "starts", limit=len(board))
+    if wanted is None:
+        return None
+    computed = single_vacancy_starts(board)
+    wrong = [w for w in wanted if w not in computed]
+    if wrong or not wanted:
+        raise PegError(f"'starts' must name starts the table computes ({', '.join(computed)}), "
+                       f"not {', '.join(wrong) or 'none'}")
+    return [c for c in computed if c in wanted]
+
+
+def _cell(board: Board, raw: object, starts: list[str]) -> Cell:
+    if not isinstance(raw, dict):
+        raise PegError(f"a table cell must be an object, not {fields.kind(raw)}")
+    start, finish = raw.get("start"), raw.get("finish")
+    status, moves = raw.get("status"), raw.get("moves")
+    if start not in starts or finish not in board.name_of.values() or status not in STATUSES:
+        raise PegError(f"a table cell must have a computed start, a hole of {board.id} and a status, "
+                       f"not {start!r} -> {finish!r} ({status!r})")
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise PegError(f"the cell {start} -> {finish} must list its moves as text")
+    start, finish = str(start), str(finish)
+    if status == "solved":
+        rep = replay(board, board.start(start), moves)
+        if not rep.valid or rep.final != 1 << board.hole(finish):
+            raise PegError(f"the solution of {start} -> {finish} does not replay: {rep.error or 'wrong finish'}")
+    return Cell(start, finish, str(status), fields.text(raw, "reason", 4000), moves,
+                fields.text(raw, "method", 1000, "") or "", fields.number(raw, "seconds", 0.0, low=-1.0),
+                fields.integer(raw, "nodes", 0) or 0)
+
+
+def merge_request(args: dict) -> dict:
+    """``table_merge``: the answer of a table the page's pool computed start by start: ``board``,
+    ``problem_seconds``, ``cells`` (every pool worker's cells), ``cancelled``, ``seconds`` (wall)."""
+    args = fields.request(args)
+    board = resolve_board(fields.text(args, "board", MAX_SPEC_CHARS, "english") or "english").board
+    raw = args.get("cells")
+    starts = single_vacancy_starts(board)
+    if not isinstance(raw, list) or len(raw) > len(starts) * len(board):
+        raise PegError(f"'cells' must be a list of at most {len(starts) * len(board)} cells, not {fields.kind(raw)}"
+                       + (f" of {len(raw)}" if isinstance(raw, list) else ""))
+    cells = [_cell(board, c, starts) for c in raw]
+    if len({(c.start, c.finish) for c in cells}) != len(cells):
+        raise PegError("'cells' lists a start/finish problem twice")
+    order = {name: i for i, name in enumerate(board.names)}
+    cells.sort(key=lambda c: (starts.index(c.start), order[c.finish]))
+    table = Table(board.id, cells, fields.number(args, "seconds", 0.0, low=-1.0),
+                  fields.flag(args, "cancelled", False))
+    return answer(board, table, fields.number(args, "problem_seconds", DEFAULT_PROBLEM_SECONDS))
