@@ -7,6 +7,7 @@ import { BoardView } from "./board/board.mjs";
 import { attachCoordinates } from "./board/coords.mjs";
 import { Editor } from "./board/editor.mjs";
 import { createExact } from "./panels/exact.mjs";
+import { createPoolUse } from "./panels/pooluse.mjs";
 import { createFinishes, defineFinishes, finishesView, mapShown } from "./panels/finishmap.mjs";
 import { createGameController, defineGame } from "./play/game.mjs";
 import { attachInput } from "./board/input.mjs";
@@ -84,6 +85,7 @@ const finishes = createFinishes(ctx);
 const neverLose = createNeverLose(ctx);
 ctx.puzzles = createPuzzles(ctx, { level: $("puzzle-level") });
 ctx.onActivate = (name) => (mapShown(s) ? finishes.pick(name) : null); // already inside the queue
+ctx.pool = createPoolUse(ctx);
 const exact = createExact(ctx, { count: $("count-all"), fewest: $("fewest-moves") });
 const table = createTable(ctx);
 const written = { hash: null };

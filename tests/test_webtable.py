@@ -139,6 +139,9 @@ def test_a_table_computed_start_by_start_and_merged_is_the_whole_table():
     assert info["start_holes"] == ["1", "2", "4", "5"]
     shares = [run_table("triangle5", starts=[s])["result"] for s in reversed(info["start_holes"])]
     assert all({c["start"] for c in r["cells"]} == {s} for r, s in zip(shares, reversed(info["start_holes"])))
+    # a share answers only its own class of starts (the merge maps the whole board once)
+    for r, s in zip(shares, reversed(info["start_holes"])):
+        assert r["starts"] == {h: e for h, e in whole["starts"].items() if e["computed"] == s}
     cells = [c for r in shares for c in r["cells"]]
     merged = _merge({"board": "triangle5", "problem_seconds": 10, "cells": cells, "cancelled": False, "seconds": 1.5})
     got = merged["ok"]

@@ -28,7 +28,7 @@ import tracemalloc
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from ..core.budget import Budget
+from ..core.budget import Budget, wasm_heap_bytes
 from .cases import cases
 from .rows import ORACLE_MAX_HOLES, SEEDS, Case, Oracle, Outcome, oracle, replay_error
 
@@ -49,18 +49,6 @@ AMORTISE_MAX_CALLS = 1000
 
 
 # ---------------------------------------------------------------------------- running
-
-def _wasm_heap_bytes() -> int | None:
-    """Size of the WebAssembly heap under Pyodide (None elsewhere)."""
-    if sys.platform != "emscripten":
-        return None
-    try:
-        import pyodide_js  # only exists inside Pyodide (mypy: ignore_missing_imports in pyproject.toml)
-
-        return int(pyodide_js._module.HEAP8.length)
-    except Exception:
-        return None
-
 
 def environment() -> dict:
     """Which runtime measured the rows."""
@@ -161,7 +149,7 @@ def run_case(case: Case, *, repeat: int, quick: bool, memory: bool, budget: floa
     met = None
     if check == "ok" and (lim_med is not None or lim_worst is not None):
         met = (lim_med is None or median_s < lim_med) and (lim_worst is None or worst_s < lim_worst)
-    heap = _wasm_heap_bytes()
+    heap = wasm_heap_bytes()
     row.update(
         status=outcomes[0].status if len({o.status for o in outcomes}) == 1 else "mixed",
         answer=answer, check=check,

@@ -35,6 +35,7 @@ the number of entries it may store (:meth:`Budget.room`), so no call has a fixed
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
@@ -223,3 +224,16 @@ def drive(steps: Generator[Any, None, T], on_progress: Callable[[Any], object] |
                 budget.cancel()
     except StopIteration as stop:
         return stop.value
+
+
+def wasm_heap_bytes() -> int | None:
+    """Size of the WebAssembly heap under Pyodide (None elsewhere): the page's memory figure, read
+    here (not in the benchmark) so an answer that reports it costs no import of the benchmark."""
+    if sys.platform != "emscripten":
+        return None
+    try:
+        import pyodide_js  # only exists inside Pyodide (mypy: ignore_missing_imports in pyproject.toml)
+
+        return int(pyodide_js._module.HEAP8.length)
+    except Exception:
+        return None

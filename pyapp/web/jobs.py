@@ -318,7 +318,8 @@ def table_job(args: dict) -> Job:
     each (default 10), ``max_seconds`` for the whole table (default none), ``starts`` (default all: a
     pool worker's share, see :func:`pyapp.web.table.requested_starts`); cancel keeps the cells done.
     Progress adds ``done``, ``total`` and ``problem`` (``"d2 -> f5"``), and once a start is finished
-    ``starts``: its class's holes as starts; the answer is :func:`pyapp.web.table.answer`'s."""
+    ``starts``: its class's holes as starts; the answer is :func:`pyapp.web.table.answer`'s (a share's
+    with ``starts``)."""
     from ..analysis.table import DEFAULT_PROBLEM_SECONDS, Table, table_steps
     from ..core.limits import MAX_SPEC_CHARS
     from ..core.spec import resolve_board
@@ -343,7 +344,7 @@ def table_job(args: dict) -> Job:
         return out
 
     return Job(table_steps(board, budget=budget, problem_seconds=per, starts=starts, table=table),
-               lambda done: webtable.answer(board, done, per), progress, budget)
+               lambda done: webtable.answer(board, done, per, share=starts is not None), progress, budget)
 
 
 STREAMING: dict[str, Callable[[dict], Job]] = {"solve": solve_job, "bench": bench_job, "hint": hint_job,

@@ -28,6 +28,7 @@ from typing import Any
 from ..analysis.table import DEFAULT_PROBLEM_SECONDS, Cell, Table, single_vacancy_starts
 from ..core import fields
 from ..core.board import Board
+from ..core.budget import wasm_heap_bytes
 from ..core.errors import PegError
 from ..core.game import replay
 from ..core.limits import MAX_SPEC_CHARS
@@ -134,19 +135,30 @@ def by_start(board: Board, table: Table, only: str | None = None) -> dict[str, A
     return out
 
 
-def answer(board: Board, table: Table, problem_seconds: float) -> dict:
+def answer(board: Board, table: Table, problem_seconds: float, share: bool = False) -> dict:
     """The ``table`` request's answer: counts, every cell, every hole as a start (:func:`by_start`),
-    the code version, and the WebAssembly heap where there is one (the page's memory figure)."""
-    from ..bench.suite import _wasm_heap_bytes  # the benchmark's own probe: None outside Pyodide
+    the code version, and the WebAssembly heap where there is one (the page's memory figure).
 
-    heap = _wasm_heap_bytes()
+    ``share`` (a pool worker's share of the starts): ``starts`` holds only the classes of the starts
+    it finished, so that a cancelled share answers at once (the whole board's :func:`by_start` costs
+    a few hundred ms in Pyodide; :func:`merge_request` computes it once for the whole table)."""
+    heap = wasm_heap_bytes()
+    if share:
+        done: dict[str, int] = {}
+        for c in table.cells:
+            done[c.start] = done.get(c.start, 0) + 1
+        starts = {}
+        for start in (s for s, n in done.items() if n == len(board)):
+            starts.update(by_start(board, table, only=start))
+    else:
+        starts = by_start(board, table)
     return {"board": board.id, "counts": table.counts(), "cancelled": table.cancelled,
             "wasm_heap_mb": None if heap is None else round(heap / 2**20, 1),
             "seconds": round(table.seconds, 3), "problem_seconds": problem_seconds, "version": code_version(),
             "cells": [{"start": c.start, "finish": c.finish, "status": c.status, "reason": c.reason,
                        "moves": c.moves, "method": c.method, "seconds": c.seconds, "nodes": c.nodes}
                       for c in table.cells],
-            "starts": by_start(board, table)}
+            "starts": starts}
 
 
 def requested_starts(board: Board, args: dict) -> list[str] | None:

@@ -1,5 +1,6 @@
-// The page's pool of engine workers for the heavy exact analyses (count, levels, fewest moves), and
-// the router that runs one analysis on it.
+// The page's pool of engine workers for the heavy analyses, and the two ways an analysis runs on it:
+// a sharded sweep (count, levels, fewest moves: runPooled, below) and independent requests side by
+// side (the whole-board table's starts: spreadRequests, at the end).
 //
 // Why the level loop is not here: Python in a worker is synchronous, so the sweep cannot block on
 // its shards.  The analysis runs as usual in the page's engine worker (the *driver*), on a Python
@@ -73,6 +74,14 @@ export class EnginePool {
     return this.engines[shard % this.size].step(task, transfer).promise;
   }
 
+  /** A whole request on pool worker `i` (one item of spreadRequests): {id, promise, cancel}. */
+  request(i, fn, args, options) {
+    if (!this.engines) return { id: null, promise: Promise.reject(new Error("the pool is stopped")), cancel() {} };
+    const engine = this.engines[i % this.size];
+    const { id, promise } = engine.request(fn, args, options);
+    return { id, promise, cancel: () => engine.cancel(id) };
+  }
+
   /** Stop every worker now (terminate); the next start() makes new ones.  Returns the ms it took. */
   stop() {
     const t0 = performance.now();
@@ -131,4 +140,59 @@ export function runPooled(driver, pool, fn, args, { onProgress } = {}) {
     return pool.stop();
   };
   return { id, promise: done, stop };
+}
+
+/** Independent requests side by side, as pyapp.analysis.spread does on the command line: `fn` with
+ *  `argsOf(item)` for each item, each pool worker taking the next item as soon as it is free (items
+ *  differ a lot in cost, so a fixed split would leave workers idle).  `onProgress(index, value)`
+ *  gets every request's progress, `onResult(index, value)` each answer as it comes.  Returns
+ *  {promise, cancel}: the promise resolves with the answers in the items' order (null for an item
+ *  not answered); one failed request cancels the others and rejects.
+ *
+ *  cancel(graceMs) starts no more items and asks every running request to stop: each answers with
+ *  what it has done, within a slice or two.  A worker that has not answered after `graceMs` (busy in
+ *  a step that does not pause, or starved of CPU) is not waited for: the whole pool is terminated
+ *  (its item answers null, "not computed") and starts afresh next time.  The returned promise
+ *  settles when every worker has stopped, with {terminated}. */
+export function spreadRequests(pool, fn, items, { argsOf = (item) => item, onProgress, onResult } = {}) {
+  const results = new Array(items.length).fill(null);
+  const running = new Map(); // item index -> {cancel, promise}
+  let next = 0;
+  let stopped = false;
+  const cancel = (graceMs = Infinity) => {
+    stopped = true;
+    const pending = [...running.values()];
+    for (const r of pending) r.cancel();
+    const answered = Promise.all(pending.map((r) => r.promise.catch(() => {}))).then(() => ({ terminated: false }));
+    if (!Number.isFinite(graceMs)) return answered;
+    let timer;
+    const late = new Promise((resolve) => {
+      timer = setTimeout(() => {
+        pool.stop();
+        resolve({ terminated: true });
+      }, graceMs);
+    });
+    return Promise.race([answered, late]).finally(() => clearTimeout(timer));
+  };
+  const lane = async (w) => {
+    while (!stopped && next < items.length) {
+      const i = next++;
+      const req = pool.request(w, fn, argsOf(items[i]), { onProgress: (p) => onProgress?.(i, p) });
+      running.set(i, req);
+      try {
+        results[i] = await req.promise;
+        onResult?.(i, results[i]);
+      } catch (err) {
+        if (!stopped) throw err; // after a cancel, a terminated worker's item is just not answered
+      } finally {
+        running.delete(i);
+      }
+    }
+  };
+  const lanes = Array.from({ length: pool.size }, (_, w) => lane(w));
+  const promise = Promise.all(lanes).then(() => results, (err) => {
+    cancel();
+    throw err;
+  });
+  return { promise, cancel };
 }

@@ -2,13 +2,13 @@
 // swept level by level, no cap), run in the worker with per-level progress and Cancel.  Before
 // a big board the page asks the engine for an estimate of the time and says it before starting.
 // A heavy analysis (estimated at POOL_SECONDS or more, or any with ?workers=N) runs sharded on the
-// page's pool of engine workers (engine/pool.mjs), started then and kept; the answer says how many
+// page's pool of engine workers (pooluse.mjs: started then and kept); the answer says how many
 // workers ran it.  Store slices used: task (the running request), analysis (the panel's text),
-// status, pool (defined here: the pool's size, state and what the last analysis ran on).
+// status, pool (pooluse.mjs).
 
 import { gameArgs } from "../play/game.mjs";
 import { formatCount as fmt } from "../numbers.mjs";
-import { EnginePool, poolSize, runPooled } from "../engine/pool.mjs";
+import { runPooled } from "../engine/pool.mjs";
 
 const MAX_SECONDS = 3600; // the budget of one exact analysis in the page (Cancel stops it sooner)
 const POOL_SECONDS = 5; // estimated seconds in one worker from which the pool is worth its start-up
@@ -57,22 +57,10 @@ export function workersText(ran, why) {
   return ran > 1 ? `on ${ran} workers` : `on 1 worker${why ? ` (${why})` : ""}`;
 }
 
-export function definePool(store, plan) {
-  store.define("pool", { size: plan.size, reason: plan.reason, status: "off", ran: null, why: "",
-    cancelMs: null, answerMs: null }, {
-    /** status: off | starting | ready | failed; ran/why: the workers of the last analysis and why one */
-    set(s, fields) { s.pool = { ...s.pool, ...fields }; },
-  });
-}
-
-/** ctx = {store, engine, game, playback}; buttons = {count, fewest}; el = the analysis text. */
+/** ctx = {store, engine, game, playback, pool (pooluse.mjs)}; buttons = {count, fewest}; el = the analysis text. */
 export function createExact(ctx, buttons, el = document.getElementById("analysis")) {
   const { store } = ctx;
   const s = store.state;
-  const forced = new URLSearchParams(location.search).get("workers");
-  definePool(store, poolSize({ forced }));
-  let pool = null;
-  let running = null; // the pooled run under way: {stop}
 
   store.subscribe((state) => {
     const p = state.pool;
@@ -81,35 +69,6 @@ export function createExact(ctx, buttons, el = document.getElementById("analysis
     el.dataset.cancelMs = p.cancelMs === null ? "" : p.cancelMs.toFixed(1);
     el.dataset.answerMs = p.answerMs === null ? "" : p.answerMs.toFixed(1);
   });
-
-  // one Cancel for the whole pool: tasks.mjs cancels the driver's request, this stops every worker
-  ctx.onCancel = (task) => {
-    if (!running || !(task.kind in TITLES)) return;
-    running.stop();
-    store.do("pool/set", { status: "off", cancelMs: performance.now() - task.cancelAt });
-  };
-
-  /** Start the pool if this analysis should use it: {size} to use it, else {size: 1, why}. */
-  async function choosePool(estimate) {
-    const p = s.pool;
-    if (p.size < 2) return { size: 1, why: p.reason };
-    if (forced === null && estimate.browser_seconds < POOL_SECONDS) return { size: 1, why: "a small analysis" };
-    if (pool && pool.size !== p.size) { // the size was changed (pool/set): a new pool of that size
-      pool.stop();
-      pool = null;
-    }
-    pool ??= new EnginePool(p.size);
-    store.do("pool/set", { status: "starting" });
-    try {
-      await pool.start();
-      store.do("pool/set", { status: "ready" });
-      return { size: p.size };
-    } catch (err) {
-      pool = null;
-      store.do("pool/set", { status: "failed" });
-      return { size: 1, why: `the pool of ${p.size} workers could not start: ${err.message}` };
-    }
-  }
 
   store.subscribe((state) => {
     const free = !!state.board && state.engine.status === "idle" && !state.task && !state.editor.open;
@@ -134,13 +93,14 @@ export function createExact(ctx, buttons, el = document.getElementById("analysis
       return;
     }
     const fn = kind === "fewest" ? "fewest_exact" : "count_exact";
+    let release = () => {};
     const t0 = performance.now();
     store.do("task/start", { kind, t0, cancellable: true });
     store.do("pool/set", { ran: null, why: "", cancelMs: null, answerMs: null });
     store.do("analysis/set", `${TITLES[kind]}: starting. ${guess}`);
     const onProgress = (p) => store.do("analysis/set", progressText(kind, p, (performance.now() - t0) / 1000));
     try {
-      const plan = await choosePool(estimate);
+      const plan = await ctx.pool.acquire(estimate.browser_seconds >= POOL_SECONDS);
       if (s.task.cancelAt !== null) {
         store.do("analysis/set", `${TITLES[kind]}: no answer (cancelled before it started).`);
         return;
@@ -149,8 +109,8 @@ export function createExact(ctx, buttons, el = document.getElementById("analysis
       let job;
       if (plan.size > 1) {
         store.do("analysis/set", `${TITLES[kind]}: starting ${workersText(plan.size)}. ${guess}`);
-        job = runPooled(ctx.engine, pool, fn, request, { onProgress });
-        running = job;
+        job = runPooled(ctx.engine, plan.pool, fn, request, { onProgress });
+        release = ctx.pool.run(Object.keys(TITLES), job.stop);
       } else {
         job = ctx.engine.request(fn, request, { onProgress });
       }
@@ -166,7 +126,7 @@ export function createExact(ctx, buttons, el = document.getElementById("analysis
     } catch (err) {
       store.do("analysis/set", `${TITLES[kind]}: ${err.message}`);
     } finally {
-      running = null;
+      release();
       store.do("task/end");
     }
   }

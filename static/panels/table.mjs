@@ -1,21 +1,28 @@
-// The whole-board table (issue 9): every single-vacancy start of the board times every finishing
-// hole, computed in the worker (pyapp's "table" request: one start per symmetry class, the others
+// The whole-board table: every single-vacancy start of the board times every finishing hole,
+// computed in the worker (pyapp's "table" request: one start per symmetry class, the others
 // mapped by symmetry in pyapp.web.table) with progress and Cancel, kept in this browser once
-// computed (tablecache.mjs).  "Whole-board table" opens the panel with the size and the longest it
+// computed (tablecache.mjs).  A big table runs on the page's pool of workers (pooluse.mjs), its
+// starts side by side, with one progress bar and one Cancel.  "Whole-board table" opens the panel with the size and the longest it
 // can take, or the stored table; a start picked on the grid (tablegrid.mjs draws it) is set up on
 // the board with its finishes drawn by the finishes map (finishmap.mjs): a green hole plays its
 // solution, the reasons are listed once each.
 //
 // Store slice "table": {open, spec, info (pyapp.web.table.info), key (cache key), result (the
-// table as stored: starts, counts, seconds), source ("cache" | "computed" | null), selected (the
-// start shown), progress ({done, total, problem, nodes, seconds} while it runs), partial (the starts
+// table as stored: starts, counts, seconds, workers), source ("cache" | "computed" | null), selected (the
+// start shown), progress ({done, total, problem, nodes, seconds, and on a pool current (the starts
+// running) and workers} while it runs), partial (the starts
 // finished so far, class by class, while it runs), note (cache note)}.
 
 import { positionKey } from "./finishmap.mjs";
 import { cacheKey, readTable, writeTable } from "./tablecache.mjs";
 import { formatCount as fmt } from "../numbers.mjs";
+import { spreadRequests } from "../engine/pool.mjs";
 
 export const PROBLEM_SECONDS = 25; // per start/finish problem: about pyapp's 10 s CPython budget in Pyodide
+// boards from this size on take 5 s to 4 min in one worker (BENCHMARKS.md, whole tables): worth the pool
+const POOL_HOLES = 36;
+// Cancel waits this long for the pool's requests to answer with what they did, then terminates the pool
+const CANCEL_GRACE_MS = 120;
 const CLOSED = { open: false, spec: null, info: null, key: null, result: null, source: null, selected: null,
   progress: null, partial: {}, note: "" };
 
@@ -64,7 +71,7 @@ export function countsText(r) {
   return `${fmt(c.solved)} solved, ${fmt(c.impossible)} impossible, ${fmt(c.unknown)} unknown in ${duration(r.seconds)}`;
 }
 
-/** ctx = {store, engine, game, view, lab, call}.  Returns {open, compute, close, pick}. */
+/** ctx = {store, engine, game, view, lab, call, pool (pooluse.mjs)}.  Returns {open, compute, close, pick}. */
 export function createTable(ctx) {
   const { store } = ctx;
   const s = store.state;
@@ -90,32 +97,93 @@ export function createTable(ctx) {
       : `Whole-board table: not computed yet. ${estimateText(info, s.board.board.title)}`);
   }
 
-  /** Compute the table in the worker (not holding the queue: Cancel must get through). */
+  /** One worker: the page's engine computes every start in one request. */
+  function computeHere(args, onProgress) {
+    const { id, promise } = ctx.engine.request("table", args, { onProgress });
+    store.do("task/update", { id });
+    return promise;
+  }
+
+  /** The page's pool: one request per start, each pool worker taking the next start when it is
+   *  free (spreadRequests), the progress summed over the workers; then the page's engine merges the
+   *  cells (pyapp.web.table.merge_request replays every solution) into the one table's answer. */
+  async function computePooled(pool, args, info, t0) {
+    const done = new Array(info.start_holes.length).fill(0);
+    const nodes = new Array(info.start_holes.length).fill(0);
+    const running = new Map(); // start index -> its current problem
+    const show = (starts) => store.do("table/progress", { done: done.reduce((a, b) => a + b, 0), total: info.problems,
+      problem: [...running.values()].join(", "), current: [...running.keys()].map((i) => info.start_holes[i]),
+      nodes: nodes.reduce((a, b) => a + b, 0), seconds: (performance.now() - t0) / 1000, workers: pool.size }, starts);
+    const job = spreadRequests(pool, "table", info.start_holes, {
+      argsOf: (start) => ({ ...args, starts: [start] }),
+      onProgress: (i, p) => {
+        ctx.lab.progressEvents++;
+        done[i] = p.done;
+        nodes[i] = p.nodes;
+        running.set(i, p.problem);
+        show(p.starts);
+      },
+      onResult: (i, r) => {
+        done[i] = r.cells.length;
+        running.delete(i);
+        const start = info.start_holes[i];
+        show(Object.fromEntries(Object.entries(r.starts).filter(([, e]) => e.computed === start)));
+      },
+    });
+    const release = ctx.pool.run(["table"], () => job.cancel(CANCEL_GRACE_MS));
+    let results;
+    try {
+      results = await job.promise;
+    } finally {
+      release();
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    const cancelled = s.task.cancelAt !== null || results.some((r) => !r || r.cancelled);
+    const merged = await ctx.call("table_merge", { board: args.board, problem_seconds: args.problem_seconds,
+      cells: results.flatMap((r) => (r ? r.cells : [])), cancelled, seconds });
+    return { ...merged, workers: pool.size };
+  }
+
+  /** Compute the table (not holding the queue: Cancel must get through): on the page's pool when the
+   *  device has the cores and the table is big (POOL_HOLES), or the pool is up already; else in the
+   *  page's engine worker. */
   async function compute() {
     if (ctx.game.blocked() || !tableShown(s)) return;
-    const { spec, key } = s.table;
-    const t0 = performance.now();
+    const { spec, key, info } = s.table;
+    let t0 = performance.now();
     const onProgress = (p) => {
       ctx.lab.progressEvents++;
       store.do("table/progress", { done: p.done, total: p.total, problem: p.problem, nodes: p.nodes,
         seconds: (performance.now() - t0) / 1000 }, p.starts);
     };
     ctx.lab.tableRequests++;
-    const { id, promise } = ctx.engine.request("table", { board: spec, problem_seconds: PROBLEM_SECONDS }, { onProgress });
-    store.do("task/start", { kind: "table", id, t0, cancellable: true });
-    store.do("table/start", { done: 0, total: s.table.info.problems, problem: "", nodes: 0, seconds: 0 });
+    store.do("task/start", { kind: "table", t0, cancellable: true });
+    store.do("table/start", { done: 0, total: info.problems, problem: "", nodes: 0, seconds: 0 });
     status("Computing the whole-board table…");
     try {
-      const r = await promise;
+      const plan = await ctx.pool.acquire(info.starts > 1 && (info.holes >= POOL_HOLES || ctx.pool.running()));
+      const args = { board: spec, problem_seconds: PROBLEM_SECONDS };
+      let r;
+      if (s.task.cancelAt !== null) {
+        r = await ctx.call("table_merge", { ...args, cells: [], cancelled: true, seconds: 0 });
+      } else if (plan.size > 1) {
+        status(`Computing the whole-board table on ${plan.size} workers…`);
+        t0 = performance.now(); // the pool's start-up is not the table's time
+        r = await computePooled(plan.pool, args, info, t0);
+      } else {
+        r = await computeHere(args, onProgress);
+      }
       if (s.task.cancelAt !== null) ctx.lab.cancels.push(performance.now() - s.task.cancelAt);
       const table = { board: r.board, version: r.version, problem_seconds: r.problem_seconds, counts: r.counts,
-        seconds: r.seconds, cancelled: r.cancelled, starts: r.starts };
+        seconds: r.seconds, cancelled: r.cancelled, starts: r.starts, workers: r.workers ?? 1 };
       const saved = r.cancelled ? "" : writeTable(key, spec, table);
       const note = saved === "saved" ? "Kept in this browser: it shows at once next time."
         : saved ? "This browser could not keep it (storage full or disabled): it is computed again next time." : "";
       store.do("table/result", table, note);
-      status(r.cancelled ? `Whole-board table cancelled: ${countsText(r)} so far; the rest is marked not computed.`
-        : `Whole-board table done: ${countsText(r)}. Pick a start hole to see its finishes.`, r.cancelled ? "" : "won");
+      const on = table.workers > 1 ? ` on ${table.workers} workers` : plan.why && plan.size === 1 && s.pool.size > 1
+        ? ` on 1 worker (${plan.why})` : "";
+      status(r.cancelled ? `Whole-board table cancelled: ${countsText(r)}${on} so far; the rest is marked not computed.`
+        : `Whole-board table done: ${countsText(r)}${on}. Pick a start hole to see its finishes.`, r.cancelled ? "" : "won");
     } catch (err) {
       store.do("table/stopped");
       status(`The whole-board table failed: ${err.message}`, "error");

@@ -89,13 +89,14 @@ export function tableView(ui) {
     }
     const starts = t.result?.starts || t.partial; // while it runs: the classes finished so far
     const tally = Object.fromEntries(Object.keys(VERDICTS).map((v) => [v, 0]));
-    const current = t.progress?.problem?.split(" -> ")[0];
+    // the starts running now: one per pool worker, or the one problem's start in a single worker
+    const current = new Set(t.progress?.current ?? [t.progress?.problem?.split(" -> ")[0]]);
     for (const [name, b] of buttons) {
       const entry = starts[name];
       const verdict = entry ? entry.summary.verdict : "pending";
       tally[verdict]++;
       b.className = `tv-start tv-${verdict}${entry && entry.computed === name ? " tv-computed" : ""}` +
-        `${running && name === current ? " tv-running" : ""}`;
+        `${running && current.has(name) ? " tv-running" : ""}`;
       b.setAttribute("aria-label", startLabel(name, entry));
       b.title = startLabel(name, entry);
       b.setAttribute("aria-pressed", String(name === t.selected));
@@ -105,7 +106,8 @@ export function tableView(ui) {
     ui.summary.textContent = t.result
       ? `${t.source === "cache" ? "From this browser's copy" : "Computed"}: ${fmt(t.result.counts.solved)} solved, ` +
         `${fmt(t.result.counts.impossible)} impossible, ${fmt(t.result.counts.unknown)} unknown ` +
-        `(${t.result.problem_seconds} s a problem${t.result.cancelled ? "; cancelled before the end" : ""}).`
+        `(${t.result.problem_seconds} s a problem${t.result.workers > 1 ? `, on ${t.result.workers} workers` : ""}` +
+        `${t.result.cancelled ? "; cancelled before the end" : ""}).`
       : estimateText(t.info, state.board.board.title);
     ui.note.textContent = t.note;
     ui.compute.textContent = t.result ? "Compute again" : "Compute the table";
@@ -117,7 +119,8 @@ export function tableView(ui) {
       ui.bar.max = p.total || 1;
       ui.bar.value = p.done;
       ui.barText.textContent = `Problem ${fmt(Math.min(p.done + 1, p.total))} of ${fmt(p.total)}` +
-        `${p.problem ? `: ${p.problem}` : ""}${p.nodes ? ` · ${fmt(p.nodes)} nodes` : ""} · ${p.seconds.toFixed(1)} s`;
+        `${p.problem ? `: ${p.problem}` : ""}${p.nodes ? ` · ${fmt(p.nodes)} nodes` : ""}` +
+        `${p.workers ? ` · ${p.workers} workers` : ""} · ${p.seconds.toFixed(1)} s`;
     }
     ui.legend.replaceChildren(...Object.entries(VERDICTS).filter(([v]) => tally[v] || v !== "pending" || !t.result)
       .map(([v, text]) => {
