@@ -1,4 +1,5 @@
-"""Time an exact count in headless Chromium on one engine worker and on the page's pool of N workers.
+"""Time an exact count or a whole-board table in headless Chromium on one engine worker and on the page's
+pool of N workers.
 
 Builds the site (``--dist DIR`` uses an existing build), serves it on 127.0.0.1 and opens the app
 (``index.html?workers=N``) in Debian's Chromium.  It starts the pool with one untimed count (of
@@ -10,6 +11,10 @@ answer, as the page shows it), the medians, the ratio (1-worker median / pool me
 
     python scripts/pool_chromium.py [--board triangle6] [--workers 2] [--repeat 3] [--warm triangle5]
                                     [--dist DIR] [--out FILE]
+    python scripts/pool_chromium.py --table --board asymmetric [--workers 2] [--repeat 3]
+
+``--table`` times the whole-board table instead (its starts side by side on the pool; the browser's
+stored copy is cleared before each run): the answers compared are the table's counts.
 """
 
 from __future__ import annotations
@@ -60,12 +65,37 @@ def count_once(page, board: str, size: int) -> dict:
     return out
 
 
+TABLE_DONE = "() => { const t = window.pegLab.store.state.table; return !!t.result && !t.progress; }"
+
+
+def table_once(page, board: str, size: int) -> dict:
+    """One whole-board table of ``board`` on ``size`` workers (1: the page's engine alone)."""
+    page.evaluate("n => window.pegLab.store.do('pool/set', {size: n})", size)
+    page.evaluate("() => localStorage.clear()")
+    for fragment in ("#board=triangle4", f"#board={board}"):  # a new game each time (a hashchange)
+        before = page.evaluate("window.pegLab.states")
+        page.evaluate("f => { location.hash = f; }", fragment)
+        page.wait_for_function("n => window.pegLab.states > n && !window.pegLab.store.state.task", arg=before)
+    page.get_by_role("button", name="Whole-board table").click()
+    page.wait_for_function("() => !document.getElementById('table-panel').hidden")
+    t0 = time.perf_counter()
+    page.click("#table-compute")
+    page.wait_for_function(TABLE_DONE, timeout=3_600_000, polling=50)
+    wall = time.perf_counter() - t0
+    r = page.evaluate("window.pegLab.store.state.table.result")
+    c = r["counts"]
+    # "solutions"/"positions" carry the table's answer, so the runs' agreement is checked as for a count
+    return {"workers": r.get("workers", 1), "wall_seconds": round(wall, 3), "engine_seconds": r["seconds"],
+            "solutions": c["solved"], "positions": f"{c['impossible']} impossible, {c['unknown']} unknown"}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--board", default="triangle6")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--warm", default="triangle5", help="the game counted once on the pool first, untimed")
+    ap.add_argument("--table", action="store_true", help="time the whole-board table instead of a count")
     ap.add_argument("--dist", default=None)
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
@@ -91,11 +121,12 @@ def main(argv: list[str] | None = None) -> int:
             page.goto(url)
             page.wait_for_function("() => window.pegLab && window.pegLab.timings.firstBoard", timeout=120_000)
             page.evaluate("document.querySelector('#count-all').closest('details').open = true")
-            warm = count_once(page, args.warm, args.workers)  # starts the pool: not timed
+            once = table_once if args.table else count_once
+            warm = once(page, args.warm, args.workers)  # starts the pool: not timed
             print(f"warm-up (pool start included): {warm}", file=sys.stderr)
             for i in range(args.repeat):
                 for size in (1, args.workers) if i % 2 == 0 else (args.workers, 1):
-                    run = count_once(page, args.board, size)
+                    run = once(page, args.board, size)
                     print(run, file=sys.stderr)
                     runs.append(run)
             browser.close()
@@ -107,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     one = [r["wall_seconds"] for r in runs if r["workers"] == 1]
     many = [r["wall_seconds"] for r in runs if r["workers"] == args.workers]
     answers = {(r["solutions"], r["positions"]) for r in runs}
-    out = {"board": args.board, "workers": args.workers, "repeat": args.repeat, "cpu_count": os.cpu_count(),
+    out = {"analysis": "table" if args.table else "count", "board": args.board, "workers": args.workers, "repeat": args.repeat, "cpu_count": os.cpu_count(),
            "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in os.getloadavg()],
            "median_seconds_1": statistics.median(one), f"median_seconds_{args.workers}": statistics.median(many),
            "speedup": round(statistics.median(one) / statistics.median(many), 3),
