@@ -1,4 +1,5 @@
-"""Independent problems spread over one pool: whole tables (``table``, ``fewest --all``) start by start.
+"""Independent problems spread over one pool: whole tables (``table``, ``fewest --all``) start by start,
+and one start's finishes share by share.
 
 :func:`spread_steps` submits one task per item to a :class:`~pyapp.exact.pool.Pool` (local processes
 or a Dask cluster), waits in slices of :data:`SLICE_SECONDS` yielding one :class:`~pyapp.core.budget.Progress`
@@ -8,6 +9,8 @@ worker at once (:meth:`Pool.cancel`); a worker's budget is the time left when it
 
 The tables split by start: the cells of one start depend on each other (a symmetric twin's answer
 is mapped instead of searched; one sweep from the start serves each of its finishes), the starts do not.
+``finishes`` splits one start's holes in whole symmetry classes (:func:`~.finishes.split_holes`), and only
+for the solver method: the exhaustive method answers every hole with one sweep, run before any pool starts.
 """
 
 from __future__ import annotations
@@ -74,3 +77,22 @@ def jobs(board: Board, starts: list[str], budget: Budget, *extra: Any) -> list[t
     """One task per start: the board, the start, ``extra``, the time left, the memory ceiling, the clock."""
     cpu = budget.clock is CPU_CLOCK
     return [(board, vacancy, *extra, budget.remaining_seconds(), budget.max_bytes, cpu) for vacancy in starts]
+
+
+def finishes_share(job: tuple):
+    """One share of a start's holes for ``finishes`` by the solver method (a worker's task): whole symmetry
+    classes (:func:`~.finishes.split_holes`), answered by :func:`~.finishes.solver_steps`; a
+    :class:`~.finishes.Finishes` (plain data: ints, strings and jump tuples)."""
+    from .finishes import solver_steps
+    board, start, holes, seconds, nodes, max_bytes, cpu = job
+    budget = Budget(seconds, nodes, max_bytes, clock=CPU_CLOCK if cpu else None)
+    return drive(solver_steps(board, start, budget=budget, holes=holes))
+
+
+def finishes_jobs(board: Board, start: int, shares: list[list[int]], budget: Budget) -> list[tuple]:
+    """One task per share: each gets the time left (the shares run side by side), an equal part of the
+    nodes left (a node budget caps the work of the whole command), the memory ceiling and the clock."""
+    nodes = budget.remaining_nodes()
+    each = None if nodes is None else max(nodes // max(len(shares), 1), 1)
+    cpu = budget.clock is CPU_CLOCK
+    return [(board, start, share, budget.remaining_seconds(), each, budget.max_bytes, cpu) for share in shares]
