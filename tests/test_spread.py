@@ -119,7 +119,7 @@ def test_sharding_breakdown_times_its_parts_on_a_small_level():
     assert set(b["sharded"]) == {"expand", "bucket", "merge"} and b["ratio"] > 0
 
 
-# ---------------------------------------------------------------- finishes on a pool
+# ---------------------------------------------------------------- finishes and puzzle batches on a pool
 
 def _cli(argv: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "pyapp", *argv], cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT),
@@ -177,7 +177,36 @@ def test_finishes_by_the_exhaustive_method_starts_no_pool(capsys, monkeypatch):
     assert r["method"] == "exhaustive" and r["finishes"] == ["1", "7", "10", "13"]
 
 
+def test_puzzle_batch_on_two_workers_is_the_puzzles_made_one_by_one(capsys):
+    args = ["puzzle", "triangle6", "--pegs", "12", "--count", "9", "--seed", "40", "--json"]
+    one = _run([*args, "--workers", "1"], capsys)
+    two = _run([*args, "--workers", "2"], capsys)
+    assert two == one and (one["seed"], one["count"]) == (40, 9)
+    alone = [_run(["puzzle", "triangle6", "--pegs", "12", "--seed", str(s), "--json"], capsys) for s in range(40, 49)]
+    assert one["puzzles"] == alone
+
+
+def test_puzzle_batch_keeps_a_seeds_error_and_draws_a_printed_base_seed(capsys):
+    # English with 31 pegs: seed 5's walk finds no position within its budget, seeds 4 and 6 do
+    r = _run(["puzzle", "english", "--pegs", "31", "--count", "3", "--seed", "4", "--workers", "2", "--json"], capsys)
+    assert [p["seed"] for p in r["puzzles"]] == [4, 5, 6] and "error" in r["puzzles"][1]
+    assert "error" not in r["puzzles"][0] and "error" not in r["puzzles"][2]
+    drawn = _run(["puzzle", "triangle5", "--pegs", "5", "--count", "2", "--workers", "1", "--json"], capsys)
+    again = _run(["puzzle", "triangle5", "--pegs", "5", "--count", "2", "--seed", str(drawn["seed"]), "--json"],
+                 capsys)
+    assert again["puzzles"] == drawn["puzzles"]
+    assert main(["puzzle", "triangle5", "--pegs", "5", "--count", "2", "--seed", "7"]) == 0
+    assert capsys.readouterr().out.startswith("triangle5: 2 puzzles of 5 pegs, seeds 7 to 8\n")
+
+
 @pytest.mark.parametrize("argv,message", [
+    (["puzzle", "english", "--pegs", "10", "--count", "0"], "expected 1 to 10,000 puzzles"),
+    (["puzzle", "english", "--pegs", "10", "--count", "10001"], "expected 1 to 10,000 puzzles"),
+    (["puzzle", "english", "--pegs", "10", "--count", "many"], "whole number of puzzles"),
+    (["puzzle", "english", "--pegs", "10", "--count", "5", "--seed", "999998"], "passes the last seed"),
+    (["puzzle", "english", "--pegs", "10", "--workers", "2"], "go with --count"),
+    (["puzzle", "english", "--pegs", "10", "--count", "3", "--workers", "2", "--cluster", "tcp://h:1"], "not both"),
+    (["puzzle", "english", "--pegs", "40", "--count", "3"], "2 to 32 pegs"),
     (["finishes", "triangle5", "--workers", "2", "--cluster", "tcp://h:1"], "not both"),
     (["finishes", "triangle5", "--workers", "0"], "at least 1"),
 ])

@@ -1,5 +1,5 @@
 """Independent problems spread over one pool: whole tables (``table``, ``fewest --all``) start by start,
-and one start's finishes share by share.
+one start's finishes share by share, and puzzles seed by seed.
 
 :func:`spread_steps` submits one task per item to a :class:`~pyapp.exact.pool.Pool` (local processes
 or a Dask cluster), waits in slices of :data:`SLICE_SECONDS` yielding one :class:`~pyapp.core.budget.Progress`
@@ -11,6 +11,7 @@ The tables split by start: the cells of one start depend on each other (a symmet
 is mapped instead of searched; one sweep from the start serves each of its finishes), the starts do not.
 ``finishes`` splits one start's holes in whole symmetry classes (:func:`~.finishes.split_holes`), and only
 for the solver method: the exhaustive method answers every hole with one sweep, run before any pool starts.
+Puzzles go in runs of consecutive seeds, a few per worker, so thousands of them are not thousands of tasks.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from typing import Any
 
 from ..core.board import Board
 from ..core.budget import CPU_CLOCK, Budget, Progress, drive
+from ..core.errors import PegError
+from ..core.moves import Jump
 from ..exact.pool import Pool
 
 SLICE_SECONDS = 0.05
@@ -96,3 +99,36 @@ def finishes_jobs(board: Board, start: int, shares: list[list[int]], budget: Bud
     each = None if nodes is None else max(nodes // max(len(shares), 1), 1)
     cpu = budget.clock is CPU_CLOCK
     return [(board, start, share, budget.remaining_seconds(), each, budget.max_bytes, cpu) for share in shares]
+
+
+PuzzleAnswer = tuple[int, int, tuple[Jump, ...]] | str
+"""A puzzle as plain data, ``(position, finish, solution)``, or the error its seed met."""
+
+
+def puzzle_seeds(job: tuple) -> list[PuzzleAnswer]:
+    """The puzzles of a run of seeds (a worker's task, and the one-process batch too, so both make the same
+    puzzles): each as :data:`PuzzleAnswer`, the board not sent back.  A seed whose walk found no position
+    within the node budget (likely near a full board) answers its error and the run goes on."""
+    from .puzzle import make_puzzle
+    board, pegs, seeds = job
+    out: list[PuzzleAnswer] = []
+    for seed in seeds:
+        try:
+            p = make_puzzle(board, pegs, seed=seed)
+        except PegError as err:
+            out.append(str(err))
+            continue
+        out.append((p.position, p.finish, p.solution))
+    return out
+
+
+def seed_runs(first: int, count: int, parts: int) -> list[list[int]]:
+    """Seeds ``first .. first + count - 1`` in at most ``parts`` runs of consecutive seeds, in order."""
+    parts = max(1, min(parts, count))
+    size, extra = divmod(count, parts)
+    runs, at = [], first
+    for i in range(parts):
+        n = size + (i < extra)
+        runs.append(list(range(at, at + n)))
+        at += n
+    return runs
