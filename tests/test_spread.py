@@ -119,7 +119,7 @@ def test_sharding_breakdown_times_its_parts_on_a_small_level():
     assert set(b["sharded"]) == {"expand", "bucket", "merge"} and b["ratio"] > 0
 
 
-# ---------------------------------------------------------------- finishes and puzzle batches on a pool
+# ---------------------------------------------------------------- finishes, puzzle batches, bench rows on a pool
 
 def _cli(argv: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "pyapp", *argv], cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT),
@@ -199,6 +199,15 @@ def test_puzzle_batch_keeps_a_seeds_error_and_draws_a_printed_base_seed(capsys):
     assert capsys.readouterr().out.startswith("triangle5: 2 puzzles of 5 pegs, seeds 7 to 8\n")
 
 
+def test_bench_rows_on_two_workers_answer_as_in_one_process(capsys):
+    rows = ["default-triangle4", "default-triangle5", "triangle5-count-1-any", "impossible-french-centre"]
+    args = ["bench", "--quick", "--no-memory", "--only", *rows, "--json"]
+    one, two = _run(args, capsys), _run([*args, "--workers", "2"], capsys)
+    keys = ("name", "status", "answer", "check", "nodes", "entries", "runs")
+    assert [{k: r[k] for k in keys} for r in two["rows"]] == [{k: r[k] for k in keys} for r in one["rows"]]
+    assert [r["name"] for r in one["rows"]] == rows and one["wrong"] == two["wrong"] == []
+
+
 @pytest.mark.parametrize("argv,message", [
     (["puzzle", "english", "--pegs", "10", "--count", "0"], "expected 1 to 10,000 puzzles"),
     (["puzzle", "english", "--pegs", "10", "--count", "10001"], "expected 1 to 10,000 puzzles"),
@@ -209,6 +218,8 @@ def test_puzzle_batch_keeps_a_seeds_error_and_draws_a_printed_base_seed(capsys):
     (["puzzle", "english", "--pegs", "40", "--count", "3"], "2 to 32 pegs"),
     (["finishes", "triangle5", "--workers", "2", "--cluster", "tcp://h:1"], "not both"),
     (["finishes", "triangle5", "--workers", "0"], "at least 1"),
+    (["bench", "--only", "default-triangle4", "--workers", "2", "--cluster", "tcp://h:1"], "not both"),
+    (["bench", "--parallel", "--workers", "2"], "--workers-list"),
 ])
 def test_bad_pool_and_batch_options_are_one_line_errors(argv, message):
     proc = _cli([*argv, "--json"])

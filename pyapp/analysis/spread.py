@@ -1,5 +1,5 @@
 """Independent problems spread over one pool: whole tables (``table``, ``fewest --all``) start by start,
-one start's finishes share by share, and puzzles seed by seed.
+one start's finishes share by share, puzzles seed by seed (and, from :mod:`pyapp.bench.suite`, bench rows).
 
 :func:`spread_steps` submits one task per item to a :class:`~pyapp.exact.pool.Pool` (local processes
 or a Dask cluster), waits in slices of :data:`SLICE_SECONDS` yielding one :class:`~pyapp.core.budget.Progress`
@@ -29,10 +29,11 @@ from ..exact.pool import Pool
 SLICE_SECONDS = 0.05
 
 
-def spread_steps(pool: Pool, fn: Callable, items: list, budget: Budget | None = None, label: str = ""
-                 ) -> Generator[Progress, None, list[Any]]:
+def spread_steps(pool: Pool, fn: Callable, items: list, budget: Budget | None = None, label: str = "",
+                 on_result: Callable[[int, Any], object] | None = None) -> Generator[Progress, None, list[Any]]:
     """``[fn(item) for item in items]`` on ``pool``; yields progress; a cancelled budget stops every worker
-    and returns None for the items not finished."""
+    and returns None for the items not finished.  ``on_result(i, answer)`` is called as each item finishes
+    (in the order they finish), for callers that report answers as they come."""
     t0 = time.perf_counter()
     handles = [pool.submit(fn, item) for item in items]
     out: list[Any] = [None] * len(items)
@@ -40,9 +41,11 @@ def spread_steps(pool: Pool, fn: Callable, items: list, budget: Budget | None = 
     try:
         while left:
             pool.wait([handles[i] for i in sorted(left)][:1], SLICE_SECONDS)
-            for i in [i for i in left if pool.ready(handles[i])]:
+            for i in sorted(i for i in left if pool.ready(handles[i])):
                 out[i] = pool.result(handles[i])
                 left.discard(i)
+                if on_result is not None:
+                    on_result(i, out[i])
             done = len(items) - len(left)
             yield Progress(done, 0, time.perf_counter() - t0, 0,
                            f"{label}{done} of {len(items)} done on {pool.workers} workers")
