@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from pyapp.cli.main import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -45,9 +47,9 @@ def _children(pid: int) -> list[int]:
         return []
 
 
-def test_ctrl_c_stops_every_worker(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "pyapp", "table", "english", "--workers", "2",
-                             "--problem-seconds", "60"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT),
+def _interrupt(argv: list[str]) -> None:
+    """Start the command, wait for its two workers to be busy, press Ctrl+C: it ends at once, and so do they."""
+    proc = subprocess.Popen([sys.executable, "-m", "pyapp", *argv], cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 30
     workers: list[int] = []
@@ -55,7 +57,7 @@ def test_ctrl_c_stops_every_worker(tmp_path):
         time.sleep(0.05)
         workers = _children(proc.pid)
     assert len(workers) >= 2, "the workers never started"
-    time.sleep(0.5)  # busy on their first starts
+    time.sleep(0.5)  # busy on their first tasks
     t0 = time.perf_counter()
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=10) == 130
@@ -64,6 +66,18 @@ def test_ctrl_c_stops_every_worker(tmp_path):
     while time.perf_counter() < gone and any(os.path.exists(f"/proc/{w}") and _alive(w) for w in workers):
         time.sleep(0.01)
     assert not any(_alive(w) for w in workers)
+
+
+def test_ctrl_c_stops_every_worker(tmp_path):
+    _interrupt(["table", "english", "--workers", "2", "--problem-seconds", "60"])
+
+
+TRIANGLE9 = "triangle:" + "/".join(" " * (8 - i) + " ".join("o" * (i + 1)) for i in range(9))
+"""The triangle of side 9 (45 holes): from vacancy 4 finishes takes the solver method, several seconds of it."""
+
+
+def test_ctrl_c_stops_every_finishes_worker():
+    _interrupt(["finishes", TRIANGLE9, "--start", "4", "--workers", "2"])
 
 
 def _alive(pid: int) -> bool:
@@ -103,3 +117,111 @@ def test_sharding_breakdown_times_its_parts_on_a_small_level():
     b = breakdown("triangle6", pegs=14, shards=2)
     assert b["parents"] > 0 and b["children"] > 0 and b["keys_sent"] >= b["children"]
     assert set(b["sharded"]) == {"expand", "bucket", "merge"} and b["ratio"] > 0
+
+
+# ---------------------------------------------------------------- finishes, puzzle batches, bench rows on a pool
+
+def _cli(argv: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pyapp", *argv], cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT),
+                          capture_output=True, text=True, timeout=60)
+
+
+def _replays(board_id: str, start: str, moves: list[str], hole: str) -> bool:
+    from pyapp.core.catalogue import get_board
+    from pyapp.core.game import replay
+
+    board = get_board(board_id)
+    rep = replay(board, board.start(start), moves)
+    return rep.valid and rep.final == 1 << board.hole(hole)
+
+
+def test_finishes_on_two_workers_is_the_answer_in_one_process(capsys):
+    # triangle7 from 4 takes the solver method by itself (its exploration passes the cap), cheaply
+    one = _run(["finishes", "triangle7", "--start", "4", "--workers", "1", "--json"], capsys)
+    two = _run(["finishes", "triangle7", "--start", "4", "--workers", "2", "--json"], capsys)
+    assert one["method"] == two["method"] == "solver" and len(one["finishes"]) == 9
+    for key in ("finishes", "impossible", "unknown", "positions"):
+        assert two[key] == one[key], key
+    for r in (one, two):
+        assert set(r["solutions"]) == set(r["finishes"])
+        assert all(_replays("triangle7", "4", moves, hole) for hole, moves in r["solutions"].items())
+
+
+def test_finishes_shares_on_a_pool_answer_as_one_process():
+    """The worker task on a real pool, the solver forced on a small board: the merged shares are the
+    one-process answer of the same method."""
+    from pyapp.analysis import spread
+    from pyapp.analysis.finishes import finishes, merge, split_holes
+    from pyapp.core.budget import Budget
+    from pyapp.core.catalogue import get_board
+    from pyapp.exact.pool import Processes
+
+    board = get_board("triangle5")
+    pos = board.start("4")
+    whole = finishes(board, pos, max_seconds=30, max_positions=1)
+    shares = split_holes(board, pos, 2)
+    with Processes(2) as pool:
+        parts = list(pool.map(spread.finishes_share, spread.finishes_jobs(board, pos, shares, Budget(30))))
+    merged = merge(board, [f for _, f in sorted(parts, key=lambda p: p[0])])
+    assert merged.method == whole.method == "solver" and len(shares) == 2
+    assert (set(merged.possible), merged.impossible, merged.unknown) == (set(whole.possible), whole.impossible, {})
+
+
+def test_finishes_by_the_exhaustive_method_starts_no_pool(capsys, monkeypatch):
+    from pyapp.cli.commands import finishes as command
+
+    def no_pool(*_):
+        raise AssertionError("a pool was started for the exhaustive method")
+    monkeypatch.setattr(command, "pool_from_args", no_pool)
+    r = _run(["finishes", "triangle5", "--start", "1", "--workers", "2", "--json"], capsys)
+    assert r["method"] == "exhaustive" and r["finishes"] == ["1", "7", "10", "13"]
+
+
+def test_puzzle_batch_on_two_workers_is_the_puzzles_made_one_by_one(capsys):
+    args = ["puzzle", "triangle6", "--pegs", "12", "--count", "9", "--seed", "40", "--json"]
+    one = _run([*args, "--workers", "1"], capsys)
+    two = _run([*args, "--workers", "2"], capsys)
+    assert two == one and (one["seed"], one["count"]) == (40, 9)
+    alone = [_run(["puzzle", "triangle6", "--pegs", "12", "--seed", str(s), "--json"], capsys) for s in range(40, 49)]
+    assert one["puzzles"] == alone
+
+
+def test_puzzle_batch_keeps_a_seeds_error_and_draws_a_printed_base_seed(capsys):
+    # English with 31 pegs: seed 5's walk finds no position within its budget, seeds 4 and 6 do
+    r = _run(["puzzle", "english", "--pegs", "31", "--count", "3", "--seed", "4", "--workers", "2", "--json"], capsys)
+    assert [p["seed"] for p in r["puzzles"]] == [4, 5, 6] and "error" in r["puzzles"][1]
+    assert "error" not in r["puzzles"][0] and "error" not in r["puzzles"][2]
+    drawn = _run(["puzzle", "triangle5", "--pegs", "5", "--count", "2", "--workers", "1", "--json"], capsys)
+    again = _run(["puzzle", "triangle5", "--pegs", "5", "--count", "2", "--seed", str(drawn["seed"]), "--json"],
+                 capsys)
+    assert again["puzzles"] == drawn["puzzles"]
+    assert main(["puzzle", "triangle5", "--pegs", "5", "--count", "2", "--seed", "7"]) == 0
+    assert capsys.readouterr().out.startswith("triangle5: 2 puzzles of 5 pegs, seeds 7 to 8\n")
+
+
+def test_bench_rows_on_two_workers_answer_as_in_one_process(capsys):
+    rows = ["default-triangle4", "default-triangle5", "triangle5-count-1-any", "impossible-french-centre"]
+    args = ["bench", "--quick", "--no-memory", "--only", *rows, "--json"]
+    one, two = _run(args, capsys), _run([*args, "--workers", "2"], capsys)
+    keys = ("name", "status", "answer", "check", "nodes", "entries", "runs")
+    assert [{k: r[k] for k in keys} for r in two["rows"]] == [{k: r[k] for k in keys} for r in one["rows"]]
+    assert [r["name"] for r in one["rows"]] == rows and one["wrong"] == two["wrong"] == []
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["puzzle", "english", "--pegs", "10", "--count", "0"], "expected 1 to 10,000 puzzles"),
+    (["puzzle", "english", "--pegs", "10", "--count", "10001"], "expected 1 to 10,000 puzzles"),
+    (["puzzle", "english", "--pegs", "10", "--count", "many"], "whole number of puzzles"),
+    (["puzzle", "english", "--pegs", "10", "--count", "5", "--seed", "999998"], "passes the last seed"),
+    (["puzzle", "english", "--pegs", "10", "--workers", "2"], "go with --count"),
+    (["puzzle", "english", "--pegs", "10", "--count", "3", "--workers", "2", "--cluster", "tcp://h:1"], "not both"),
+    (["puzzle", "english", "--pegs", "40", "--count", "3"], "2 to 32 pegs"),
+    (["finishes", "triangle5", "--workers", "2", "--cluster", "tcp://h:1"], "not both"),
+    (["finishes", "triangle5", "--workers", "0"], "at least 1"),
+    (["bench", "--only", "default-triangle4", "--workers", "2", "--cluster", "tcp://h:1"], "not both"),
+    (["bench", "--parallel", "--workers", "2"], "--workers-list"),
+])
+def test_bad_pool_and_batch_options_are_one_line_errors(argv, message):
+    proc = _cli([*argv, "--json"])
+    assert proc.returncode == 2 and message in json.loads(proc.stdout)["error"]
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr

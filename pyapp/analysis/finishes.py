@@ -5,8 +5,10 @@ position class differs from the start's, or exhaustive search, or whatever the s
 proves, e.g. a pagoda function), or unknown when the time budget ran out.
 
 Small boards are answered all at once by exploring every reachable position
-(:mod:`pyapp.exact.reach`); when that is too big, each hole is asked of the solver, through the game's
-table of proved positions (:mod:`.proven`) that never lose and Hint share: no position is searched twice.
+(:mod:`pyapp.exact.reach`, :func:`exhaustive_steps`); when that is too big, each hole is asked of the solver
+(:func:`solver_steps`), through the game's table of proved positions (:mod:`.proven`) that never lose and
+Hint share: no position is searched twice.  The solver's holes can be spread over a pool of workers in whole
+symmetry classes (:func:`split_holes`), the shares' answers merged into one (:func:`merge`).
 """
 
 from __future__ import annotations
@@ -56,14 +58,25 @@ def finishes_steps(board: Board, start_pos: int, *, budget: Budget, max_position
     """:func:`finishes` as a step generator (see :mod:`pyapp.core.budget`): yields progress, returns
     the answer; holes not searched when the budget is cancelled are unknown (``cancelled``).
 
+    The exhaustive method first (:func:`exhaustive_steps`, on half the budget), the solver method
+    (:func:`solver_steps`, on the rest) when the exploration is too big.
+
     ``holes`` (bits): search only these (a pool worker's share, :func:`split_holes`); the holes the
     position class forbids are answered too (at once, by every share), the others left out.  A share
     made of whole symmetry classes gets the answers the whole board would where the searches finish
     (each class is searched once, from its first hole; a solution may differ, as the first search
     for any single survivor may end elsewhere)."""
-    out = Finishes()
+    out = yield from exhaustive_steps(board, start_pos, budget=budget, max_positions=max_positions, holes=holes)
+    if out is None:
+        out = yield from solver_steps(board, start_pos, budget=budget, holes=holes)
+    return out
+
+
+def _by_class(board: Board, start_pos: int, holes: Collection[int] | None) -> tuple[Finishes, list[int]]:
+    """The holes the position class forbids, answered; and the wanted holes it allows (the candidates)."""
     if start_pos & ~board.mask:
         raise PegError("start position has pegs outside the board")
+    out = Finishes()
     wanted = set(board.bits if holes is None else holes)
     candidates = []
     for hole in board.bits:
@@ -72,28 +85,52 @@ def finishes_steps(board: Board, start_pos: int, *, budget: Budget, max_position
             out.impossible[hole] = reason
         elif hole in wanted:
             candidates.append(hole)
+    return out, candidates
+
+
+def exhaustive_steps(board: Board, start_pos: int, *, budget: Budget, max_positions: int = DEFAULT_MAX_POSITIONS,
+                     holes: Collection[int] | None = None) -> Generator[Progress, None, Finishes | None]:
+    """The answer when the position class or exploring every reachable position settles it (method
+    ``position class`` or ``exhaustive``), or None when the exploration passed ``max_positions`` or half of
+    ``budget``: then the solver method runs (:func:`solver_steps`, on what is left of ``budget``).
+
+    This is how a start's method is decided: the exploration gives up as its layers grow past the cap,
+    which no cheaper test foretells.  So a caller that spreads the solver method over a pool of workers
+    runs this first, in its own process (as :func:`finishes_steps` does), and starts the pool only on None:
+    one sweep answers every hole, and splitting it would only repeat it in every worker."""
+    out, candidates = _by_class(board, start_pos, holes)
     if not candidates:
         out.method = "position class"
         out.seconds = budget.elapsed()
         return out
     # the exhaustive exploration gets at most half the budget; the solver fallback keeps the rest
     reach = yield from explore_steps(board, start_pos, budget=budget.share(2), max_positions=max_positions)
-    if reach is not None:
-        out.positions = reach.positions
-        out.layer_sizes = reach.layer_sizes()
-        for hole in candidates:
-            single = 1 << hole
-            if reach.contains(single):
-                out.possible[hole] = reach.history(single)
-            else:
-                out.impossible[hole] = (f"exhaustive search: none of the {out.positions} reachable positions "
-                                        "(up to symmetry) leaves one peg here")
-        out.seconds = budget.elapsed()
-        return out
+    if reach is None:
+        return None
+    out.positions = reach.positions
+    out.layer_sizes = reach.layer_sizes()
+    for hole in candidates:
+        single = 1 << hole
+        if reach.contains(single):
+            out.possible[hole] = reach.history(single)
+        else:
+            out.impossible[hole] = (f"exhaustive search: none of the {out.positions} reachable positions "
+                                    "(up to symmetry) leaves one peg here")
+    out.seconds = budget.elapsed()
+    return out
+
+
+def solver_steps(board: Board, start_pos: int, *, budget: Budget,
+                 holes: Collection[int] | None = None) -> Generator[Progress, None, Finishes]:
+    """The solver method: one search per symmetry class of the holes the position class allows (``holes``:
+    only these, a pool worker's share), on ``budget``; every hole unknown (``cancelled``) when the budget
+    is cancelled.  What :func:`finishes_steps` runs once :func:`exhaustive_steps` gave up, and what each
+    worker of a pool runs on its share (:func:`pyapp.analysis.spread.finishes_share`)."""
+    out, candidates = _by_class(board, start_pos, holes)
     out.method = "solver"
     if budget.cancelled:
         out.unknown = dict.fromkeys(candidates, "cancelled")
-    else:
+    elif candidates:
         yield from _per_hole(board, start_pos, candidates, budget, out)
     out.seconds = budget.elapsed()
     return out

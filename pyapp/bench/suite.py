@@ -14,6 +14,9 @@ oracle on small boards).  A wrong answer is never hidden: the row's ``check`` st
 ``WRONG``.  A budget spent without an answer is ``unanswered`` (and the row is not repeated:
 that would only time the budget again).
 
+The rows run one after the other by default, so no row's timing is skewed by another's; ``bench --workers N``
+measures them side by side on a pool (:func:`row_task`), for the answers rather than the timings.
+
 Peak memory is the ``tracemalloc`` peak of one extra, untimed run of the slowest case (tracing
 slows Python down, so it never overlaps the timed runs).  Under Pyodide the row also carries the
 size of the WebAssembly heap after the row (it only grows, so it bounds the peak from above).
@@ -33,8 +36,8 @@ from .cases import cases
 from .rows import ORACLE_MAX_HOLES, SEEDS, Case, Oracle, Outcome, oracle, replay_error
 
 __all__ = ["ORACLE_MAX_HOLES", "SEEDS", "Case", "Oracle", "Outcome", "cases", "environment",
-           "format_row_line", "format_table", "iter_suite", "names", "oracle", "replay_error", "run_case",
-           "run_suite", "select", "wrong_rows"]
+           "format_row_line", "format_table", "iter_suite", "names", "oracle", "replay_error", "row_task",
+           "run_case", "run_options", "run_suite", "select", "wrong_rows"]
 
 DEFAULT_REPEAT = 5
 QUICK_REPEAT = 1
@@ -183,6 +186,19 @@ def select(*, quick: bool = False, only: Sequence[str] | None = None) -> list[Ca
     return [c for c in every if c.quick] if quick else every
 
 
+def run_options(quick: bool = False, repeat: int | None = None, memory: bool | None = None,
+                budget: float | None = None, max_nodes: int | None = None) -> dict:
+    """The keyword arguments of :func:`run_case` for a run (the defaults of :func:`iter_suite` filled in)."""
+    if repeat is None:
+        repeat = QUICK_REPEAT if quick else DEFAULT_REPEAT
+    if memory is None:
+        memory = not quick
+    if budget is None:
+        budget = QUICK_BUDGET_SECONDS if quick else BUDGET_SECONDS
+    return {"repeat": max(1, int(repeat)), "quick": quick, "memory": memory, "budget": budget,
+            "max_nodes": max_nodes}
+
+
 def iter_suite(quick: bool = False, repeat: int | None = None, only: Sequence[str] | None = None,
                memory: bool | None = None, budget: float | None = None,
                max_nodes: int | None = None) -> Iterator[dict]:
@@ -193,15 +209,19 @@ def iter_suite(quick: bool = False, repeat: int | None = None, only: Sequence[st
     (default: on unless quick).  ``budget``: seconds allowed to one run; ``max_nodes``: nodes
     allowed to one run (none by default).
     """
-    if repeat is None:
-        repeat = QUICK_REPEAT if quick else DEFAULT_REPEAT
-    repeat = max(1, int(repeat))
-    if memory is None:
-        memory = not quick
-    if budget is None:
-        budget = QUICK_BUDGET_SECONDS if quick else BUDGET_SECONDS
+    options = run_options(quick, repeat, memory, budget, max_nodes)
     for case in select(quick=quick, only=only):
-        yield run_case(case, repeat=repeat, quick=quick, memory=memory, budget=budget, max_nodes=max_nodes)
+        yield run_case(case, **options)
+
+
+def row_task(job: tuple[str, dict]) -> dict:
+    """One row measured in a pool worker (``bench --workers N``; ``job``: the row's name and
+    :func:`run_options`): the case is rebuilt there by name, since a case holds closures that do not pickle,
+    and the row comes back as the plain JSON-able dict :func:`run_case` makes.  Rows measured side by
+    side share the machine, so their timings are not those of rows run one at a time; their answers are."""
+    name, options = job
+    (case,) = select(only=[name])
+    return run_case(case, **options)
 
 
 def run_suite(**options) -> list[dict]:

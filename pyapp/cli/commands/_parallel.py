@@ -53,12 +53,24 @@ def add_pool_args(p: argparse.ArgumentParser, prefix: str = "") -> None:
                    help=f"{prefix}this Dask scheduler's workers (needs the distributed package)")
 
 
-def pool_from_args(args: argparse.Namespace) -> Pool | None:
-    """The pool ``--workers``/``--cluster`` ask for, or None (one after the other in this process)."""
+def pool_workers(args: argparse.Namespace, default: int | None = None) -> int | None:
+    """How many local workers ``--workers`` asks for (``default`` when it is not given, else every core),
+    None for ``--cluster``; checks the two are not given together.  A command calls it before any work,
+    so a bad pair of options is refused at once, and makes the pool later (:func:`pool_from_args`)."""
     if args.cluster and args.workers is not None:
         raise PegError("give --workers or --cluster, not both")
-    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
-    if not args.cluster and workers == 1:
+    if args.cluster:
+        return None
+    if args.workers is not None:
+        return int(args.workers)
+    return default if default is not None else (os.cpu_count() or 1)
+
+
+def pool_from_args(args: argparse.Namespace, default: int | None = None) -> Pool | None:
+    """The pool ``--workers``/``--cluster`` ask for, or None (one after the other in this process);
+    ``default``: the workers when ``--workers`` is not given (else every core)."""
+    workers = pool_workers(args, default)
+    if workers == 1:
         return None
     return make_pool(workers, args.cluster)
 

@@ -31,14 +31,22 @@ class StderrProgress:
         self.printed = 0
 
     def __call__(self, done: int, seconds: float | None = None, detail: str = "") -> None:
-        now = time.perf_counter()
-        if now < self.next:
+        if not self._due():
             return
-        self.next = now + self.every
-        spent = now - self.t0 if seconds is None else seconds
         word = plural(done, self.unit).split(" ", 1)[1]
         tail = f" ({detail})" if detail else ""
-        print(f"{self.label}: {done:,} {word}, {spent:.1f} s{tail}", file=self.stream, flush=True)
+        self._line(f"{done:,} {word}", seconds, tail)
+
+    def _due(self) -> bool:
+        now = time.perf_counter()
+        if now < self.next:
+            return False
+        self.next = now + self.every
+        return True
+
+    def _line(self, what: str, seconds: float | None, tail: str = "") -> None:
+        spent = time.perf_counter() - self.t0 if seconds is None else seconds
+        print(f"{self.label}: {what}, {spent:.1f} s{tail}", file=self.stream, flush=True)
         self.printed += 1
 
     def level(self, progress) -> None:
@@ -51,3 +59,9 @@ class StderrProgress:
         """Adapter for :class:`~pyapp.core.budget.Progress` reports (nodes; the time is this run's wall
         clock, since a report from a sub-search counts the seconds of its own share)."""
         self(progress.nodes)
+
+    def pool(self, progress) -> None:
+        """Adapter for a pool's reports (:func:`pyapp.analysis.spread.spread_steps`): its note, one line for
+        every worker (``LABEL: hole shares: 1 of 2 done on 2 workers, 4.0 s``; the time is this run's)."""
+        if self._due():
+            self._line(progress.note, None)

@@ -4,6 +4,11 @@ The same suite runs in Pyodide under Node (``node scripts/bench_pyodide.mjs``) a
 browser worker (``bench.html``); see BENCHMARKS.md.  Each finished row is also reported on
 stderr as it completes, so long runs show progress; rows whose answer failed its check are
 listed loudly at the end (``wrong`` in the JSON).
+
+``--workers N`` (or ``--cluster``) measures the rows side by side on a pool, each finished row reported as it
+comes and the table in suite order.  The default is one row at a time in this process: rows timed side by side
+share the machine's cores, caches and memory bandwidth, so their timings are skewed by each other (more so on
+a shared machine); their answers and, for the deterministic searches, their node counts are the same.
 """
 
 from __future__ import annotations
@@ -11,10 +16,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ...analysis.spread import spread_steps
 from ...bench import speedup
 from ...bench import suite as bench
+from ...core.budget import drive
 from ...core.errors import PegError
 from ._common import non_negative, positive_float, positive_int
+from ._parallel import pool_from_args, pool_workers
+from ._progress import StderrProgress
 
 
 def register(sub) -> None:
@@ -42,6 +51,12 @@ def register(sub) -> None:
                    help="instead: the sharded sweeps' speedup at 1 and --workers-list workers, with the per-level "
                         "costs and the scaling model (pyapp.bench.speedup); --only picks rows")
     p.add_argument("--workers-list", default="1,2", help="with --parallel: worker counts (default 1,2)")
+    p.add_argument("--workers", type=positive_int, default=None,
+                   help="measure the rows side by side on this many local processes (default 1: one row at a "
+                        "time, so the timings are not skewed by each other on a shared machine; the answers are "
+                        "the same either way)")
+    p.add_argument("--cluster", metavar="tcp://HOST:PORT",
+                   help="measure the rows on this Dask scheduler's workers (needs the distributed package)")
     p.add_argument("--breakdown", action="store_true",
                    help="with --parallel: time sharding's parts (expand, bucket, merge) on one English level "
                         "(alone unless --only names rows)")
@@ -49,6 +64,9 @@ def register(sub) -> None:
 
 
 def run(args) -> dict:
+    if (args.workers is not None or args.cluster) and (args.scaling or args.report or args.parallel):
+        raise PegError("--workers and --cluster spread the suite's rows: not with --scaling, --report or "
+                       "--parallel (which takes --workers-list)")
     if args.scaling or args.report:
         from . import _study
 
@@ -59,13 +77,24 @@ def run(args) -> dict:
         return {"environment": bench.environment(), "rows": [], "wrong": [],
                 "names": [{"name": c.name, "title": c.title, "quick": c.quick} for c in bench.cases()]}
     cases = bench.select(quick=args.quick, only=args.only)  # validates --only before any work
-    print(f"bench: {len(cases)} rows in {bench.environment()['runtime']}", file=sys.stderr)
+    local = pool_workers(args, default=1)  # refuses --workers with --cluster before any work
+    where = "" if local == 1 else f" on {local} workers" if local else f" on {args.cluster}"
+    print(f"bench: {len(cases)} rows in {bench.environment()['runtime']}{where}", file=sys.stderr)
+    options = bench.run_options(args.quick, args.repeat, False if args.no_memory else None, args.budget,
+                                args.max_nodes)
     rows = []
-    for row in bench.iter_suite(quick=args.quick, repeat=args.repeat, only=[c.name for c in cases],
-                                memory=False if args.no_memory else None, budget=args.budget,
-                                max_nodes=args.max_nodes):
-        print("bench: " + bench.format_row_line(row), file=sys.stderr, flush=True)
-        rows.append(row)
+    pool = pool_from_args(args, default=1)
+    if pool is None:
+        for case in cases:
+            row = bench.run_case(case, **options)
+            print("bench: " + bench.format_row_line(row), file=sys.stderr, flush=True)
+            rows.append(row)
+    else:
+        with pool:
+            steps = spread_steps(pool, bench.row_task, [(c.name, options) for c in cases], label="rows: ",
+                                 on_result=lambda _, row: print("bench: " + bench.format_row_line(row),
+                                                                file=sys.stderr, flush=True))
+            rows = drive(steps, StderrProgress("bench").pool)
     wrong = [r["name"] for r in bench.wrong_rows(rows)]
     if wrong:
         print(f"bench: WRONG ANSWERS in {', '.join(wrong)}", file=sys.stderr)
