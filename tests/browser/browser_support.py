@@ -109,3 +109,13 @@ def go(page, fragment: str) -> None:
     before = page.evaluate("window.pegLab.states")
     page.evaluate("f => { location.hash = f; }", fragment)
     page.wait_for_function("n => window.pegLab.states > n", arg=before)
+
+
+def screenshot_both(page, selector: str, name: str) -> None:
+    """Screenshots of ``selector`` at the page's desktop size (1280x900) and on a 390x844 phone, as
+    ``test-artifacts/NAME-desktop.png`` and ``NAME-phone.png``; the page is left at the desktop size."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator(selector).screenshot(path=str(ARTIFACTS / f"{name}-desktop.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator(selector).screenshot(path=str(ARTIFACTS / f"{name}-phone.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})

@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 import pytest
-from browser_support import ARTIFACTS, ROOT, go, open_app
+from browser_support import ROOT, go, open_app, screenshot_both
 
 pytestmark = pytest.mark.browser
 
@@ -67,11 +67,7 @@ def test_count_on_two_pool_workers_is_the_command_lines(pooled):
     assert r["level_sizes"] == _sharded_level_sizes("triangle6", 2)
     assert len(pooled.workers) == 3  # the page's engine and the two pool workers, kept for the next analysis
     assert not pooled.errors
-    ARTIFACTS.mkdir(exist_ok=True)
-    pooled.locator("#analysis").screenshot(path=str(ARTIFACTS / "exact-count-pool-desktop.png"))
-    pooled.set_viewport_size({"width": 390, "height": 844})
-    pooled.locator("#analysis").screenshot(path=str(ARTIFACTS / "exact-count-pool-phone.png"))
-    pooled.set_viewport_size({"width": 1280, "height": 900})
+    screenshot_both(pooled, "#analysis", "exact-count-pool")
 
 
 def test_fewest_moves_on_two_pool_workers_is_the_command_lines(pooled):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from browser_support import ARTIFACTS, go, open_app
+from browser_support import go, open_app, screenshot_both
 from test_table_page import GRID_DONE, open_table, verdicts
 
 pytestmark = pytest.mark.browser
@@ -57,11 +57,7 @@ def test_a_table_on_two_pool_workers_is_the_one_process_table(pooled):
     assert "on 2 workers" in (pooled.text_content("#table-summary") or "")
     assert set(verdicts(pooled).values()) == {"tv-all"}  # every finish its class allows, from every start
     assert not pooled.errors
-    ARTIFACTS.mkdir(exist_ok=True)
-    pooled.locator("#table-panel").screenshot(path=str(ARTIFACTS / "table-pool-desktop.png"))
-    pooled.set_viewport_size({"width": 390, "height": 844})
-    pooled.locator("#table-panel").screenshot(path=str(ARTIFACTS / "table-pool-phone.png"))
-    pooled.set_viewport_size({"width": 1280, "height": 900})
+    screenshot_both(pooled, "#table-panel", "table-pool")
 
 
 def test_one_cancel_stops_every_pool_worker_and_keeps_what_is_done(pooled):
