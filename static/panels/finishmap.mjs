@@ -15,6 +15,7 @@ import { formatCount as fmt } from "../numbers.mjs";
 import { finishesOnPool } from "./finishpool.mjs";
 
 const BUDGET_SECONDS = 20;
+const POOL_HOLES = 36; // boards from this size on start the pool for the solver method (as the table does)
 const CLASSES = { yes: "finish-yes", no: "finish-no", unknown: "finish-unknown" };
 const EMPTY = { shown: false, key: null, holes: {}, solutions: {}, groups: [] };
 
@@ -118,8 +119,10 @@ export function createFinishes(ctx) {
     store.do("progress/set", "Finishes: searching…");
     status(`Looking for every hole where one peg can finish (budget ${BUDGET_SECONDS} s)…`);
     try {
-      // with a pool on this device: the plan first (finishpool.mjs), the solver's shares on the pool
-      const f = s.pool.size > 1 ? await finishesOnPool(ctx, args, { onProgress, onPool }) : await here(args, onProgress);
+      // the plan first and the solver's shares on the pool (finishpool.mjs) where the pool pays for itself:
+      // it is up already, or the board is big (a few s of start-up against a finishes of seconds elsewhere)
+      const pooled = ctx.pool.wants(ctx.pool.running() || s.board.cells.length >= POOL_HOLES);
+      const f = pooled ? await finishesOnPool(ctx, args, { onProgress, onPool }) : await here(args, onProgress);
       const wall = (performance.now() - t0) / 1000;
       if (s.task.cancelAt !== null) ctx.lab.cancels.push(performance.now() - s.task.cancelAt);
       store.do("task/end");

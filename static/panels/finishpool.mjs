@@ -13,7 +13,8 @@
 // is searched again there.  The answer stays right (a proof holds whatever table it came through);
 // the merge answers a hole the shares left unknown from that table, and records their solutions in it.
 //
-// Without a pool (one core, or ?workers=1) the page runs the one `finishes` request, as it always did.
+// Without a pool (one core, ?workers=1, or a board under 36 holes while the pool is not up) the page runs
+// the one `finishes` request, as it always did.
 
 import { spreadRequests } from "../engine/pool.mjs";
 

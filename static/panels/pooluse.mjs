@@ -18,8 +18,8 @@ export function definePool(store, plan) {
   });
 }
 
-/** ctx = {store}.  Returns {acquire, running, run}: acquire(heavy) starts the pool when the analysis
- *  should use it; running() says whether it is up (no start-up to pay); run(kinds, stop) registers
+/** ctx = {store}.  Returns {acquire, wants, running, run}: acquire(heavy) starts the pool when the
+ *  analysis should use it; wants(heavy) says beforehand whether acquire would try; running() says whether it is up (no start-up to pay); run(kinds, stop) registers
  *  the pooled run Cancel stops.  `ctx.onCancel` (called by tasks.mjs's Cancel) is set here. */
 export function createPoolUse(ctx) {
   const { store } = ctx;
@@ -79,5 +79,8 @@ export function createPoolUse(ctx) {
     };
   }
 
-  return { acquire, running, run };
+  /** Whether acquire(heavy) would use the pool (the device has the cores; heavy or ?workers=N). */
+  const wants = (heavy) => s.pool.size > 1 && (forced !== null || heavy);
+
+  return { acquire, wants, running, run };
 }
