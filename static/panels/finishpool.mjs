@@ -21,16 +21,6 @@ import { spreadRequests } from "../engine/pool.mjs";
 // Cancel waits this long for the pool's requests to answer with what they did, then terminates the pool
 const CANCEL_GRACE_MS = 120;
 
-/** Resolves when the running task is cancelled (Cancel pressed); `off()` stops listening. */
-function cancelled(store) {
-  let off = () => {};
-  const promise = new Promise((resolve) => {
-    if (store.state.task?.cancelAt != null) resolve(true);
-    else off = store.subscribe((s) => { if (s.task?.cancelAt != null) resolve(true); });
-  });
-  return { promise, off: () => off() };
-}
-
 /** The finishes of `args` (game arguments with max_seconds), on the pool when the solver method runs and
  *  the pool is worth it, else in the engine worker.  `onProgress(p)` gets the engine worker's progress,
  *  `onPool(p)` the pool's ({done, total, nodes, workers}).  Resolves with the one-worker answer, plus
@@ -40,15 +30,8 @@ export async function finishesOnPool(ctx, args, { onProgress, onPool }) {
   const s = store.state;
   const plan = await engineRequest(ctx, "finishes", { ...args, workers: s.pool.size }, onProgress);
   if (!plan.shares) return { ...plan, workers: 1 };
-  const stop = cancelled(store);
-  let got;
-  try {
-    // heavy: the solver method is needed and its holes make two shares or more (the plan says so only then)
-    got = await Promise.race([ctx.pool.acquire(true), stop.promise]);
-  } finally {
-    stop.off();
-  }
-  if (got === true || s.task.cancelAt !== null) return { ...plan.pending, workers: 1 }; // cancelled before the solver
+  const got = await ctx.pool.acquire(true); // answers at once on a Cancel while the pool starts
+  if (got.cancelled || s.task.cancelAt !== null) return { ...plan.pending, workers: 1 }; // cancelled before the solver
   const left = Math.max(1, args.max_seconds - plan.seconds);
   const solverArgs = { ...args, max_seconds: left };
   let parts;

@@ -41,9 +41,20 @@ export function createPoolUse(ctx) {
     }
   };
 
+  /** Resolves when the running task's Cancel is pressed; off() stops listening. */
+  function whenCancelled() {
+    let off = () => {};
+    const promise = new Promise((resolve) => {
+      if (s.task?.cancelAt != null) resolve();
+      else off = store.subscribe((state) => { if (state.task?.cancelAt != null) resolve(); });
+    });
+    return { promise, off: () => off() };
+  }
+
   /** The pool started for this analysis ({size, pool}), or {size: 1, why} when it runs on the page's
    *  engine worker alone: one core, a light analysis (`heavy` false and no ?workers=N), or a pool
-   *  that could not start. */
+   *  that could not start.  A Cancel while the pool starts answers at once ({size: 1, cancelled}):
+   *  the pool goes on starting, for the next analysis. */
   async function acquire(heavy) {
     const p = s.pool;
     if (p.size < 2) return { size: 1, why: p.reason };
@@ -53,15 +64,21 @@ export function createPoolUse(ctx) {
     }
     if (forced === null && !heavy) return { size: 1, why: "a small analysis" };
     pool ??= new EnginePool(p.size);
+    const mine = pool;
     store.do("pool/set", { status: "starting" });
-    try {
-      await pool.start();
+    const started = mine.start().then(() => {
       store.do("pool/set", { status: "ready" });
-      return { size: p.size, pool };
-    } catch (err) {
-      pool = null;
+      return { size: p.size, pool: mine };
+    }, (err) => {
+      if (pool === mine) pool = null;
       store.do("pool/set", { status: "failed" });
       return { size: 1, why: `the pool of ${p.size} workers could not start: ${err.message}` };
+    });
+    const stop = whenCancelled();
+    try {
+      return await Promise.race([started, stop.promise.then(() => ({ size: 1, why: "cancelled", cancelled: true }))]);
+    } finally {
+      stop.off();
     }
   }
 
