@@ -1,5 +1,5 @@
-"""Time an exact count or a whole-board table in headless Chromium on one engine worker and on the page's
-pool of N workers.
+"""Time an exact count, a whole-board table or "where can one peg finish?" in headless Chromium on one engine
+worker and on the page's pool of N workers.
 
 Builds the site (``--dist DIR`` uses an existing build), serves it on 127.0.0.1 and opens the app
 (``index.html?workers=N``) in Debian's Chromium.  It starts the pool with one untimed count (of
@@ -15,6 +15,13 @@ answer, as the page shows it), the medians, the ratio (1-worker median / pool me
 
 ``--table`` times the whole-board table instead (its starts side by side on the pool; the browser's
 stored copy is cleared before each run): the answers compared are the table's counts.
+
+    python scripts/pool_chromium.py --finishes --board "triangle8&start=1" [--workers 2] [--repeat 3]
+
+``--finishes`` times "Where can one peg finish?" (``--board`` is the game's fragment; on the pool the
+exhaustive method runs first in the page's engine worker, the solver method's hole shares side by side):
+the answers compared are the holes by verdict.  Each finishes run is in a freshly loaded page (the
+engine's table of proved positions would answer a repeated run at once), after the untimed warm-up game.
 """
 
 from __future__ import annotations
@@ -89,13 +96,36 @@ def table_once(page, board: str, size: int) -> dict:
             "solutions": c["solved"], "positions": f"{c['impossible']} impossible, {c['unknown']} unknown"}
 
 
+FINISHES_DONE = "() => !window.pegLab.store.state.task && window.pegLab.store.state.finishes.shown"
+
+
+def finishes_once(page, game: str, size: int) -> dict:
+    """One "Where can one peg finish?" of the game ``game`` (a fragment) on ``size`` workers (1: no pool)."""
+    page.evaluate("n => window.pegLab.store.do('pool/set', {size: n})", size)
+    for fragment in ("#board=triangle4", f"#board={game}"):  # a new game each time (a hashchange)
+        before = page.evaluate("window.pegLab.states")
+        page.evaluate("f => { location.hash = f; }", fragment)
+        page.wait_for_function("n => window.pegLab.states > n && !window.pegLab.store.state.task", arg=before)
+    t0 = time.perf_counter()
+    page.get_by_role("button", name="Where can one peg finish?", exact=True).click()
+    page.wait_for_function(FINISHES_DONE, timeout=3_600_000, polling=50)
+    wall = time.perf_counter() - t0
+    holes = page.evaluate("window.pegLab.store.state.finishes.holes")
+    by = {v: sorted(h for h, w in holes.items() if w == v) for v in ("yes", "no", "unknown")}
+    return {"workers": page.evaluate("window.pegLab.store.state.pool.ran"), "wall_seconds": round(wall, 3),
+            "engine_seconds": None, "solutions": " ".join(by["yes"]),
+            "positions": f"{len(by['no'])} impossible, unknown: {' '.join(by['unknown'])}"}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--board", default="triangle6")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--warm", default="triangle5", help="the game counted once on the pool first, untimed")
+    ap.add_argument("--warm", default=None, help="the game run once on the pool first, untimed (default: "
+                    "triangle5; triangle7&start=4 with --finishes, which takes the solver method)")
     ap.add_argument("--table", action="store_true", help="time the whole-board table instead of a count")
+    ap.add_argument("--finishes", action="store_true", help="time 'where can one peg finish?' instead of a count")
     ap.add_argument("--dist", default=None)
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
@@ -118,14 +148,24 @@ def main(argv: list[str] | None = None) -> int:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_context(bypass_csp=True).new_page()
             page.on("dialog", lambda dialog: dialog.accept())
-            page.goto(url)
-            page.wait_for_function("() => window.pegLab && window.pegLab.timings.firstBoard", timeout=120_000)
-            page.evaluate("document.querySelector('#count-all').closest('details').open = true")
-            once = table_once if args.table else count_once
-            warm = once(page, args.warm, args.workers)  # starts the pool: not timed
+
+            def load() -> None:
+                page.goto(url)
+                page.wait_for_function("() => window.pegLab && window.pegLab.timings.firstBoard", timeout=120_000)
+                page.evaluate("document.querySelector('#count-all').closest('details').open = true")
+
+            load()
+            once = table_once if args.table else finishes_once if args.finishes else count_once
+            warm_game = args.warm or ("triangle7&start=4" if args.finishes else "triangle5")
+            warm = once(page, warm_game, args.workers)  # starts the pool: not timed
             print(f"warm-up (pool start included): {warm}", file=sys.stderr)
             for i in range(args.repeat):
                 for size in (1, args.workers) if i % 2 == 0 else (args.workers, 1):
+                    if args.finishes and (i or size != args.workers):
+                        # a fresh page: no proved positions kept from the last run (they answer at once);
+                        # the pool started (untimed) by the warm-up game
+                        load()
+                        once(page, warm_game, size)
                     run = once(page, args.board, size)
                     print(run, file=sys.stderr)
                     runs.append(run)
@@ -138,7 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     one = [r["wall_seconds"] for r in runs if r["workers"] == 1]
     many = [r["wall_seconds"] for r in runs if r["workers"] == args.workers]
     answers = {(r["solutions"], r["positions"]) for r in runs}
-    out = {"analysis": "table" if args.table else "count", "board": args.board, "workers": args.workers, "repeat": args.repeat, "cpu_count": os.cpu_count(),
+    analysis = "table" if args.table else "finishes" if args.finishes else "count"
+    out = {"analysis": analysis, "board": args.board, "workers": args.workers, "repeat": args.repeat,
+           "cpu_count": os.cpu_count(),
            "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in os.getloadavg()],
            "median_seconds_1": statistics.median(one), f"median_seconds_{args.workers}": statistics.median(many),
            "speedup": round(statistics.median(one) / statistics.median(many), 3),

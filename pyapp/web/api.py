@@ -4,8 +4,9 @@ This docstring is the one description of the protocol on the Python side; the Ja
 side (message envelopes, ids, cancel, JSDoc types) is ``static/engine/protocol.mjs``.
 
 * ``call(fn, args_json) -> str``: one-shot requests (:data:`ONE_SHOT`: ``boards``, ``state``, ``puzzle``,
-  ``apply``, ``legal``, ``custom_board``, ``cnf``, ``warm``, ``table_info``, ``table_merge``; ``hint`` and
-  ``finishes`` too, run to the end).  Answer: ``{"ok": value}`` or ``{"error": message}``.
+  ``apply``, ``legal``, ``custom_board``, ``cnf``, ``warm``, ``table_info``, ``table_merge``,
+  ``finishes_merge``; ``hint`` and ``finishes`` too, run to the end).  Answer: ``{"ok": value}`` or
+  ``{"error": message}``.
 * ``start(fn, args_json) -> Job`` and ``is_streaming(fn)``: long requests
   (:data:`pyapp.web.jobs.STREAMING`: ``solve``, ``hint``, ``finishes``, ``never_lose``, ``count``,
   ``fewest``, ``table``, ``bench``, ``study``; built in :mod:`pyapp.web.jobs`).  The worker calls ``job.step()`` (about
@@ -39,6 +40,12 @@ side (message envelopes, ids, cancel, JSDoc types) is ``static/engine/protocol.m
     decimal strings above 2**53 (:mod:`.wire`); all None or empty where not counted.
   - ``hint``: ``good``, ``bad`` (with reasons), ``unknown``, ``legal``, ``cancelled`` and ``method``
     (``exact`` from a loaded set by lookup, ``search`` through the game's table of proved positions).
+  - ``finishes``: ``possible`` (hole -> solution), ``impossible`` and ``unknown`` (hole -> reason),
+    ``cancelled``, ``groups`` (one per verdict and reason).  On the page's pool (:mod:`pyapp.web.finishes`):
+    with ``workers`` N the plan (the exhaustive method here; ``shares`` of hole names when the solver
+    method is to run on the pool, else the answer itself), with ``holes`` a pool worker's share (solver
+    method, only those holes answered), then ``finishes_merge`` (``parts``: the shares' answers,
+    ``cancelled``) checks them and answers as the one-worker request.
 
 Request arguments (every value type- and size-checked by :func:`pyapp.core.request.from_request`):
 ``board`` (catalogue id or custom spec), ``start`` (vacant hole) or ``position`` (text),
@@ -258,10 +265,18 @@ def table_merge(args: dict) -> dict:
     return webtable.merge_request(args)
 
 
+def finishes_merge(args: dict) -> dict:
+    """The finishes the page's pool answered share by share, checked (every solution replayed) and
+    answered as the one-worker ``finishes`` request (:func:`pyapp.web.finishes.merge_request`)."""
+    from . import finishes as webfinishes
+
+    return webfinishes.merge_request(args)
+
+
 ONE_SHOT: dict[str, Callable[[dict], Any]] = {
     "boards": boards, "state": state, "render": state, "custom_board": custom_board,
     "hint": hint, "finishes": finishes, "cnf": cnf, "puzzle": puzzle, "exact_estimate": exact_estimate,
-    "table_info": table_info, "table_merge": table_merge,
+    "table_info": table_info, "table_merge": table_merge, "finishes_merge": finishes_merge,
 }
 def call(fn: str, args_json: str) -> str:
     """Run a one-shot request; returns JSON ``{"ok": value}`` or ``{"error": message}``."""

@@ -241,25 +241,40 @@ def hint_job(args: dict) -> Job:
 
 
 def finishes_job(args: dict) -> Job:
-    from ..analysis.finishes import finishes_steps
+    """"Where can one peg finish?" from the current position, in this worker (the usual request); with
+    ``workers`` N (2 or more) the plan for the page's pool, with ``holes`` a pool worker's share of the
+    solver method (both in :mod:`pyapp.web.finishes`)."""
+    from ..analysis.finishes import finishes_steps, solver_steps
+    from . import finishes as webfinishes
 
     s = from_request(args)
     board, budget = s.board, _budget(args, DEFAULT_FINISHES_SECONDS, ANALYSIS_SLICE_SECONDS)
-
-    def answer(possible: dict, impossible: dict, unknown: dict) -> dict:
-        groups = webplay.finish_groups(board, possible, impossible, unknown)
-        return {"possible": possible, "impossible": impossible, "unknown": unknown, "cancelled": budget.cancelled,
-                "groups": groups}
+    workers = fields.integer(args, "workers", 1, low=1, high=webfinishes.MAX_WORKERS) or 1
+    holes = webfinishes.requested_holes(board, s.position, args)
+    if holes is not None and workers > 1:
+        raise PegError("'holes' (a pool worker's share) and 'workers' (the plan for a pool) do not go together")
 
     def finish(found: Any) -> dict:
-        return answer({board.name_of[k]: format_moves(board, v) for k, v in found.possible.items()},
-                      {board.name_of[k]: v for k, v in found.impossible.items()},
-                      {board.name_of[k]: v for k, v in found.unknown.items()})
+        if holes is not None:
+            return webfinishes.share_answer(board, holes, found, budget.cancelled)
+        if isinstance(found, list):  # the plan: the solver method's shares for the pool
+            return webfinishes.shares_answer(board, s.position, found, budget.elapsed())
+        return webfinishes.answer(board, *webfinishes.named(board, found), budget.cancelled)
 
-    def cancelled() -> dict:  # the analysis did not stop in time: every hole undecided
-        return answer({}, {}, dict.fromkeys(board.names, "cancelled"))
+    def cancelled() -> dict:  # the analysis did not stop in time: every hole (of the share) undecided
+        if holes is not None:
+            return {"possible": {}, "impossible": {}, "cancelled": True,
+                    "unknown": {board.name_of[h]: webfinishes.CANCELLED for h in holes}}
+        return webfinishes.answer(board, {}, {}, dict.fromkeys(board.names, webfinishes.CANCELLED), True)
 
-    return Job(finishes_steps(board, s.position, budget=budget), finish, _progress, budget, cancelled)
+    gen: Generator[Progress, None, Any]
+    if holes is not None:
+        gen = solver_steps(board, s.position, budget=budget, holes=holes)
+    elif workers > 1:
+        gen = webfinishes.plan_steps(board, s.position, budget, workers)
+    else:
+        gen = finishes_steps(board, s.position, budget=budget)
+    return Job(gen, finish, _progress, budget, cancelled)
 
 
 def count_job(args: dict) -> Job:

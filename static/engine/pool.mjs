@@ -1,6 +1,6 @@
 // The page's pool of engine workers for the heavy analyses, and the two ways an analysis runs on it:
 // a sharded sweep (count, levels, fewest moves: runPooled, below) and independent requests side by
-// side (the whole-board table's starts: spreadRequests, at the end).
+// side (the whole-board table's starts, the finishes' hole shares: spreadRequests, at the end).
 //
 // Why the level loop is not here: Python in a worker is synchronous, so the sweep cannot block on
 // its shards.  The analysis runs as usual in the page's engine worker (the *driver*), on a Python

@@ -2,7 +2,8 @@
 // `finish-no` or `finish-unknown`; the reasons are listed once each with their holes (the engine
 // groups them: the rule of three rules out 28 holes of the English board in one line); a
 // possible finish, clicked on the board or in the list, becomes the goal and its solution plays.  The search shows
-// progress and can be cancelled like Solve.  Marks belong to the position they were computed
+// progress and can be cancelled like Solve.  On a device with a pool of workers, the solver method's
+// holes run on it, side by side (finishpool.mjs); the answer is drawn the same way.  Marks belong to the position they were computed
 // for: once the position changes they are no longer drawn (and Hint rings are cleared by the
 // game's own board/set action).
 //
@@ -11,7 +12,10 @@
 
 import { gameArgs } from "../play/game.mjs";
 import { formatCount as fmt } from "../numbers.mjs";
+import { finishesOnPool } from "./finishpool.mjs";
 
+const BUDGET_SECONDS = 20;
+const POOL_HOLES = 36; // boards from this size on start the pool for the solver method (as the table does)
 const CLASSES = { yes: "finish-yes", no: "finish-no", unknown: "finish-unknown" };
 const EMPTY = { shown: false, key: null, holes: {}, solutions: {}, groups: [] };
 
@@ -87,37 +91,55 @@ export function createFinishes(ctx) {
   const s = store.state;
   const status = (text, kind = "") => store.do("status/set", text, kind);
 
+  /** The one `finishes` request in the page's engine worker (as always without a pool). */
+  function here(args, onProgress) {
+    const { id, promise } = ctx.engine.request("finishes", args, { onProgress });
+    store.do("task/update", { id });
+    return promise;
+  }
+
   async function run() {
     if (ctx.game.blocked() || !s.board) return;
     store.do("selection/select", null);
     const key = positionKey(s);
-    const args = { ...gameArgs(s.game), max_seconds: 20 };
+    const args = { ...gameArgs(s.game), max_seconds: BUDGET_SECONDS };
     const t0 = performance.now();
+    const elapsed = () => ((performance.now() - t0) / 1000).toFixed(1);
     const onProgress = (p) => {
       ctx.lab.progressEvents++;
-      const elapsed = (performance.now() - t0) / 1000;
-      store.do("progress/set", `Finishes: ${fmt(p.nodes ?? 0)} nodes · ${elapsed.toFixed(1)} s${p.note ? ` · ${p.note}` : ""}`, p.nodes ?? null);
+      store.do("progress/set", `Finishes: ${fmt(p.nodes ?? 0)} nodes · ${elapsed()} s${p.note ? ` · ${p.note}` : ""}`, p.nodes ?? null);
     };
-    const { id, promise } = ctx.engine.request("finishes", args, { onProgress });
-    store.do("task/start", { kind: "finishes", id, t0, cancellable: true });
+    const onPool = (p) => {
+      ctx.lab.progressEvents++;
+      store.do("progress/set", `Finishes: ${fmt(p.nodes)} nodes · ${elapsed()} s · ${p.done} of ${p.total} hole ` +
+        `shares done on ${p.workers} workers`, p.nodes);
+    };
+    store.do("task/start", { kind: "finishes", t0, cancellable: true });
+    store.do("pool/set", { ran: null, why: "", cancelMs: null, answerMs: null });
     store.do("progress/set", "Finishes: searching…");
-    status("Looking for every hole where one peg can finish (budget 20 s)…");
+    status(`Looking for every hole where one peg can finish (budget ${BUDGET_SECONDS} s)…`);
     try {
-      const f = await promise;
+      // the plan first and the solver's shares on the pool (finishpool.mjs) where the pool pays for itself:
+      // it is up already, or the board is big (a few s of start-up against a finishes of seconds elsewhere)
+      const pooled = ctx.pool.wants(ctx.pool.running() || s.board.cells.length >= POOL_HOLES);
+      const f = pooled ? await finishesOnPool(ctx, args, { onProgress, onPool }) : await here(args, onProgress);
       const wall = (performance.now() - t0) / 1000;
       if (s.task.cancelAt !== null) ctx.lab.cancels.push(performance.now() - s.task.cancelAt);
       store.do("task/end");
-      store.do("progress/set", `Finishes ${f.cancelled ? "cancelled" : "answered"} after ${wall.toFixed(2)} s.`);
+      const on = f.workers > 1 ? ` on ${f.workers} workers` : f.why ? ` on 1 worker (${f.why})` : "";
+      store.do("progress/set", `Finishes ${f.cancelled ? "cancelled" : "answered"} after ${wall.toFixed(2)} s${on}.`);
       store.do("finishes/show", key, f);
       const ok = (f.groups || []).find((g) => g.verdict === "yes")?.holes || Object.keys(f.possible);
       const unknown = Object.keys(f.unknown || {}).length;
-      const text = ok.length ? `One peg can finish on ${ok.join(", ")} (green). Pick one to play its solution.`
-        : unknown ? "No finish found yet." : "One peg cannot finish anywhere from here.";
+      const text = ok.length ? `One peg can finish on ${ok.join(", ")} (green${on ? `, found${on}` : ""}). ` +
+        "Pick one to play its solution."
+        : unknown ? `No finish found yet${on}.` : `One peg cannot finish anywhere from here${on ? ` (searched${on})` : ""}.`;
       const why = f.cancelled ? "the search was cancelled" : "the budget ran out";
       status(unknown ? `${text} ${unknown} hole${unknown === 1 ? "" : "s"} undecided (${why}): dotted rings.` : text,
         ok.length ? "won" : "");
       store.do("analysis/set", ok.length ? `One peg can finish on ${ok.join(", ")}: green rings; every reason below.`
         : "One peg can finish nowhere known: every reason below.");
+      store.do("pool/set", { ran: f.workers ?? 1, why: f.why || "" });
     } catch (err) {
       store.do("task/end");
       store.do("progress/set", "");

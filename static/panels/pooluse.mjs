@@ -1,6 +1,7 @@
 // The page's one pool of engine workers (engine/pool.mjs), shared by the analyses that can use
-// every core: the exact count and fewest moves (sharded sweeps, exact.mjs) and the whole-board
-// table (its starts side by side, table.mjs).  This module owns the pool's store slice, starts the
+// every core: the exact count and fewest moves (sharded sweeps, exact.mjs), the whole-board
+// table (its starts side by side, table.mjs) and the finishes' solver method (its hole shares side
+// by side, finishpool.mjs).  This module owns the pool's store slice, starts the
 // pool when an analysis is heavy enough to pay for it (and keeps it), and routes the one Cancel to
 // whichever analysis runs on it.
 //
@@ -17,8 +18,8 @@ export function definePool(store, plan) {
   });
 }
 
-/** ctx = {store}.  Returns {acquire, running, run}: acquire(heavy) starts the pool when the analysis
- *  should use it; running() says whether it is up (no start-up to pay); run(kinds, stop) registers
+/** ctx = {store}.  Returns {acquire, wants, running, run}: acquire(heavy) starts the pool when the
+ *  analysis should use it; wants(heavy) says beforehand whether acquire would try; running() says whether it is up (no start-up to pay); run(kinds, stop) registers
  *  the pooled run Cancel stops.  `ctx.onCancel` (called by tasks.mjs's Cancel) is set here. */
 export function createPoolUse(ctx) {
   const { store } = ctx;
@@ -40,9 +41,20 @@ export function createPoolUse(ctx) {
     }
   };
 
+  /** Resolves when the running task's Cancel is pressed; off() stops listening. */
+  function whenCancelled() {
+    let off = () => {};
+    const promise = new Promise((resolve) => {
+      if (s.task?.cancelAt != null) resolve();
+      else off = store.subscribe((state) => { if (state.task?.cancelAt != null) resolve(); });
+    });
+    return { promise, off: () => off() };
+  }
+
   /** The pool started for this analysis ({size, pool}), or {size: 1, why} when it runs on the page's
    *  engine worker alone: one core, a light analysis (`heavy` false and no ?workers=N), or a pool
-   *  that could not start. */
+   *  that could not start.  A Cancel while the pool starts answers at once ({size: 1, cancelled}):
+   *  the pool goes on starting, for the next analysis. */
   async function acquire(heavy) {
     const p = s.pool;
     if (p.size < 2) return { size: 1, why: p.reason };
@@ -52,15 +64,21 @@ export function createPoolUse(ctx) {
     }
     if (forced === null && !heavy) return { size: 1, why: "a small analysis" };
     pool ??= new EnginePool(p.size);
+    const mine = pool;
     store.do("pool/set", { status: "starting" });
-    try {
-      await pool.start();
+    const started = mine.start().then(() => {
       store.do("pool/set", { status: "ready" });
-      return { size: p.size, pool };
-    } catch (err) {
-      pool = null;
+      return { size: p.size, pool: mine };
+    }, (err) => {
+      if (pool === mine) pool = null;
       store.do("pool/set", { status: "failed" });
       return { size: 1, why: `the pool of ${p.size} workers could not start: ${err.message}` };
+    });
+    const stop = whenCancelled();
+    try {
+      return await Promise.race([started, stop.promise.then(() => ({ size: 1, why: "cancelled", cancelled: true }))]);
+    } finally {
+      stop.off();
     }
   }
 
@@ -78,5 +96,8 @@ export function createPoolUse(ctx) {
     };
   }
 
-  return { acquire, running, run };
+  /** Whether acquire(heavy) would use the pool (the device has the cores; heavy or ?workers=N). */
+  const wants = (heavy) => s.pool.size > 1 && (forced !== null || heavy);
+
+  return { acquire, wants, running, run };
 }

@@ -35,6 +35,26 @@ def _cpython_table(board: str) -> dict:
     return out["result"]
 
 
+def test_a_cancel_while_the_pool_starts_answers_at_once(pooled):
+    """The first pooled analysis starts the pool (seconds); Cancel meanwhile does not wait for it."""
+    go(pooled, "#board=asymmetric&start=d4")
+    open_table(pooled)
+    assert pooled.evaluate("window.pegLab.store.state.pool.status") == "off"
+    pooled.click("#table-compute")
+    pooled.wait_for_function("() => window.pegLab.store.state.pool.status === 'starting'")
+    t0 = pooled.evaluate("performance.now()")
+    pooled.click("#table-cancel")
+    pooled.wait_for_function("() => !window.pegLab.store.state.task", timeout=30_000)
+    waited = pooled.evaluate("performance.now()") - t0
+    assert waited < 2000, f"the table answered {waited:.0f} ms after Cancel"
+    result = pooled.evaluate("window.pegLab.store.state.table.result")
+    assert result["cancelled"] and result["counts"]["solved"] == 0
+    assert "not computed" in (pooled.text_content("#status") or "")
+    # the pool went on starting, for the next analysis
+    pooled.wait_for_function("() => window.pegLab.store.state.pool.status === 'ready'", timeout=120_000)
+    assert not pooled.errors
+
+
 def test_a_table_on_two_pool_workers_is_the_one_process_table(pooled):
     go(pooled, "#board=triangle6&start=1")
     open_table(pooled)
