@@ -48,13 +48,18 @@ import build  # noqa: E402  (the project's build script, at the repository root)
 DONE = "() => /jump sequences|no answer/.test(document.querySelector('#analysis').textContent)"
 
 
-def count_once(page, board: str, size: int) -> dict:
-    """One count of ``board``'s default game on ``size`` workers (1: no pool): wall seconds and the answer."""
+def new_game(page, game: str, size: int) -> None:
+    """Set the pool's size (1: no pool) and open ``game`` (a fragment) as a new game (a hashchange)."""
     page.evaluate("n => window.pegLab.store.do('pool/set', {size: n})", size)
-    for fragment in ("#board=triangle4", f"#board={board}"):  # a new game each time (a hashchange)
+    for fragment in ("#board=triangle4", f"#board={game}"):
         before = page.evaluate("window.pegLab.states")
         page.evaluate("f => { location.hash = f; }", fragment)
         page.wait_for_function("n => window.pegLab.states > n && !window.pegLab.store.state.task", arg=before)
+
+
+def count_once(page, board: str, size: int) -> dict:
+    """One count of ``board``'s default game on ``size`` workers (1: no pool): wall seconds and the answer."""
+    new_game(page, board, size)
     page.evaluate("document.querySelector('#analysis').textContent = ''")
     t0 = time.perf_counter()
     page.get_by_role("button", name="Count all solutions").click()
@@ -77,12 +82,8 @@ TABLE_DONE = "() => { const t = window.pegLab.store.state.table; return !!t.resu
 
 def table_once(page, board: str, size: int) -> dict:
     """One whole-board table of ``board`` on ``size`` workers (1: the page's engine alone)."""
-    page.evaluate("n => window.pegLab.store.do('pool/set', {size: n})", size)
-    page.evaluate("() => localStorage.clear()")
-    for fragment in ("#board=triangle4", f"#board={board}"):  # a new game each time (a hashchange)
-        before = page.evaluate("window.pegLab.states")
-        page.evaluate("f => { location.hash = f; }", fragment)
-        page.wait_for_function("n => window.pegLab.states > n && !window.pegLab.store.state.task", arg=before)
+    page.evaluate("() => localStorage.clear()")  # no stored table: computed every time
+    new_game(page, board, size)
     page.get_by_role("button", name="Whole-board table").click()
     page.wait_for_function("() => !document.getElementById('table-panel').hidden")
     t0 = time.perf_counter()
@@ -101,11 +102,7 @@ FINISHES_DONE = "() => !window.pegLab.store.state.task && window.pegLab.store.st
 
 def finishes_once(page, game: str, size: int) -> dict:
     """One "Where can one peg finish?" of the game ``game`` (a fragment) on ``size`` workers (1: no pool)."""
-    page.evaluate("n => window.pegLab.store.do('pool/set', {size: n})", size)
-    for fragment in ("#board=triangle4", f"#board={game}"):  # a new game each time (a hashchange)
-        before = page.evaluate("window.pegLab.states")
-        page.evaluate("f => { location.hash = f; }", fragment)
-        page.wait_for_function("n => window.pegLab.states > n && !window.pegLab.store.state.task", arg=before)
+    new_game(page, game, size)
     t0 = time.perf_counter()
     page.get_by_role("button", name="Where can one peg finish?", exact=True).click()
     page.wait_for_function(FINISHES_DONE, timeout=3_600_000, polling=50)
