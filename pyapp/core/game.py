@@ -26,6 +26,13 @@ class Replay:
     def moves(self) -> int:
         return count_moves(self.jumps)
 
+    def not_one_peg_on(self, hole: int) -> str | None:
+        """Why this game does not end with one peg on the hole bit ``hole`` (its first bad move, or that
+        it ends elsewhere); None when it does.  The one check of a solution claimed for a finishing hole."""
+        if not self.valid:
+            return self.error
+        return None if self.final == 1 << hole else "it ends elsewhere"
+
 
 def illegal_reason(board: Board, pos: int, jump: Jump) -> str | None:
     """Why ``jump`` is illegal in ``pos`` (None when it is legal)."""

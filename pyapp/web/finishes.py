@@ -40,6 +40,7 @@ from ..core.budget import Budget, Progress
 from ..core.errors import PegError
 from ..core.game import replay
 from ..core.goal import Goal
+from ..core.moves import Jump
 from ..core.notation import format_moves
 from ..core.problem import Problem, Result
 from ..core.request import from_request
@@ -78,16 +79,18 @@ def plan_steps(board: Board, position: int, budget: Budget,
     return shares
 
 
+def class_impossible(board: Board, position: int) -> dict[str, str]:
+    """The holes the position class forbids from ``position``, by name, with the reason (every share and
+    the plan answer these at once)."""
+    reasons = {board.name_of[h]: class_reason(board, position, h) for h in board.bits}
+    return {name: why for name, why in reasons.items() if why}
+
+
 def shares_answer(board: Board, position: int, shares: list[list[int]], seconds: float) -> dict:
     """The plan's answer when the pool is to run the solver method (step 1 of the module docstring)."""
-    impossible = {}
-    for hole in board.bits:
-        reason = class_reason(board, position, hole)
-        if reason:
-            impossible[board.name_of[hole]] = reason
     unknown = {board.name_of[h]: CANCELLED for share in shares for h in share}
     return {"shares": [[board.name_of[h] for h in share] for share in shares], "seconds": round(seconds, 3),
-            "pending": answer(board, {}, impossible, unknown, True)}
+            "pending": answer(board, {}, class_impossible(board, position), unknown, True)}
 
 
 def requested_holes(board: Board, position: int, args: dict) -> list[int] | None:
@@ -141,6 +144,7 @@ def merge_request(args: dict) -> dict:
     allowed = [h for h in board.bits if class_reason(board, position, h) is None]
     seen: set[str] = set()
     possible: dict[str, list[str]] = {}
+    jumps: dict[str, list[Jump]] = {}  # the checked solutions, as jumps
     impossible: dict[str, str] = {}
     unknown: dict[str, str] = {}
     for part in parts:
@@ -157,7 +161,8 @@ def merge_request(args: dict) -> dict:
                     raise PegError(f"two shares answered the hole {name}")
                 seen.add(name)
                 if what == "possible":
-                    possible[name] = _checked(board, position, name, value)
+                    jumps[name] = _checked(board, position, name, value)
+                    possible[name] = value
                 else:
                     (impossible if what == "impossible" else unknown)[name] = _reason(name, value)
     missing = [board.name_of[h] for h in allowed if board.name_of[h] not in seen]
@@ -165,11 +170,8 @@ def merge_request(args: dict) -> dict:
         raise PegError(f"no share answered {', '.join(missing)[:200]} (and the run was not cancelled)")
     for name in missing:
         unknown[name] = CANCELLED
-    _with_engine_table(board, position, possible, impossible, unknown)
-    for hole in board.bits:
-        reason = class_reason(board, position, hole)
-        if reason:
-            impossible[board.name_of[hole]] = reason
+    _with_engine_table(board, position, jumps, possible, impossible, unknown)
+    impossible.update(class_impossible(board, position))
     order = {name: i for i, name in enumerate(board.names)}
 
     def ordered(table: dict) -> dict:
@@ -178,14 +180,16 @@ def merge_request(args: dict) -> dict:
     return answer(board, ordered(possible), ordered(impossible), ordered(unknown), cancelled)
 
 
-def _checked(board: Board, position: int, name: str, moves: Any) -> list[str]:
-    """A share's solution for ``name``: moves as text that replay from ``position`` to one peg there."""
+def _checked(board: Board, position: int, name: str, moves: Any) -> list[Jump]:
+    """A share's solution for ``name``, as its jumps: moves as text that replay from ``position`` to one
+    peg there."""
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise PegError(f"the solution ending on {name} must list its moves as text")
     rep = replay(board, position, moves)
-    if not rep.valid or rep.final != 1 << board.bit_of[name]:
-        raise PegError(f"the solution ending on {name} does not replay: {rep.error or 'it ends elsewhere'}")
-    return moves
+    err = rep.not_one_peg_on(board.bit_of[name])
+    if err:
+        raise PegError(f"the solution ending on {name} does not replay: {err}")
+    return rep.jumps
 
 
 def _reason(name: str, value: Any) -> str:
@@ -198,9 +202,11 @@ def _problem(board: Board, position: int, name: str) -> Problem:
     return Problem(board, position, Goal("hole", 1 << board.bit_of[name]))
 
 
-def _with_engine_table(board: Board, position: int, possible: dict, impossible: dict, unknown: dict) -> None:
+def _with_engine_table(board: Board, position: int, jumps: dict[str, list[Jump]], possible: dict,
+                       impossible: dict, unknown: dict) -> None:
     """The engine's table of proved positions and the merged shares, each told what the other knows:
-    a hole left unknown that the table has proved takes its answer; every replayed solution is recorded."""
+    a hole left unknown that the table has proved takes its answer; every checked solution (``jumps``, by
+    hole name) is recorded."""
     for name in list(unknown):
         problem = _problem(board, position, name)
         known = table_for(problem).answer(problem)
@@ -211,7 +217,6 @@ def _with_engine_table(board: Board, position: int, possible: dict, impossible: 
             possible[name] = format_moves(board, known.jumps)
         else:
             impossible[name] = known.reason or "impossible"
-    for name, moves in possible.items():
+    for name, solution in jumps.items():
         problem = _problem(board, position, name)
-        rep = replay(board, position, moves)
-        table_for(problem).record(problem, Result("solved", None, rep.jumps, rep.final))
+        table_for(problem).record(problem, Result("solved", None, solution, 1 << board.bit_of[name]))

@@ -187,9 +187,9 @@ def _cell(board: Board, raw: object, starts: list[str]) -> Cell:
         raise PegError(f"the cell {start} -> {finish} must list its moves as text")
     start, finish = str(start), str(finish)
     if status == "solved":
-        rep = replay(board, board.start(start), moves)
-        if not rep.valid or rep.final != 1 << board.hole(finish):
-            raise PegError(f"the solution of {start} -> {finish} does not replay: {rep.error or 'wrong finish'}")
+        err = replay(board, board.start(start), moves).not_one_peg_on(board.hole(finish))
+        if err:
+            raise PegError(f"the solution of {start} -> {finish} does not replay: {err}")
     return Cell(start, finish, str(status), fields.text(raw, "reason", 4000), moves,
                 fields.text(raw, "method", 1000, "") or "", fields.number(raw, "seconds", 0.0, low=-1.0),
                 fields.integer(raw, "nodes", 0) or 0)
