@@ -13,6 +13,7 @@
 import { gameArgs } from "../play/game.mjs";
 import { formatCount as fmt } from "../numbers.mjs";
 import { finishesOnPool } from "./finishpool.mjs";
+import { taskRequest } from "./tasks.mjs";
 
 const BUDGET_SECONDS = 20;
 const POOL_HOLES = 36; // boards from this size on start the pool for the solver method (as the table does)
@@ -91,13 +92,6 @@ export function createFinishes(ctx) {
   const s = store.state;
   const status = (text, kind = "") => store.do("status/set", text, kind);
 
-  /** The one `finishes` request in the page's engine worker (as always without a pool). */
-  function here(args, onProgress) {
-    const { id, promise } = ctx.engine.request("finishes", args, { onProgress });
-    store.do("task/update", { id });
-    return promise;
-  }
-
   async function run() {
     if (ctx.game.blocked() || !s.board) return;
     store.do("selection/select", null);
@@ -122,7 +116,8 @@ export function createFinishes(ctx) {
       // the plan first and the solver's shares on the pool (finishpool.mjs) where the pool pays for itself:
       // it is up already, or the board is big (a few s of start-up against a finishes of seconds elsewhere)
       const pooled = ctx.pool.wants(ctx.pool.running() || s.board.cells.length >= POOL_HOLES);
-      const f = pooled ? await finishesOnPool(ctx, args, { onProgress, onPool }) : await here(args, onProgress);
+      const f = pooled ? await finishesOnPool(ctx, args, { onProgress, onPool })
+        : await taskRequest(ctx, "finishes", args, onProgress);
       const wall = (performance.now() - t0) / 1000;
       if (s.task.cancelAt !== null) ctx.lab.cancels.push(performance.now() - s.task.cancelAt);
       store.do("task/end");

@@ -17,6 +17,7 @@
 // the one `finishes` request, as it always did.
 
 import { spreadRequests } from "../engine/pool.mjs";
+import { taskRequest } from "./tasks.mjs";
 
 // Cancel waits this long for the pool's requests to answer with what they did, then terminates the pool
 const CANCEL_GRACE_MS = 120;
@@ -28,7 +29,7 @@ const CANCEL_GRACE_MS = 120;
 export async function finishesOnPool(ctx, args, { onProgress, onPool }) {
   const { store } = ctx;
   const s = store.state;
-  const plan = await engineRequest(ctx, "finishes", { ...args, workers: s.pool.size }, onProgress);
+  const plan = await taskRequest(ctx, "finishes", { ...args, workers: s.pool.size }, onProgress);
   if (!plan.shares) return { ...plan, workers: 1 };
   const got = await ctx.pool.acquire(true); // answers at once on a Cancel while the pool starts
   if (got.cancelled || s.task.cancelAt !== null) return { ...plan.pending, workers: 1 }; // cancelled before the solver
@@ -37,24 +38,13 @@ export async function finishesOnPool(ctx, args, { onProgress, onPool }) {
   let parts;
   if (got.size < 2) { // the pool could not start: the solver method on every share here, in the engine worker
     const holes = plan.shares.flat();
-    parts = [await engineRequest(ctx, "finishes", { ...solverArgs, holes }, onProgress)];
+    parts = [await taskRequest(ctx, "finishes", { ...solverArgs, holes }, onProgress)];
   } else {
     parts = await spread(ctx, got.pool, solverArgs, plan.shares, onPool);
   }
   const stopped = s.task.cancelAt !== null || parts.some((p) => !p || p.cancelled);
   const merged = await ctx.call("finishes_merge", { ...args, parts, cancelled: stopped });
   return { ...merged, workers: got.size, why: got.why };
-}
-
-/** One request in the page's engine worker, its id given to the task (Cancel cancels it). */
-async function engineRequest(ctx, fn, args, onProgress) {
-  const { id, promise } = ctx.engine.request(fn, args, { onProgress });
-  ctx.store.do("task/update", { id });
-  try {
-    return await promise;
-  } finally {
-    ctx.store.do("task/update", { id: null });
-  }
 }
 
 /** The shares side by side on `pool`: the answers in the shares' order (null for one not answered). */

@@ -17,6 +17,7 @@ import { positionKey } from "./finishmap.mjs";
 import { cacheKey, readTable, writeTable } from "./tablecache.mjs";
 import { formatCount as fmt } from "../numbers.mjs";
 import { spreadRequests } from "../engine/pool.mjs";
+import { taskRequest } from "./tasks.mjs";
 
 export const PROBLEM_SECONDS = 25; // per start/finish problem: about pyapp's 10 s CPython budget in Pyodide
 // boards from this size on take 5 s to 4 min in one worker (BENCHMARKS.md, whole tables): worth the pool
@@ -97,13 +98,6 @@ export function createTable(ctx) {
       : `Whole-board table: not computed yet. ${estimateText(info, s.board.board.title)}`);
   }
 
-  /** One worker: the page's engine computes every start in one request. */
-  function computeHere(args, onProgress) {
-    const { id, promise } = ctx.engine.request("table", args, { onProgress });
-    store.do("task/update", { id });
-    return promise;
-  }
-
   /** The page's pool: one request per start, each pool worker taking the next start when it is
    *  free (spreadRequests), the progress summed over the workers; then the page's engine merges the
    *  cells (pyapp.web.table.merge_request replays every solution) into the one table's answer. */
@@ -170,7 +164,7 @@ export function createTable(ctx) {
         t0 = performance.now(); // the pool's start-up is not the table's time
         r = await computePooled(plan.pool, args, info, t0);
       } else {
-        r = await computeHere(args, onProgress);
+        r = await taskRequest(ctx, "table", args, onProgress); // one worker: every start in one request
       }
       if (s.task.cancelAt !== null) ctx.lab.cancels.push(performance.now() - s.task.cancelAt);
       const table = { board: r.board, version: r.version, problem_seconds: r.problem_seconds, counts: r.counts,

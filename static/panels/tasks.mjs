@@ -8,6 +8,18 @@ import { gameArgs } from "../play/game.mjs";
 import { formatCount as fmt } from "../numbers.mjs";
 
 
+/** A request to the page's engine worker as the running task's request (its id is what Cancel cancels,
+ *  until the request answers).  Resolves with the answer. */
+export async function taskRequest(ctx, fn, args, onProgress) {
+  const { id, promise } = ctx.engine.request(fn, args, { onProgress });
+  ctx.store.do("task/update", { id });
+  try {
+    return await promise;
+  } finally {
+    ctx.store.do("task/update", { id: null });
+  }
+}
+
 export function defineTasks(store) {
   store.define("task", null, {
     /** {kind, id, t0, cancelAt, cancellable, waiting} */
