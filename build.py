@@ -186,6 +186,10 @@ def write_benchmarks(dist: Path) -> None:
     (target / "index.json").write_text(json.dumps({"results": names}, indent=1) + "\n", encoding="utf-8")
 
 
+VERSION_MARK = "@APP_VERSION@"
+"""Where :func:`write_version` puts the version in ``index.html``."""
+
+
 def write_board_data(dist: Path) -> None:
     """``boards.json`` from pyapp itself, and the default board drawn into ``index.html``
     (replacing the skeleton between the ``@BOARD@`` marks) so the first paint shows it."""
@@ -204,6 +208,17 @@ def write_board_data(dist: Path) -> None:
     head, rest = html.split(start, 1)
     html = head + svg + rest.split(end, 1)[1]
     page.write_text(html, encoding="utf-8")
+
+
+def write_version(dist: Path) -> None:
+    """The package's version (``pyapp.__version__``, its one home) into the page's footer."""
+    from pyapp import __version__
+
+    page = dist / "index.html"
+    html = page.read_text(encoding="utf-8")
+    if VERSION_MARK not in html:
+        raise SystemExit(f"index.html lacks the {VERSION_MARK} mark in its footer")
+    page.write_text(html.replace(VERSION_MARK, __version__), encoding="utf-8")
 
 
 def png_bytes(width: int, height: int, pixels: bytearray) -> bytes:
@@ -311,6 +326,7 @@ def build(dist: Path = DIST) -> str:
         shutil.copy2(pkg / name, dist / "pyodide" / name)
     write_pyapp_zip(dist / "pyapp.zip")
     write_board_data(dist)
+    write_version(dist)
     write_benchmarks(dist)
     write_sets(dist)
     write_snapshot(dist)

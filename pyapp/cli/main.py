@@ -40,9 +40,12 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "python -m pyapp") -> argparse.ArgumentParser:
     """The parser with every command module found in :mod:`pyapp.cli.commands`."""
-    parser = _Parser(prog="python -m pyapp", description="Peg Solitaire Lab: boards, solver and analyses.")
+    from .. import __version__
+
+    parser = _Parser(prog=prog, description="Peg Solitaire Lab: boards, solver and analyses.")
+    parser.add_argument("--version", action="version", version=f"Peg Solitaire Lab {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
@@ -75,8 +78,8 @@ def printable(text: str, *, keep: str = "") -> str:
     return "".join(out)
 
 
-def _answer(argv: list[str]) -> tuple[argparse.Namespace, dict]:
-    parser = build_parser()
+def _answer(argv: list[str], prog: str) -> tuple[argparse.Namespace, dict]:
+    parser = build_parser(prog)
     args, extra = parser.parse_known_args(argv)
     if extra:
         # positional lists (replay's moves) may be interrupted by options: collect the rest
@@ -113,12 +116,12 @@ def _fail(message: str, code: int, want_json: bool) -> int:
     return code
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = "python -m pyapp") -> int:
     """Run one command; return the exit code (see the module docstring)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     want_json = "--json" in argv
     try:
-        args, result = _answer(argv)
+        args, result = _answer(argv, prog)
         # a command answers one dict, or a stream of them (``solve --batch``): one line (or block) each
         for item in [result] if isinstance(result, dict) else result:
             if args.json:
@@ -144,3 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return _fail(f"internal error ({type(err).__name__}): {err}", 1, want_json)
     return 0
+
+
+def console() -> int:
+    """The ``pegsol`` console script (the same command as ``python -m pyapp``)."""
+    return main(prog="pegsol")
