@@ -35,7 +35,8 @@ _EXPORTS = {
 }
 """Name -> the module that defines it."""
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = ["Board", "PegError", "Problem", "Result", "__version__", "board", "count", "fewest", "finishes", "hint",
+           "notation", "position", "position_text", "problem", "render_svg", "replay", "solve"]
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__ imports on first use
     from .analysis.facade import (

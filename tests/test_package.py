@@ -135,3 +135,13 @@ def _wait_for_workers(env: Path, address: str, n: int, cwd: Path, seconds: float
         if time.monotonic() > deadline:
             raise AssertionError(f"{n} Dask workers did not join {address}: {done.stderr[-1500:]}")
         time.sleep(1)
+
+
+def test_every_name_pyapp_exports_resolves():
+    import pyapp
+
+    assert set(pyapp.__all__) == set(pyapp._EXPORTS) | {"__version__"}
+    for name in pyapp.__all__:
+        assert getattr(pyapp, name) is not None
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        pyapp.nope  # noqa: B018
