@@ -6,7 +6,10 @@
  * from the previous cache instead of being downloaded again. */
 const VERSION = "@VERSION@";
 const ASSETS = /*@ASSETS@*/;
-const PREFIX = "peg-lab-";
+// A deploy at the host's root names its caches peg-lab-VERSION; one under a sub-path, peg-lab@/PATH/-VERSION:
+// two deploys on one origin (/peg/ and /peg-beta/) then never delete each other's caches on activate.
+const SCOPE_PATH = new URL(self.registration.scope).pathname;
+const PREFIX = SCOPE_PATH === "/" ? "peg-lab-" : `peg-lab@${SCOPE_PATH}-`;
 const CACHE = PREFIX + VERSION;
 const HASH_HEADER = "x-peg-sha256";
 const PARALLEL = 4;
