@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the tests need into the project's virtual environment (.venv/, created if missing,
 # never the system Python), then runs lint (ruff), type checks (mypy) and the whole suite with the doctests.
-# Usage (from the project root): bash scripts/test.sh [extra pytest args]
+# Usage (from the project root): bash scripts/test.sh [extra pytest args]; PEG_TEST_WORKERS=N sets the
+# number of pytest-xdist workers (default: one per core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x .venv/bin/python ]; then
@@ -15,4 +16,6 @@ if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
 fi
 "$PY" -m ruff check pyapp tests build.py
 "$PY" -m mypy
-"$PY" -m pytest -q "$@"
+# every core: whole test files per worker (module fixtures such as a loaded page are set up once), the
+# slowest files first so no long file starts last; the site is built once for all workers (tests/conftest.py)
+"$PY" -m pytest -q -n "${PEG_TEST_WORKERS:-auto}" --dist loadfile "$@"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 import struct
 import sys
 import threading
@@ -21,9 +22,10 @@ import build  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+def site(built_site, tmp_path_factory) -> Path:
+    """A copy of the suite's one build (some tests here edit files in it)."""
     target = tmp_path_factory.mktemp("build") / "dist"
-    build.build(target)
+    shutil.copytree(built_site, target)
     return target
 
 

@@ -16,18 +16,15 @@ from browser_support import (
     CHROMIUM_ARGS,
     CspAwareBrowser,
     Server,
-    build,
     no_browser,
     open_app,
 )
 
 
 @pytest.fixture(scope="session")
-def dist_dir(tmp_path_factory) -> Path:
-    """The site, built once per session into a temporary folder (the working dist/ is left alone)."""
-    target = tmp_path_factory.mktemp("site") / "dist"
-    build.build(target)
-    return target
+def dist_dir(built_site) -> Path:
+    """The site, built once per test run (``tests/conftest.py``); tests that edit files copy it first."""
+    return built_site
 
 
 @pytest.fixture(scope="session")
