@@ -32,7 +32,7 @@ def site(built_site, tmp_path_factory) -> Path:
 def _sw_assets(site: Path) -> tuple[str, dict]:
     text = (site / "sw.js").read_text()
     version = text.split('const VERSION = "')[1].split('"')[0]
-    listing = text.split("const ASSETS = ")[1].split(";\nconst PREFIX")[0]
+    listing = text.split("const ASSETS = ")[1].split(";\n", 1)[0]
     return version, json.loads(listing)
 
 

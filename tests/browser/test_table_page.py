@@ -146,8 +146,12 @@ def test_cancel_stops_a_big_table_at_once_and_keeps_what_is_done(app):
                           ".textContent)", timeout=60_000)
     # the start being computed is marked: one in a single worker; on a device with cores to spare a board
     # this big runs on the page's pool, one start per worker (tests/browser/test_table_pool.py)
-    running = app.evaluate("() => (window.pegLab.store.state.table.progress.current || ['one']).length")
-    assert 1 <= app.locator("#table-grid .tv-running").count() <= max(running, 1)
+    # the grid and the progress are read together, polled until the grid has drawn the newest progress
+    app.wait_for_function("""() => {
+      const marked = document.querySelectorAll('#table-grid .tv-running').length;
+      const running = (window.pegLab.store.state.table.progress.current || ['one']).length;
+      return marked >= 1 && marked <= Math.max(running, 1);
+    }""", timeout=10_000)
     app.locator("#table-cancel").click()
     app.wait_for_function("n => window.pegLab.cancels.length > n", arg=before, timeout=10_000)
     assert app.evaluate("window.pegLab.cancels.at(-1)") < 1000  # the worker answers within one slice
