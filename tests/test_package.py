@@ -53,7 +53,7 @@ def env(wheel, tmp_path_factory) -> Iterator[Path]:
     home = tmp_path_factory.mktemp("venv")
     venv.EnvBuilder(with_pip=True).create(home / "env")
     bin_dir = home / "env" / "bin"
-    _run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+    _run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-compile",
           f"{wheel}[cluster]"], cwd=home, timeout=600)
     yield bin_dir
 
