@@ -221,3 +221,11 @@ def test_a_damaged_cached_set_is_dropped_and_rebuilt_never_shipped(tmp_path, mon
     shipped = (second / "sets" / sets.file_name("triangle5")).read_bytes()
     assert shipped == cached.read_bytes() == good  # rebuilt, cached again, identical
     assert len(decode(shipped, default_problem("triangle5"))) == 390
+
+
+def test_the_page_footer_shows_the_package_version(site):
+    import pyapp
+
+    html = (site / "index.html").read_text()
+    assert f'<span id="app-version">Peg Solitaire Lab {pyapp.__version__}</span>' in html
+    assert build.VERSION_MARK not in html
