@@ -402,7 +402,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command")
     serve = sub.add_parser("serve", help="build if needed, then serve dist/ on 127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    sub.add_parser("build", help="write dist/ (the default)")
+    make = sub.add_parser("build", help="write dist/ (the default)")
+    make.add_argument("--out", type=Path, default=DIST, help="the folder to write (default: dist/)")
     args = parser.parse_args(argv)
     if args.command == "serve":
         if needs_build():
@@ -416,9 +417,10 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             server.server_close()
         return 0
-    version = build()
-    size = sum(p.stat().st_size for p in DIST.rglob("*") if p.is_file())
-    print(f"built dist/ (version {version}, {size / 1e6:.1f} MB)")
+    out = getattr(args, "out", DIST)
+    version = build(out)
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    print(f"built {out} (version {version}, {size / 1e6:.1f} MB)")
     return 0
 
 

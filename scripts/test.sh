@@ -14,8 +14,14 @@ if [ ! -d node_modules/pyodide ]; then npm ci --no-audit --no-fund; fi
 if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
   echo "note: no system Chromium found; browser tests use Playwright's own browser if installed, else skip" >&2
 fi
+# the site the browser and build tests use, built in the background while lint, type checks and the other
+# tests run (tests/conftest.py waits for it and runs the tests that need it last)
+SITE_TMP=$(mktemp -d)
+export PEG_TEST_SITE="$SITE_TMP/dist"
+( "$PY" build.py build --out "$PEG_TEST_SITE" >"$PEG_TEST_SITE.log" 2>&1; echo $? >"$PEG_TEST_SITE.status" ) &
+BUILD_PID=$!
+trap 'kill "$BUILD_PID" 2>/dev/null || true; rm -rf "$SITE_TMP"' EXIT
 "$PY" -m ruff check pyapp tests build.py
 "$PY" -m mypy
-# every core: whole test files per worker (module fixtures such as a loaded page are set up once), the
-# slowest files first so no long file starts last; the site is built once for all workers (tests/conftest.py)
+# every core: whole test files per worker (module fixtures such as a loaded page are set up once)
 "$PY" -m pytest -q -n "${PEG_TEST_WORKERS:-auto}" --dist loadfile "$@"
