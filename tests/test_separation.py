@@ -131,11 +131,13 @@ def test_solver_answers_diamond41_e1_one_peg_anywhere_by_separation():
 
 def test_rounding_to_a_non_pagoda_is_rejected():
     board = get_board("triangle5")
-    # weights BOUND - u = 2 on one hole, 0 elsewhere: a jump onto that hole from two 0-weight holes raises it
-    u = [2.0] * len(board.bits)
-    u[0] = 0.0
-    assert integer_pagoda(board, u, 2) is None
-    assert integer_pagoda(board, [2.0] * len(board.bits), 2) == {}
+    # weight 2 on one hole, 0 elsewhere: a jump onto that hole from two 0-weight holes raises it
+    w = [0.0] * len(board.bits)
+    w[0] = 2.0
+    assert integer_pagoda(board, w) is None
+    assert integer_pagoda(board, [0.0] * len(board.bits)) == {}
+    # a programme's vertex with rounding noise is scaled to coprime integers
+    assert integer_pagoda(board, [0.5 + 1e-10] * len(board.bits)) == {b: 1 for b in board.bits}
 
 
 def test_short_problems_use_no_frontier_deeper_than_half_the_jumps():
