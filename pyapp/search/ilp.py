@@ -68,19 +68,19 @@ class IlpFormulation:
             allowed |= f
         self.p: list[list[int]] = []
         for t in range(steps + 1):
-            row = []
+            layer = []
             for h in holes:
                 if t == 0:
                     v = start >> h & 1
-                    row.append(m.add_var(v, v))
+                    layer.append(m.add_var(v, v))
                 elif t == steps and exact is not None:
                     v = exact >> h & 1
-                    row.append(m.add_var(v, v))
+                    layer.append(m.add_var(v, v))
                 elif t == steps and finishes and end == 1:
-                    row.append(m.add_var(0, allowed >> h & 1))
+                    layer.append(m.add_var(0, allowed >> h & 1))
                 else:
-                    row.append(m.add_var(0, 1))
-            self.p.append(row)
+                    layer.append(m.add_var(0, 1))
+            self.p.append(layer)
         # x[t][j]: jump j is step t (t = 1..steps)
         self.x: list[list[int]] = [[]] + [[m.add_var(0, 1, integer=True) for _ in self.jumps]
                                           for _ in range(steps)]
