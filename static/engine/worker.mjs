@@ -4,6 +4,7 @@
 // Long requests (solve, bench) run slice by slice (pyapp.web.api.Job.step, ~50 ms each); between
 // slices the worker yields to its event loop, so a cancel is seen within one slice.
 
+import { lpModule } from "./lp.mjs";
 import { message } from "./protocol.mjs";
 import { missingRuntimeFile } from "./runtime_files.mjs";
 import { createSets } from "./sets.mjs";
@@ -182,6 +183,11 @@ async function boot() {
   webapi = py.pyimport("pyapp.web.api");
   stage("warm");
   webapi.call("warm", "{}");
+  // HiGHS for the linear programmes: fetched only when a proof first asks for one (pyapp.proofs.lp)
+  py.registerJsModule("peg_lp", lpModule(async () => {
+    const { default: loadHighs } = await import("../../highs/highs.mjs");
+    return loadHighs({ locateFile: (file) => new URL(`../../highs/${file}`, import.meta.url).href });
+  }));
   const version = py.runPython("import sys; sys.version.split()[0]");
   stage(null);
   const files = { wasm_arrived: arrived("pyodide.asm.wasm"), stdlib_arrived: arrived("python_stdlib.zip"),
