@@ -108,3 +108,52 @@ def test_cli_engine_ilp(capsys):
     assert "by integer programming (HiGHS" in capsys.readouterr().out
     assert main(["solve", "english", "--goal", "min", "--engine", "ilp"]) == 2
     assert "fixed number of pegs" in capsys.readouterr().err
+
+
+def _drive_phase(phase, run):
+    gen = phase.run(run, 0)
+    try:
+        while True:
+            next(gen)
+    except StopIteration as stop:
+        return stop.value
+
+
+def _run(problem, seconds):
+    from types import SimpleNamespace
+
+    from pyapp.core.budget import Budget
+
+    return SimpleNamespace(budget=Budget(max_seconds=seconds), start=problem.start, st=SimpleNamespace(tried=[]))
+
+
+def test_the_portfolio_phase_runs_only_on_long_budgets():
+    from pyapp.core.budget import Budget
+    from pyapp.search.ilp import IntegerProgram, integer_program_applies
+
+    board = get_board("diamond41")
+    problem = Problem(board, board.start("e1"), Goal("hole", 1 << board.hole("e9")))
+    assert integer_program_applies(problem, Budget(max_seconds=600))
+    assert not integer_program_applies(problem, Budget(max_seconds=60))
+    assert not integer_program_applies(problem, Budget())
+    assert not integer_program_applies(make_problem(board, start="e1", goal="min"), Budget(max_seconds=600))
+    assert _drive_phase(IntegerProgram(problem), _run(problem, 60)) is None
+    proof = _drive_phase(IntegerProgram(problem), _run(problem, 600))
+    assert proof.status == "proof" and proof.method.startswith("integer programme infeasible (HiGHS")
+    assert proof.engine.startswith("integer programming (HiGHS")
+    easy = default_problem("triangle5")
+    found = _drive_phase(IntegerProgram(easy), _run(easy, 600))
+    assert found.status == "found" and found.path[0] == easy.start and easy.goal.reached(found.path[-1])
+
+
+def test_the_solver_reports_the_phase_s_proof(monkeypatch):
+    """With the portfolio cut down to its complete search, the programme placed before it answers first."""
+    from pyapp.core.budget import drive
+    from pyapp.search import solver
+
+    monkeypatch.setattr(solver, "portfolio", lambda restarts, widths, lp, complete: [complete])
+    board = get_board("diamond41")
+    problem = Problem(board, board.start("e1"), Goal("hole", 1 << board.hole("e9")))
+    result = drive(solver.search(problem, max_seconds=600))
+    assert result.status == "impossible" and result.method.startswith("integer programming (HiGHS")
+    assert result.reason.startswith("integer programme infeasible (HiGHS")

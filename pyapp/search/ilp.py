@@ -29,8 +29,10 @@ loads); the programme itself is one call bounded by the budget's seconds.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Generator
+from dataclasses import dataclass
 
 from ..core.budget import Budget, budget_of, drive
 from ..core.errors import PegError
@@ -40,9 +42,18 @@ from ..core.notation import format_jump
 from ..core.problem import Problem, Result
 from ..proofs.lp import Model, Solution, describe, solve_steps
 from ..proofs.pagoda import pagodas_for
+from .phases import Outcome, Run
 
 ILP_SECONDS = 60.0
 """The programme's time limit when the budget sets no seconds."""
+
+PHASE_MIN_SECONDS = 120.0
+"""The solver's portfolio runs the programme (:class:`IntegerProgram`) only when at least this many seconds
+are left before its complete search: Diamond 41 d2 -> f8 needs minutes, and shorter budgets (the page's, the
+bench's) are better spent on the level search."""
+
+PHASE_SHARE = 0.5
+"""The share of the seconds left that the portfolio's programme may take."""
 
 
 class IlpFormulation:
@@ -161,6 +172,43 @@ def _answer(f: IlpFormulation, s: Solution, t0: float) -> Result:
                       final=problem.start, nodes=s.nodes, seconds=seconds, method=method)
     return Result("unknown", f"integer programme not solved: {describe(s) if s.message == '' else s.message}",
                   final=problem.start, nodes=s.nodes, seconds=seconds, method=method)
+
+
+def integer_program_applies(problem: Problem, budget: Budget) -> bool:
+    """Whether the solver's portfolio gets an :class:`IntegerProgram` phase: a goal with a fixed end, a
+    budget of at least :data:`PHASE_MIN_SECONDS`, and CPython (in the page one call of minutes could not be
+    cancelled: there the programme is ``solve --engine ilp``'s only)."""
+    left = budget.remaining_seconds()
+    return (problem.goal.final_pegs is not None and left is not None and left >= PHASE_MIN_SECONDS
+            and sys.platform != "emscripten")
+
+
+@dataclass(frozen=True)
+class IntegerProgram:
+    """A phase of the solver's portfolio (:mod:`pyapp.search.phases`): the programme on :data:`PHASE_SHARE`
+    of the seconds left, when at least :data:`PHASE_MIN_SECONDS` are; an infeasible programme is a proof, a
+    point a replayed solution; anything else leaves the question to the complete search."""
+
+    problem: Problem
+    name: str = "integer programming"
+
+    def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
+        left = run.budget.remaining_seconds()
+        if left is None or left < PHASE_MIN_SECONDS or run.start != self.problem.start:
+            return None
+        formulation = IlpFormulation(self.problem, PHASE_SHARE * left)
+        yield
+        solution = yield from solve_steps(formulation.model)
+        answer = _answer(formulation, solution, time.perf_counter())
+        if answer.status == "impossible":
+            return Outcome("proof", [], answer.reason or "", answer.method)
+        if answer.status == "solved":
+            path = [self.problem.start]
+            for a, b, c in answer.jumps:
+                path.append(path[-1] ^ (1 << a | 1 << b | 1 << c))
+            return Outcome("found", path, answer.method)
+        run.st.tried.append(f"the integer programme ({answer.reason})")
+        return None
 
 
 def solve_ilp(problem: Problem, *, budget: Budget | None = None, max_seconds: float | None = None) -> Result:

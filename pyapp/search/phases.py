@@ -47,12 +47,15 @@ LP_MAX_HOLES = 64
 class Outcome:
     """How the portfolio ended."""
 
-    status: Literal["found", "exhausted", "pagoda", "budget"]
+    status: Literal["found", "exhausted", "pagoda", "proof", "budget"]
     """``found``: ``path`` leads to a goal position; ``exhausted``: a complete search saw every
-    position without one (a proof); ``pagoda``: ``method`` is a pagoda proof; ``budget``: spent."""
+    position without one (a proof); ``pagoda``: ``method`` is a pagoda proof; ``proof``: ``method`` is
+    another proof's reason, ``engine`` what gave it; ``budget``: spent."""
     path: list[int] = field(default_factory=list)
     method: str = ""
     """The phase that found the path, or the pagoda proof's reason."""
+    engine: str = ""
+    """For ``proof``: the answer's method (e.g. ``integer programming (HiGHS ...)``)."""
 
 
 @dataclass

@@ -65,6 +65,7 @@ from .compiled import Tables, build_tables, reseed
 from .complete import Complete, CompleteFewest
 from .dfs import NO_LIMIT, Stats
 from .formulations import Alongside
+from .ilp import IntegerProgram, integer_program_applies
 from .phases import (
     DEFAULT_BEAM_WIDTHS,
     DEFAULT_RESTARTS,
@@ -211,12 +212,16 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
                            DEFAULT_BEAM_WIDTHS if beam_widths is None else beam_widths,
                            bool(finishes) and len(board.bits) <= LP_MAX_HOLES,
                            _complete(problem, bool(finishes)))
+        if integer_program_applies(problem, budget):  # before the complete search, on long budgets only
+            phases.insert(len(phases) - 1, IntegerProgram(problem))
         outcome = yield from run_phases(run, phases)
         entries = len(run.table)
         if outcome.status == "budget":
             return spent()
         if outcome.status == "pagoda" and definite:
             return done("impossible", outcome.method, None, "pagoda (linear programming)", st.nodes, entries)
+        if outcome.status == "proof" and definite:
+            return done("impossible", outcome.method, None, outcome.engine, st.nodes, entries)
         if outcome.status == "found":
             method = outcome.method
             if not definite and outcome.path[-1].bit_count() <= final_pegs:
