@@ -97,7 +97,7 @@ def describe(s: Solution) -> str:
         return s.message
     parts = [s.status, f"{s.backend}"]
     if s.nodes:
-        parts.append(f"{s.nodes} nodes")
+        parts.append(f"{s.nodes} node{'' if s.nodes == 1 else 's'}")
     parts.append(f"{s.seconds:.2f} s")
     if s.gap is not None and s.status == "time limit":
         parts.append(f"gap {'inf' if math.isinf(s.gap) else f'{100 * s.gap:.1f} %'}")

@@ -157,7 +157,8 @@ def _answer(f: IlpFormulation, s: Solution, t0: float) -> Result:
     method = f"integer programming ({s.backend})" if s.backend else "integer programming"
     seconds = time.perf_counter() - t0
     if s.status == "infeasible":
-        return Result("impossible", f"integer programme infeasible (HiGHS, {s.nodes} nodes, {s.seconds:.1f} s; "
+        nodes = f"{s.nodes} node{'' if s.nodes == 1 else 's'}"
+        return Result("impossible", f"integer programme infeasible (HiGHS, {nodes}, {s.seconds:.1f} s; "
                       f"{f.steps} steps, {size})", final=problem.start, nodes=s.nodes, seconds=seconds,
                       method=method)
     if s.x is not None and s.status in ("optimal", "time limit"):
