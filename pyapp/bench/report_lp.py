@@ -1,0 +1,53 @@
+"""BENCHMARKS.md's section on linear and integer programmes, from ``benchmarks/lp.json``.
+
+The file holds three measurements, each naming its command, runtime and date: the time per programme of
+the prover's callers before (the hand-written simplex) and after (HiGHS) the move to :mod:`pyapp.proofs.lp`
+(``scripts/lp_timing.py`` on both checkouts, alternated), searches and bench rows that use programmes (answers,
+nodes and seconds before and after), and the integer programme's cells (``solve --engine ilp``).  Ratios are
+computed here from the JSON, never typed in.
+"""
+
+from __future__ import annotations
+
+
+def _ms(v: float) -> str:
+    return f"{v:.2f} ms"
+
+
+def section(data: dict) -> str:
+    """The Markdown section (empty when the file has nothing to show)."""
+    out = ["## Linear and integer programmes: HiGHS", "",
+           "Every linear programme of the prover (pagoda learning, pagoda separation, the level search's cuts) and "
+           "the integer programme of `solve --engine ilp` go through one interface, `pyapp/proofs/lp.py`, solved by "
+           "HiGHS 1.15.1 (`highspy` in CPython, its WebAssembly build in the page)."]
+    timing = data.get("lp_timing")
+    if timing:
+        out += ["", f"### Time per programme ({timing['runtime']}, `{timing['command']}`, {timing['date']}; "
+                    f"{timing['note']})", "",
+                "| caller | calls | proofs before / after | hand-written simplex | HiGHS | ratio |",
+                "|---|---:|---:|---:|---:|---:|"]
+        for name, before in timing["before"].items():
+            after = timing["after"][name]
+            out.append(f"| {name} | {before['calls']} | {before['proofs']} / {after['proofs']} | "
+                       f"{_ms(before['ms_per_call_median'])} | {_ms(after['ms_per_call_median'])} | "
+                       f"{before['ms_per_call_median'] / after['ms_per_call_median']:.1f}x |")
+    search = data.get("search")
+    if search:
+        out += ["", f"### Searches that use programmes, before and after ({search['runtime']}, {search['date']}, "
+                    f"`{search['command']}`; {search['note']})", "",
+                "| problem | answer before / after | nodes before / after | seconds before / after |",
+                "|---|---|---:|---:|"]
+        for r in search["rows"]:
+            b, a = r["before"], r["after"]
+            nodes = "—" if b["nodes"] is None else f"{b['nodes']:,} / {a['nodes']:,}"
+            answer = b["answer"] if b["answer"] == a["answer"] else f"{b['answer']} / {a['answer']}"
+            out.append(f"| {r['name']} | {answer} | {nodes} | {b['seconds']:.2f} / {a['seconds']:.2f} |")
+    cells = data.get("ilp")
+    if cells:
+        out += ["", "### The integer programme (`solve --engine ilp`)", "",
+                "| cell | answer | HiGHS nodes | seconds | runtime, date | command |", "|---|---|---:|---:|---|---|"]
+        for c in cells:
+            note = f" ({c['note']})" if c.get("note") else ""
+            out.append(f"| {c['cell']} | {c['answer']}{note} | {c['nodes']:,} | {c['seconds']:.1f} | {c['runtime']}, "
+                       f"{c['date']} | `{c['command']}` |")
+    return "\n".join(out) if len(out) > 3 else ""
