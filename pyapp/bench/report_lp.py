@@ -1,10 +1,11 @@
 """BENCHMARKS.md's section on linear and integer programmes, from ``benchmarks/lp.json``.
 
-The file holds three measurements, each naming its command, runtime and date: the time per programme of
+The file holds four measurements, each naming its command, runtime and date: the time per programme of
 the prover's callers before (the hand-written simplex) and after (HiGHS) the move to :mod:`pyapp.proofs.lp`
 (``scripts/lp_timing.py`` on both checkouts, alternated), searches and bench rows that use programmes (answers,
-nodes and seconds before and after), and the integer programme's cells (``solve --engine ilp``).  Ratios are
-computed here from the JSON, never typed in.
+nodes and seconds before and after), the page's first programme against the next ones
+(``scripts/lp_chromium.py``), and the integer programme's cells (``solve --engine ilp``).  Ratios are computed
+here from the JSON, never typed in.
 """
 
 from __future__ import annotations
@@ -42,6 +43,15 @@ def section(data: dict) -> str:
             nodes = "—" if b["nodes"] is None else f"{b['nodes']:,} / {a['nodes']:,}"
             answer = b["answer"] if b["answer"] == a["answer"] else f"{b['answer']} / {a['answer']}"
             out.append(f"| {r['name']} | {answer} | {nodes} | {b['seconds']:.2f} / {a['seconds']:.2f} |")
+    page = data.get("chromium")
+    if page:
+        first, rest = page["cells"][0], page["cells"][1:]
+        asked = sorted(x for x in first["highs_requested_after_click_s"] if x is not None)
+        out += ["", f"In the page ({page['runtime']}, `{page['command']}`, {page['date']}; {page['note']}): Diamond 41 "
+                    f"{first['cell']}, the first proof that needs a programme, took {first['click_to_answer_s']:.2f} s "
+                    f"from the click to the answer, HiGHS's WebAssembly requested {asked[len(asked) // 2]:.2f} s after "
+                    f"the click and fetched and compiled in the worker; the next cells "
+                    + ", ".join(f"{c['cell']} {c['click_to_answer_s']:.2f} s" for c in rest) + "."]
     cells = data.get("ilp")
     if cells:
         out += ["", "### The integer programme (`solve --engine ilp`)", "",

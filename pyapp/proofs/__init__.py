@@ -1,4 +1,4 @@
-"""Proofs of impossibility that need no search: pagoda functions and pagoda separation.
+"""Proofs of impossibility that need no search: pagodas, pagoda separation, the book, and their programmes.
 
 * :mod:`.pagoda`: pagoda functions (found by linear programming or taken from
   :mod:`.pagoda_library`), the pagoda test and its explanation;
