@@ -158,3 +158,9 @@ def test_the_solver_reports_the_phase_s_proof(monkeypatch):
     result = drive(solver.search(problem, max_seconds=600))
     assert result.status == "impossible" and result.method.startswith("integer programming (HiGHS")
     assert result.reason.startswith("integer programme infeasible (HiGHS")
+
+
+def test_a_programme_too_big_to_write_down_is_refused_clearly(capsys):
+    rows = "/".join(["o" * 20] * 20)
+    assert main(["solve", f"square:{rows}", "--position", rows.replace("o", ".", 1), "--engine", "ilp"]) == 2
+    assert "columns (at most 100,000)" in capsys.readouterr().err

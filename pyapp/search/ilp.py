@@ -47,6 +47,10 @@ from .phases import Outcome, Run
 ILP_SECONDS = 60.0
 """The programme's time limit when the budget sets no seconds."""
 
+MAX_COLUMNS = 100_000
+"""The largest programme built (columns: steps x (jumps + holes)); Diamond 41 single vacancy has 5,540, a
+20 x 20 board 400 times as many, which Python alone would take minutes and gigabytes to write down."""
+
 PHASE_MIN_SECONDS = 120.0
 """The solver's portfolio runs the programme (:class:`IntegerProgram`) only when at least this many seconds
 are left before its complete search: Diamond 41 d2 -> f8 needs minutes, and shorter budgets (the page's, the
@@ -68,6 +72,10 @@ class IlpFormulation:
         self.problem = problem
         self.steps = steps = start.bit_count() - end
         self.jumps: list[Jump] = [j for a, b, c in board.lines for j in ((a, b, c), (c, b, a))]
+        columns = steps * len(self.jumps) + (steps + 1) * len(board.bits)
+        if columns > MAX_COLUMNS:
+            raise PegError(f"the integer programme of this problem would have {columns:,} columns "
+                           f"(at most {MAX_COLUMNS:,}): {steps} jumps on a board of {len(board.bits)} holes")
         holes = self.holes = list(board.bits)
         col = {h: i for i, h in enumerate(holes)}
         m = self.model = Model(sense="min", time_limit=time_limit)
@@ -197,7 +205,11 @@ class IntegerProgram:
         left = run.budget.remaining_seconds()
         if left is None or left < PHASE_MIN_SECONDS or run.start != self.problem.start:
             return None
-        formulation = IlpFormulation(self.problem, PHASE_SHARE * left)
+        try:
+            formulation = IlpFormulation(self.problem, PHASE_SHARE * left)
+        except PegError as err:  # too big: the complete search goes on alone
+            run.st.tried.append(f"no integer programme ({err})")
+            return None
         yield
         solution = yield from solve_steps(formulation.model)
         answer = _answer(formulation, solution, time.perf_counter())
