@@ -49,9 +49,11 @@ FREE_PROGRAMS = 60
 PROGRAMS_PER_NODE = 0.002
 """Linear programmes allowed per position expanded: one per 500.  A programme on German costs about 2 ms
 in CPython with HiGHS (about 200 expansions at ~10 us), so learning takes at most about half as long as
-expanding.  (The same allowance as the hand-written simplex had: 3000 pivots free and 0.1 a node, at
-about 50 pivots a programme.)  It pays: the random German position #2 of the bench, 2 pegs ruled out
-where the forward search alone lists 1.8 M positions."""
+expanding.  (The hand-written simplex was allowed 3000 pivots free and 0.1 a node; at the 34-39 pivots a
+programme it took (medians on the positions of scripts/lp_timing.py) that was about 80 programmes free and
+one per 400 positions: this allowance is a little smaller, each programme about 3x cheaper.)  It pays: the
+random German position #2 of the bench, 2 pegs ruled out where the forward search alone lists 1.8 M
+positions."""
 
 POOR = 12
 """A side whose first this-many linear programs found pagodas for under a quarter of them learns no more
