@@ -141,3 +141,17 @@ print("RESULT " + json.dumps({"status": s.status, "message": s.message, "french"
     out = _run(code, "--no-lp")
     assert out["status"] == "unavailable" and "provides no highs module" in out["message"]
     assert out["french"] == "impossible" and "position class" in out["reason"]
+
+
+def test_engine_ilp_in_pyodide_solves_and_the_solution_replays_in_cpython(runner_ok):
+    from pyapp.core.game import replay
+    from pyapp.core.problem import default_problem
+
+    proc = subprocess.run(["node", str(RUNNER), "-m", "pyapp", "solve", "triangle5", "--engine", "ilp", "--json"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout[proc.stdout.index("{"):])
+    assert out["status"] == "solved" and out["method"] == "integer programming (HiGHS 1.15.1 (WebAssembly))"
+    problem = default_problem("triangle5")
+    check = replay(problem.board, problem.start, out["moves"])
+    assert check.valid and problem.goal.reached(check.final)
