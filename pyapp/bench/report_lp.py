@@ -21,17 +21,19 @@ def section(data: dict) -> str:
            "Every linear programme of the prover (pagoda learning, pagoda separation, the level search's cuts) and "
            "the integer programme of `solve --engine ilp` go through one interface, `pyapp/proofs/lp.py`, solved by "
            "HiGHS 1.15.1 (`highspy` in CPython, its WebAssembly build in the page)."]
-    timing = data.get("lp_timing")
-    if timing:
-        out += ["", f"### Time per programme ({timing['runtime']}, `{timing['command']}`, {timing['date']}; "
-                    f"{timing['note']})", "",
-                "| caller | calls | proofs before / after | hand-written simplex | HiGHS | ratio |",
-                "|---|---:|---:|---:|---:|---:|"]
-        for name, before in timing["before"].items():
-            after = timing["after"][name]
-            out.append(f"| {name} | {before['calls']} | {before['proofs']} / {after['proofs']} | "
-                       f"{_ms(before['ms_per_call_median'])} | {_ms(after['ms_per_call_median'])} | "
-                       f"{before['ms_per_call_median'] / after['ms_per_call_median']:.1f}x |")
+    timings = [t for t in (data.get("lp_timing"), data.get("lp_timing_pyodide")) if t]
+    if timings:
+        out += ["", "### Time per programme (" + "; ".join(f"{t['runtime']}: `{t['command']}`, {t['date']}, {t['note']}"
+                                                     for t in timings) + ")", "",
+                "| runtime | caller | calls | proofs before / after | hand-written simplex | HiGHS | ratio |",
+                "|---|---|---:|---:|---:|---:|---:|"]
+        for t in timings:
+            for name, before in t["before"].items():
+                after = t["after"][name]
+                out.append(f"| {t['runtime'].split(' (')[0]} | {name} | {before['calls']} | {before['proofs']} / "
+                           f"{after['proofs']} | {_ms(before['ms_per_call_median'])} | "
+                           f"{_ms(after['ms_per_call_median'])} | "
+                           f"{before['ms_per_call_median'] / after['ms_per_call_median']:.1f}x |")
     search = data.get("search")
     if search:
         out += ["", f"### Searches that use programmes, before and after ({search['runtime']}, {search['date']}, "
