@@ -79,6 +79,7 @@ def test_a_spent_budget_is_unknown_with_nodes_and_gap():
     result = solve_ilp(problem, max_seconds=0.3)
     assert result.status == "unknown"
     assert "integer programme unsettled (time limit" in result.reason and "gap" in result.reason
+    assert re.search(r"\d+ nodes?, ", result.reason), result.reason
 
 
 def test_min_goal_is_refused_clearly():

@@ -96,7 +96,7 @@ def describe(s: Solution) -> str:
     if s.status in ("unavailable", "error"):
         return s.message
     parts = [s.status, f"{s.backend}"]
-    if s.nodes:
+    if s.nodes or s.gap is not None:  # an integer programme: its branch-and-bound nodes, even none
         parts.append(f"{s.nodes} node{'' if s.nodes == 1 else 's'}")
     parts.append(f"{s.seconds:.2f} s")
     if s.gap is not None and s.status == "time limit":
