@@ -9,7 +9,8 @@ paint), ``sets/`` (the classic games' winnable sets, so never-lose answers by lo
 :func:`write_benchmarks`), ``snapshot.bin`` (a Pyodide memory snapshot with pyapp imported, see
 :func:`write_snapshot`), the five Pyodide
 runtime files the app needs (from the pinned npm package; ``npm ci`` runs first when
-``node_modules`` is missing), the web manifest with icons (PNGs drawn here, no image
+``node_modules`` is missing), ``highs/`` (HiGHS as WebAssembly from the pinned npm ``highs``, loaded by
+the workers when a proof first needs a linear programme), the web manifest with icons (PNGs drawn here, no image
 library needed), and ``sw.js``: the service worker, given the list of every asset and a
 version derived from the content hash of all of them, so a new deploy gets a new cache.
 
@@ -40,6 +41,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 DIST = ROOT / "dist"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+HIGHS_FILES = ("highs.mjs", "highs.wasm")
+"""HiGHS as WebAssembly (npm ``highs``, pinned in package.json), copied to ``dist/highs/``: the workers load it
+the first time a proof needs a linear programme (``static/engine/lp.mjs``), and the service worker caches it."""
 PAGES = ("index.html", "bench.html")
 BENCHMARKS = "benchmarks"
 """The folder of committed benchmark results (JSON) shipped for bench.html's charts."""
@@ -63,7 +67,7 @@ THEME = "#1f4e3d"
 def ensure_pyodide() -> Path:
     """The npm package folder, running ``npm ci`` first when it is missing."""
     pkg = ROOT / "node_modules" / "pyodide"
-    if not pkg.is_dir():
+    if not pkg.is_dir() or not (ROOT / "node_modules" / "highs").is_dir():
         print("node_modules/pyodide missing: running npm ci", file=sys.stderr)
         try:
             subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
@@ -73,8 +77,10 @@ def ensure_pyodide() -> Path:
         except subprocess.CalledProcessError as err:
             raise SystemExit(f"'npm ci' failed (exit code {err.returncode}): see its output above") from None
     missing = [f for f in PYODIDE_FILES if not (pkg / f).is_file()]
+    highs = ROOT / "node_modules" / "highs" / "build"
+    missing += [f"highs/build/{f}" for f in HIGHS_FILES if not (highs / f).is_file()]
     if missing:
-        raise SystemExit(f"node_modules/pyodide lacks {', '.join(missing)}: run 'npm ci'")
+        raise SystemExit(f"node_modules lacks {', '.join(missing)}: run 'npm ci'")
     return pkg
 
 
@@ -324,6 +330,9 @@ def build(dist: Path = DIST) -> str:
     shutil.copytree(ROOT / "static", dist / "static", ignore=shutil.ignore_patterns("*.map", ".*"))
     for name in PYODIDE_FILES:
         shutil.copy2(pkg / name, dist / "pyodide" / name)
+    (dist / "highs").mkdir()
+    for name in HIGHS_FILES:
+        shutil.copy2(ROOT / "node_modules" / "highs" / "build" / name, dist / "highs" / name)
     write_pyapp_zip(dist / "pyapp.zip")
     write_board_data(dist)
     write_version(dist)

@@ -13,6 +13,10 @@ const PREFIX = SCOPE_PATH === "/" ? "peg-lab-" : `peg-lab@${SCOPE_PATH}-`;
 const CACHE = PREFIX + VERSION;
 const HASH_HEADER = "x-peg-sha256";
 const PARALLEL = 4;
+// Cached once the page is idle (it posts "precacheLater"), not by the install a first visit waits for:
+// HiGHS's WebAssembly, which a worker fetches only when a proof first needs a linear programme.
+const LATER = ["highs/"];
+const isLater = (path) => LATER.some((prefix) => path.startsWith(prefix));
 
 const scopeUrl = (path) => new URL(path, self.registration.scope).href;
 
@@ -26,14 +30,21 @@ async function broadcast(message) {
   for (const client of clients) client.postMessage(message);
 }
 
+/** `path`'s response from an older cache when its bytes are unchanged (hash), else null. */
+async function unchanged(path, hash) {
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(PREFIX) || name === CACHE) continue;
+    const old = await (await caches.open(name)).match(scopeUrl(path));
+    if (old && old.headers.get(HASH_HEADER) === hash) return old;
+  }
+  return null;
+}
+
 /** A response for `path` whose bytes hash to `hash`: from an older cache when unchanged, else the network. */
 async function obtain(path, { hash }) {
   const url = scopeUrl(path);
-  for (const name of await caches.keys()) {
-    if (!name.startsWith(PREFIX) || name === CACHE) continue;
-    const old = await (await caches.open(name)).match(url);
-    if (old && old.headers.get(HASH_HEADER) === hash) return old;
-  }
+  const old = await unchanged(path, hash);
+  if (old) return old;
   // "reload": straight from the server, never a revalidated copy from the HTTP cache, which could be
   // the bytes of a failed half-deploy that the server now answers 304 for (same modification time)
   const response = await fetch(url, { cache: "reload" });
@@ -48,7 +59,11 @@ async function obtain(path, { hash }) {
 
 async function precache() {
   const cache = await caches.open(CACHE);
-  const paths = Object.keys(ASSETS);
+  for (const path of Object.keys(ASSETS).filter(isLater)) { // kept from the last version when unchanged
+    const old = await unchanged(path, ASSETS[path].hash);
+    if (old) await cache.put(scopeUrl(path), old);
+  }
+  const paths = Object.keys(ASSETS).filter((path) => !isLater(path));
   const total = paths.reduce((sum, p) => sum + ASSETS[p].size, 0);
   let loaded = 0;
   let next = 0;
@@ -85,8 +100,16 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+async function precacheLater() {
+  const cache = await caches.open(CACHE);
+  for (const path of Object.keys(ASSETS).filter(isLater)) {
+    if (!(await cache.match(scopeUrl(path)))) await cache.put(scopeUrl(path), await obtain(path, ASSETS[path]));
+  }
+}
+
 self.addEventListener("message", (event) => {
   if (event.data && event.data.type === "skipWaiting") self.skipWaiting(); // the user asked to update now
+  if (event.data && event.data.type === "precacheLater") event.waitUntil(precacheLater().catch(() => {})); // offline: next time
   if (event.data && event.data.type === "version") {
     const reply = { type: "version", version: VERSION };
     if (event.ports[0]) event.ports[0].postMessage(reply);

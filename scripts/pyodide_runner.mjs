@@ -19,6 +19,8 @@ import { readdirSync, readFileSync, statSync, writeSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+import { lpModule } from "../static/engine/lp.mjs";
+
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SITE = "/home/pyodide/peg"; // where pyapp/ lives inside Pyodide's file system
 
@@ -62,12 +64,25 @@ function rawWriter(fd) {
   return { write: (buffer) => writeSync(fd, buffer), isatty: false };
 }
 
+/** Register the HiGHS WebAssembly module (node_modules/highs) as `peg_lp`, loaded before Python runs
+ *  (Python here cannot give the event loop a turn while it waits).  `lp: false` leaves it out, as a
+ *  page whose highs file is missing would: programmes then answer "unavailable". */
+export async function installLp(pyodide, root = ROOT) {
+  const lp = lpModule(async () => {
+    const { default: loadHighs } = await import(pathToFileURL(join(root, "node_modules", "highs", "build", "highs.mjs")).href);
+    return loadHighs();
+  });
+  pyodide.registerJsModule("peg_lp", lp);
+  await lp.ready();
+  return lp.state();
+}
+
 /**
  * Load Pyodide from node_modules and install pyapp.  Returns {pyodide, timing} where timing has
- * `load_s` (loadPyodide), `install_s` (writing pyapp into the FS), `import_s` (importing pyapp and
+ * `load_s` (loadPyodide), `install_s` (writing pyapp into the FS and loading HiGHS), `import_s` (importing pyapp and
  * its solver) and `total_s`, all wall-clock seconds.
  */
-export async function loadPyapp({ root = ROOT, offline = true, stdout = 1, stderr = 2 } = {}) {
+export async function loadPyapp({ root = ROOT, offline = true, stdout = 1, stderr = 2, lp = true } = {}) {
   if (offline) forbidNetwork();
   const t0 = performance.now();
   const indexURL = join(root, "node_modules", "pyodide") + "/";
@@ -82,6 +97,7 @@ export async function loadPyapp({ root = ROOT, offline = true, stdout = 1, stder
   pyodide.setStdout(rawWriter(stdout));
   pyodide.setStderr(rawWriter(stderr));
   installPyapp(pyodide, root);
+  if (lp) await installLp(pyodide, root);
   const t2 = performance.now();
   pyodide.runPython("import pyapp, pyapp.search.solver, pyapp.core.catalogue");
   const t3 = performance.now();
@@ -122,17 +138,19 @@ __runner_main(__runner_code)
 }
 
 function usage() {
-  return "usage: node scripts/pyodide_runner.mjs [--timing] [--no-offline] (-c CODE | -m pyapp ARGS...)";
+  return "usage: node scripts/pyodide_runner.mjs [--timing] [--no-offline] [--no-lp] (-c CODE | -m pyapp ARGS...)";
 }
 
 async function main(argv) {
   let timing = false;
   let offline = true;
+  let lp = true;
   let code = null;
   while (argv.length) {
     const a = argv.shift();
     if (a === "--timing") timing = true;
     else if (a === "--no-offline") offline = false;
+    else if (a === "--no-lp") lp = false;
     else if (a === "-c") code = argv.shift();
     else if (a === "-m") {
       const mod = argv.shift();
@@ -144,7 +162,7 @@ async function main(argv) {
     } else throw new Error(`unknown argument ${JSON.stringify(a)}; ${usage()}`);
   }
   if (code === null) throw new Error(usage());
-  const { pyodide, timing: t } = await loadPyapp({ offline });
+  const { pyodide, timing: t } = await loadPyapp({ offline, lp });
   const status = await runCode(pyodide, code);
   if (timing) {
     writeSync(2, JSON.stringify({ timing: { ...t, wasm_heap_mb: Math.round(wasmHeapBytes(pyodide) / 2 ** 20) } }) + "\n");

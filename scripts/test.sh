@@ -10,7 +10,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 PY=.venv/bin/python
 "$PY" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-if [ ! -d node_modules/pyodide ]; then npm ci --no-audit --no-fund; fi
+if [ ! -d node_modules/pyodide ] || [ ! -d node_modules/highs ]; then npm ci --no-audit --no-fund; fi
 if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
   echo "note: no system Chromium found; browser tests use Playwright's own browser if installed, else skip" >&2
 fi

@@ -16,7 +16,7 @@ import { createNeverLose, defineNeverLose, neverLoseView } from "./panels/neverl
 import { Playback, definePlayback } from "./board/playback.mjs";
 import { createPuzzles, definePuzzle } from "./panels/puzzle.mjs";
 import { Catalogue } from "./play/rules.mjs";
-import { defineStartup, loadingView, prepareOffline, startEngine, watchForUpdates } from "./engine/startup.mjs";
+import { defineStartup, loadingView, precacheWhenIdle, prepareOffline, startEngine, watchForUpdates } from "./engine/startup.mjs";
 import { Store } from "./store.mjs";
 import { createTable, defineTable } from "./panels/table.mjs";
 import { tableView } from "./panels/tablegrid.mjs";
@@ -202,6 +202,7 @@ async function start() {
   lab.timings.firstBoard = performance.now();
   store.do("loading/hide");
   watchForUpdates($("update-button")).catch(() => {});
+  precacheWhenIdle();
   ui.timing.textContent = `Engine ready in ${((lab.timings.engineReady) / 1000).toFixed(1)} s (Python ${lab.python} in WebAssembly).`;
 }
 

@@ -44,6 +44,18 @@ def test_site_has_the_page_modules_worker_and_only_the_needed_runtime_files(site
     assert sorted(p.name for p in (site / "pyodide").iterdir()) == sorted(build.PYODIDE_FILES)
 
 
+def test_site_vendors_the_pinned_highs_webassembly_and_precaches_it(site):
+    """HiGHS for the page's linear programmes: copied from node_modules (no CDN), the version package.json
+    pins, and in the service worker's list (so it works offline after one visit)."""
+    assert sorted(p.name for p in (site / "highs").iterdir()) == sorted(build.HIGHS_FILES)
+    assert json.loads((ROOT / "package.json").read_text())["dependencies"]["highs"] == "1.15.3"
+    wasm = (site / "highs" / "highs.wasm").read_bytes()
+    assert wasm[:4] == b"\0asm" and wasm == (ROOT / "node_modules" / "highs" / "build" / "highs.wasm").read_bytes()
+    _, assets = _sw_assets(site)
+    assert assets["highs/highs.wasm"]["hash"] == hashlib.sha256(wasm).hexdigest()
+    assert "highs/highs.mjs" in assets
+
+
 def test_pyapp_zip_holds_the_library_and_is_reproducible(site, tmp_path):
     with zipfile.ZipFile(site / "pyapp.zip") as zf:
         names = zf.namelist()

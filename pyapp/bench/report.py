@@ -20,14 +20,14 @@ import json
 import math
 from pathlib import Path
 
-from . import report_parallel
+from . import report_lp, report_parallel
 from . import report_sections as sections
 
 RESULTS = "benchmarks"
 """The folder (under the project root) holding the JSON results and the SVG figures."""
 MACHINE = "2-core shared Linux VM (Intel Xeon, 23 GB), shared with other work"
 FILES = ("suite", "anchors", "scaling", "sat", "startup", "tables", "exact", "neverlose", "hardening", "parallel",
-         "research")
+         "research", "lp")
 """The result files, ``benchmarks/NAME.json``, in the order the report uses them."""
 
 
@@ -177,6 +177,8 @@ def render(data: dict) -> str:
         parts.append(report_parallel.section(data["parallel"], data.get("exact")))
     if "research" in data:
         parts.append(report_parallel.research(data["research"]))
+    if "lp" in data:
+        parts.append(report_lp.section(data["lp"]))
     if "hardening" in data:
         parts.append(sections.hardening(data["hardening"]))
     return "\n\n".join(p.rstrip("\n") for p in parts) + "\n"

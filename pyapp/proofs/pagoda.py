@@ -11,8 +11,8 @@ This module provides
 * :class:`Pagoda`: a named integer pagoda on one board, checked when it is built;
 * the families every board gets: the four *parity pagodas* (pegs on the holes whose row
   and column have given parities; a jump lands on the parity class it started from);
-* :func:`find_pagoda`: a small linear program (pure Python simplex, result checked exactly) that looks for a
-  pagoda proving a given position cannot reach a given set of finishes.  It is used to
+* :func:`find_pagoda`: a small linear programme (solved by HiGHS through :mod:`.lp`, the result checked
+  exactly) that looks for a pagoda proving a given position cannot reach a given set of finishes.  It is used to
   *learn* pagodas from dead positions met by the search (:mod:`pyapp.proofs.pagoda_library`
   keeps the ones learned for the catalogue's problems) and to explain impossibility;
 * :func:`pagodas_for`: the list the solver prunes with, for a board and a goal.
@@ -28,6 +28,7 @@ from math import gcd, lcm
 from typing import TypeVar
 
 from ..core.board import BOARD_CACHE_SIZE, Board
+from .lp import Model, Solution, solve_steps
 
 _T = TypeVar("_T")
 
@@ -96,17 +97,8 @@ def parity_pagodas(board: Board) -> tuple[Pagoda, ...]:
 
 
 # ---------------------------------------------------------------------------------------------
-# A small exact simplex (Bland's rule, fractions) for learning pagodas.
+# Pagodas found by linear programming (HiGHS through :mod:`.lp`), checked exactly.
 # ---------------------------------------------------------------------------------------------
-DANTZIG_DEGENERATE = 50
-"""Consecutive degenerate pivots after which the simplex leaves Dantzig's rule for Bland's (no cycling)."""
-
-
-def _simplex_max(c: list[int], rows: list[list[int]], rhs: list[int], limit: int = 5000) -> list[float] | None:
-    """Maximise ``c.x`` subject to ``rows x <= rhs`` (all rhs >= 0) and ``x >= 0`` (see :func:`_simplex_steps`)."""
-    return _drive(_simplex_steps(c, rows, rhs, limit))
-
-
 def _drive(gen: Generator[None, None, _T]) -> _T:
     """Run a step generator to the end and return its value."""
     try:
@@ -116,125 +108,46 @@ def _drive(gen: Generator[None, None, _T]) -> _T:
         return stop.value
 
 
-def _simplex_steps(c: list[int], rows: list[list[int]], rhs: list[int],
-                   limit: int = 5000) -> Generator[None, None, list[float] | None]:
-    """Maximise ``c.x`` subject to ``rows x <= rhs`` (all rhs >= 0) and ``x >= 0``, yielding after each pivot.
-
-    Dense tableau in floating point with a small tolerance.  The entering column is the most
-    negative reduced cost (Dantzig's rule), and after :data:`DANTZIG_DEGENERATE` degenerate
-    pivots in a row the first negative one (Bland's rule, which cannot cycle): measured on
-    the pagoda programs of a level search (German, 60 positions each), 2-4x fewer pivots
-    than Bland's rule alone, and as many pagodas found.
-    Returns the optimal ``x`` or None when unbounded or over ``limit`` pivots.  Floating
-    point is 10-30x faster than exact fractions here; callers round what it suggests to
-    small rationals and check the result exactly (:func:`find_pagoda_steps`), so a
-    numerical slip can lose a proof but never make a wrong one.  Sizes are small (a few
-    hundred rows); the solver runs it between search slices, never per node.
-    """
-    eps = 1e-9
-    n = len(c)
-    m = len(rows)
-    width = n + m + 1
-    tab = []
-    for i, row in enumerate(rows):
-        t = [float(v) for v in row] + [0.0] * m + [float(rhs[i])]
-        t[n + i] = 1.0
-        tab.append(t)
-    obj = [float(-v) for v in c] + [0.0] * (m + 1)
-    basis = [n + i for i in range(m)]
-    degenerate = 0
-    for _ in range(limit):
-        if degenerate < DANTZIG_DEGENERATE:
-            low = min(obj[:-1])
-            col = obj.index(low) if low < -eps else None
-        else:
-            col = next((j for j in range(width - 1) if obj[j] < -eps), None)
-        if col is None:
-            x = [0.0] * n
-            for i, bv in enumerate(basis):
-                if bv < n:
-                    x[bv] = tab[i][-1]
-            return x
-        best = None
-        for i in range(m):
-            a = tab[i][col]
-            if a > eps:
-                ratio = tab[i][-1] / a
-                if best is None or ratio < best[0] - eps or abs(ratio - best[0]) <= eps and basis[i] < basis[best[1]]:
-                    best = (ratio, i)
-        if best is None:
-            return None
-        r = best[1]
-        degenerate = degenerate + 1 if best[0] <= eps else 0
-        piv = tab[r][col]
-        prow = [v / piv for v in tab[r]]
-        tab[r] = prow
-        nz = [(j, v) for j, v in enumerate(prow) if abs(v) > 1e-12]
-        for i in range(m):
-            if i != r:
-                t = tab[i]
-                f = t[col]
-                if abs(f) > 1e-12:
-                    for j, v in nz:
-                        t[j] -= f * v
-                    t[col] = 0.0
-        f = obj[col]
-        if abs(f) > 1e-12:
-            for j, v in nz:
-                obj[j] -= f * v
-            obj[col] = 0.0
-        basis[r] = col
-        yield
-    return None
-
-
 def find_pagoda(board: Board, pos: int, finishes: list[int], *, bound: int = 2) -> dict[int, int] | None:
-    """A pagoda with ``P(pos) < min(P(f) for f in finishes)``, or None (see :func:`find_pagoda_steps`)."""
-    return _drive(find_pagoda_steps(board, pos, finishes, bound=bound))
+    """A pagoda with ``P(pos) < min(P(f) for f in finishes)``, or None (see :func:`find_pagoda_steps`; a
+    back end still loading is not waited for: None)."""
+    return _drive(find_pagoda_steps(board, pos, finishes, bound=bound, wait=False))
 
 
-def find_pagoda_steps(board: Board, pos: int, finishes: list[int], *,
-                      bound: int = 2) -> Generator[None, None, dict[int, int] | None]:
-    """An integer pagoda ``P`` with ``P(pos) < min(P(f) for f in finishes)``, or None (yielding while it works).
+def find_pagoda_steps(board: Board, pos: int, finishes: list[int], *, bound: int = 2,
+                      solutions: list[Solution] | None = None,
+                      wait: bool = True) -> Generator[None, None, dict[int, int] | None]:
+    """An integer pagoda ``P`` with ``P(pos) < min(P(f) for f in finishes)``, or None (pausing only while
+    the programme's back end loads).
 
     ``finishes`` are the positions that would count as reaching the goal (one position for
     a hole or target goal; every admissible single peg for the ``any`` goal).  Solves the
-    linear program "maximise ``min P(f) - P(pos)`` over pagodas with weights in
-    ``[-bound, bound]``", rounds the optimal vertex to small rationals, scales it to
-    integers and checks it exactly against every jump.  None means no pagoda was found
-    within the bound (the position may still be dead for other reasons).
+    linear programme "maximise ``t - P(pos)`` with ``t <= P(f)`` for every finish, over pagodas with
+    weights in ``[-bound, bound]``", rounds the optimal vertex to small rationals, scales it to
+    integers and checks it exactly against every jump and every finish.  None means no pagoda was
+    found within the bound (the position may still be dead for other reasons), or the back end gave
+    no answer; ``solutions``, when given, receives the back end's :class:`~.lp.Solution`.
     """
-    bits = list(board.bits)
-    index = {b: i for i, b in enumerate(bits)}
-    n = len(bits)
-    # P = bound - u with u in [0, 2*bound]; s >= bound - P(f) = u(f) - ... handled as
-    # t = max over finishes of (sum of u over f's pegs - (|f| - 1) * bound) ... we use single
-    # variables: maximise u.pos - s  subject to  u.f - s <= (|f| - |pos|) * bound + ... ; to keep
-    # rhs >= 0 we only support finishes with the same peg count k: then
-    # min P(f) - P(pos) = k*bound - max u.f - |pos|*bound + u.pos  and with s >= u.f:
-    # maximise u.pos - s; pagoda found when (k - |pos|) * bound + optimum > 0.
-    k = finishes[0].bit_count()
-    if any(f.bit_count() != k for f in finishes):
-        raise ValueError("finishes must have the same number of pegs")
-    nvar = n + 1
-    rows, rhs = pagoda_rows(board, 1, bound)
+    if not finishes:
+        raise ValueError("no finishes to separate from")
+    model = pagoda_model(board, bound)
+    n = len(board.bits)
+    t = model.add_var(None, None, cost=1)
     for f in finishes:
-        row = [0] * nvar
-        for b in bits:
-            if f >> b & 1:
-                row[index[b]] += 1
-        row[n] = -1
-        rows.append(row)
-        rhs.append(0)
-    obj = [1 if pos >> b & 1 else 0 for b in bits] + [-1]
-    sol = yield from _simplex_steps(obj, rows, rhs)
-    if sol is None:
+        row = peg_row(board, f)
+        row[t] = -1
+        model.add_row(row, lower=0)
+    for j, b in enumerate(board.bits):
+        if pos >> b & 1:
+            model.cost[j] = -1
+    sol = yield from solve_steps(model, wait=wait)
+    yield  # one pause after each programme: a caller may cancel between two
+    if solutions is not None:
+        solutions.append(sol)
+    if not sol.optimal or sol.objective is None or sol.objective <= 1e-7:
         return None
-    u = sol[:n]
-    optimum = sum(u[i] for i, b in enumerate(bits) if pos >> b & 1) - sol[n]
-    if (k - pos.bit_count()) * bound + optimum <= 1e-7:
-        return None
-    ints = integer_pagoda(board, u, bound)
+    assert sol.x is not None
+    ints = integer_pagoda(board, list(sol.x[:n]))
     if ints is None:
         return None
     val = sum(w for b, w in ints.items() if pos >> b & 1)
@@ -243,36 +156,35 @@ def find_pagoda_steps(board: Board, pos: int, finishes: list[int], *,
     return ints
 
 
-def pagoda_rows(board: Board, extra: int, bound: int) -> tuple[list[list[int]], list[int]]:
-    """The rows ``rows x <= rhs`` every pagoda program shares, in the variables ``u = bound - P`` (one per
-    hole, in ``board.bits`` order, then ``extra`` more columns left 0): ``P(y) <= P(x) + P(b)`` for each
-    jump ``x`` over ``b`` into ``y``, i.e. ``u(x) + u(b) - u(y) <= bound``, and ``u <= 2 bound``."""
-    index = {b: i for i, b in enumerate(board.bits)}
-    n = len(board.bits)
-    rows: list[list[int]] = []
-    rhs: list[int] = []
+def pagoda_model(board: Board, bound: int) -> Model:
+    """The programme every pagoda search shares: one column per hole (``board.bits`` order), the weight
+    ``P`` in ``[-bound, bound]``, and ``P(y) - P(x) - P(b) <= 0`` for each jump ``x`` over ``b`` into
+    ``y``; no objective yet (maximised: callers add theirs).  A fresh copy of a template kept per board."""
+    return _pagoda_template(board, bound).copy()
+
+
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
+def _pagoda_template(board: Board, bound: int) -> Model:
+    model = Model(sense="max")
+    index = {b: model.add_var(-bound, bound) for b in board.bits}
     for a, b, c in board.lines:
         for x, y in ((a, c), (c, a)):
-            row = [0] * (n + extra)
-            row[index[x]] += 1
-            row[index[b]] += 1
-            row[index[y]] -= 1
-            rows.append(row)
-            rhs.append(bound)
-    for i in range(n):
-        row = [0] * (n + extra)
-        row[i] = 1
-        rows.append(row)
-        rhs.append(2 * bound)
-    return rows, rhs
+            model.add_row({index[y]: 1, index[x]: -1, index[b]: -1}, upper=0)
+    return model
 
 
-def integer_pagoda(board: Board, u: list[float], bound: int) -> dict[int, int] | None:
-    """A program's weights ``bound - u`` rounded to small rationals and scaled to coprime integers
-    (``{bit: weight}``, zeros dropped), or None when the result is not a pagoda (checked on every jump)."""
-    weights = [Fraction(bound - v).limit_denominator(64) for v in u]
-    scale = lcm(*(w.denominator for w in weights))
-    ints = [int(w * scale) for w in weights]
+def peg_row(board: Board, pos: int) -> dict[int, float]:
+    """A row with 1 on the columns of ``pos``'s pegs (columns in ``board.bits`` order)."""
+    return {j: 1 for j, b in enumerate(board.bits) if pos >> b & 1}
+
+
+def integer_pagoda(board: Board, weights: list[float]) -> dict[int, int] | None:
+    """A programme's weights (in ``board.bits`` order) rounded to small rationals and scaled to coprime
+    integers (``{bit: weight}``, zeros dropped), or None when the result is not a pagoda (checked on every
+    jump)."""
+    fractions = [Fraction(v).limit_denominator(64) for v in weights]
+    scale = lcm(*(w.denominator for w in fractions))
+    ints = [int(w * scale) for w in fractions]
     g = gcd(*ints) or 1
     out = {b: w // g for b, w in zip(board.bits, ints) if w}
     return None if violations(board, out) else out

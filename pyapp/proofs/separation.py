@@ -22,11 +22,10 @@ relaxation feasible too.
 
 :func:`separate_each` does it for each finish of a one-peg-anywhere goal.
 
-:func:`separation_steps` builds both frontiers, solves one small linear program per depth
-(the project's own simplex, :func:`pyapp.proofs.pagoda._simplex_steps`, one pause per pivot),
-rounds the pagoda it suggests to integers and checks everything exactly: every jump of the
-board, the value of every frontier position.  A numerical slip can lose a proof, never make
-a wrong one.
+:func:`separation_steps` builds both frontiers, solves one small linear programme per depth
+(HiGHS through :mod:`pyapp.proofs.lp`, one pause after each), rounds the pagoda it suggests to
+integers and checks everything exactly: every jump of the board, the value of every frontier
+position.  A numerical slip can lose a proof, never make a wrong one.
 """
 
 from __future__ import annotations
@@ -35,7 +34,8 @@ from collections.abc import Generator
 from dataclasses import dataclass
 
 from ..core.board import Board
-from .pagoda import _simplex_steps, integer_pagoda, pagoda_rows
+from .lp import Model, describe, solve_steps
+from .pagoda import integer_pagoda, pagoda_model, peg_row
 
 DEPTHS = (1, 2)
 """Frontier depths tried, in order (jumps after the start = jumps before the goal).  Depth 1 settles
@@ -43,14 +43,12 @@ every such Diamond 41 cell measured; depth 2 is stronger and still small (at mos
 on Diamond 41's single-vacancy problems)."""
 
 MAX_FRONTIER = 400
-"""A frontier with more positions is not tried: each position is a row of the linear program, and
-the dense pure-Python simplex is meant for a few hundred rows."""
+"""A frontier with more positions is not tried: each position is a row of the linear programme (HiGHS
+solves thousands of rows in milliseconds, but building and checking them is pure Python, and depth 2
+on Diamond 41 needs at most 26)."""
 
 BOUND = 2
 """Pagoda weights lie in ``[-BOUND, BOUND]`` before rounding (as :func:`pyapp.proofs.pagoda.find_pagoda_steps`)."""
-
-PIVOT_LIMIT = 5000
-"""Most simplex pivots one linear program may take before it is abandoned."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +64,7 @@ class Separation:
     forward: int
     backward: int
     programs: int
-    pivots: int
+    iterations: int
 
     def reason(self, board: Board) -> str:
         shown = " ".join(f"{board.name_of[b]}:{w}" for b, w in sorted(self.weights.items()))
@@ -75,7 +73,7 @@ class Separation:
                 f"of the {self.forward} positions {self.depth} {jumps} after the start and at least {self.low} "
                 f"on each of the {self.backward} positions {self.depth} {jumps} before the goal, and no jump "
                 f"raises it ({self.programs} linear program{'s' if self.programs > 1 else ''}, "
-                f"{self.pivots} pivots; weights {shown})")
+                f"{self.iterations} simplex iterations; weights {shown})")
 
 
 def frontier(board: Board, pos: int, depth: int, backward: bool) -> set[int]:
@@ -100,12 +98,13 @@ def frontier(board: Board, pos: int, depth: int, backward: bool) -> set[int]:
 
 def separation_steps(board: Board, start: int, goal: int, depths: tuple[int, ...] = DEPTHS,
                      attempts: list[str] | None = None) -> Generator[None, None, Separation | None]:
-    """A checked :class:`Separation` between ``start`` and the one position ``goal``, or None (yielding per pivot).
+    """A checked :class:`Separation` between ``start`` and the one position ``goal``, or None (pausing after
+    each programme, and while the programmes' back end loads).
 
-    ``attempts``, when given, receives a line per depth tried in vain (frontier sizes, pivots) for an
-    ``unknown`` answer's report."""
+    ``attempts``, when given, receives a line per depth tried in vain (frontier sizes, what the programme
+    came to) for an ``unknown`` answer's report."""
     jumps = start.bit_count() - goal.bit_count()
-    pivots = 0
+    iterations = 0
     for programs, depth in enumerate(depths, 1):
         if 2 * depth > jumps:
             break
@@ -113,23 +112,22 @@ def separation_steps(board: Board, start: int, goal: int, depths: tuple[int, ...
         back = frontier(board, goal, depth, True)
         if not front or not back or len(front) + len(back) > MAX_FRONTIER:
             break  # no frontier: other phases answer (no jump at all); too big: the program is out of reach
-        steps = _simplex_steps(*_program(board, front, back), limit=PIVOT_LIMIT)
-        try:
-            while True:
-                next(steps)
-                pivots += 1
-                yield
-        except StopIteration as stop:
-            solution = stop.value
-        weights = None if solution is None else integer_pagoda(board, solution[:len(board.bits)], BOUND)
+        solution = yield from solve_steps(_program(board, front, back))
+        yield
+        iterations += solution.iterations
+        weights = None
+        if solution.optimal and solution.objective is not None and solution.objective > 1e-7:
+            assert solution.x is not None
+            weights = integer_pagoda(board, list(solution.x[:len(board.bits)]))
         if weights is not None:
             high = max(_value(weights, p) for p in front)
             low = min(_value(weights, q) for q in back)
             if high < low:
-                return Separation(depth, weights, high, low, len(front), len(back), programs, pivots)
+                return Separation(depth, weights, high, low, len(front), len(back), programs, iterations)
         if attempts is not None:
+            came = "no separating pagoda" if solution.status == "optimal" else describe(solution)
             attempts.append(f"{depth} jump{'s' if depth > 1 else ''} from each end: {len(front)} x {len(back)} "
-                            f"positions, {pivots} pivots in all")
+                            f"positions, {came}")
     return None
 
 
@@ -153,21 +151,22 @@ def each_reason(board: Board, proofs: list[tuple[int, Separation]]) -> str:
     return f"every one-peg finish the position class allows is ruled out by pagoda separation ({parts})"
 
 
-def _program(board: Board, front: set[int], back: set[int]) -> tuple[list[int], list[list[int]], list[int]]:
-    """``(objective, rows, rhs)`` for :func:`pyapp.proofs.pagoda._simplex_steps`
-    (maximise, ``rows x <= rhs``, ``x >= 0``).
-
-    Weights ``P = BOUND - u`` with ``u`` in ``[0, 2 BOUND]`` (:func:`pyapp.proofs.pagoda.pagoda_rows`); ``r <= u.F`` for
-    each forward position and ``s >= u.B`` for each backward one; maximise ``r - s``.  With ``f`` and ``b`` pegs in
-    the frontier positions, ``min P(B) - max P(F) = (b - f) BOUND + min u.F - max u.B``, so the optimum separates
-    when it exceeds ``(f - b) BOUND`` (the check on the rounded integer pagoda decides)."""
-    bits = board.bits
-    rows, rhs = pagoda_rows(board, 2, BOUND)
-    for positions, sign in ((sorted(front), -1), (sorted(back), 1)):
-        for p in positions:
-            rows.append([sign if p >> b & 1 else 0 for b in bits] + ([1, 0] if sign < 0 else [0, -1]))
-            rhs.append(0)
-    return [0] * len(bits) + [1, -1], rows, rhs
+def _program(board: Board, front: set[int], back: set[int]) -> Model:
+    """The separation programme: pagoda weights ``P`` in ``[-BOUND, BOUND]`` (:func:`pyapp.proofs.pagoda.pagoda_model`),
+    ``high >= P(F)`` for each forward position and ``low <= P(B)`` for each backward one; maximise ``low - high``.
+    A positive optimum suggests a separating pagoda (the check on the rounded integer pagoda decides)."""
+    model = pagoda_model(board, BOUND)
+    high = model.add_var(None, None, cost=-1)
+    low = model.add_var(None, None, cost=1)
+    for p in sorted(front):
+        row = peg_row(board, p)
+        row[high] = -1
+        model.add_row(row, upper=0)
+    for q in sorted(back):
+        row = peg_row(board, q)
+        row[low] = -1
+        model.add_row(row, lower=0)
+    return model
 
 
 def _value(weights: dict[int, int], pos: int) -> int:

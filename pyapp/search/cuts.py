@@ -16,10 +16,12 @@ pruning (:meth:`pyapp.search.levelside.Side.add`) and drops the level's position
 rule out.  A pagoda is a proof on its own, so a dropped position is provably unable to
 reach the side's finishes and every answer stays exact.
 
-The effort is counted in simplex pivots, not seconds, so the search stays reproducible: a
-search may spend :data:`FREE_PIVOTS` plus :data:`PIVOTS_PER_NODE` per position expanded,
+The effort is counted in linear programmes, not seconds, so the search stays reproducible: a
+search may solve :data:`FREE_PROGRAMS` plus :data:`PROGRAMS_PER_NODE` per position expanded,
 one level stops learning after :data:`MISSES` samples without a pagoda, and a side whose
-programs rarely find one (:data:`POOR`) stops learning.
+programmes rarely find one (:data:`POOR`) stops learning.  Each programme is one call to HiGHS
+(:mod:`pyapp.proofs.lp`); the learner pauses between programmes once a slice is spent.  A back end
+that is missing or fails answers no programme: the search goes on without learned cuts.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import time
 from collections.abc import Generator
 
 from ..core.codec.keyset import KeySet
+from ..proofs.lp import Solution
 from ..proofs.pagoda import Pagoda, find_pagoda_steps, make_pagoda
 from .levelside import LevelStats, Side
 
@@ -40,14 +43,17 @@ GOAL_POOL = 256
 MISSES = 6
 """Samples without a pagoda after which a level stops learning."""
 
-FREE_PIVOTS = 3000
-"""Simplex pivots a search may spend before any position is expanded (about 0.3 s on German in CPython)."""
+FREE_PROGRAMS = 60
+"""Linear programmes a search may solve before any position is expanded (about 0.1 s on German in CPython)."""
 
-PIVOTS_PER_NODE = 0.1
-"""Simplex pivots allowed per position expanded.  A pivot costs about ten expansions (~100 us against ~10 us
-on German), so learning may take about as long as expanding; it pays: the random German position #2 of the
-bench, 2 pegs ruled out in 4.0 s CPU (1.7 s of it linear programming) where the forward search alone lists
-1.8 M positions (13 s)."""
+PROGRAMS_PER_NODE = 0.002
+"""Linear programmes allowed per position expanded: one per 500.  A programme on German costs about 2 ms
+in CPython with HiGHS (about 200 expansions at ~10 us), so learning takes at most about half as long as
+expanding.  (The hand-written simplex was allowed 3000 pivots free and 0.1 a node; at the 34-39 pivots a
+programme it took (medians on the positions of scripts/lp_timing.py) that was about 80 programmes free and
+one per 400 positions: this allowance is a little smaller, each programme about 3x cheaper.)  It pays: the
+random German position #2 of the bench, 2 pegs ruled out where the forward search alone lists 1.8 M
+positions."""
 
 POOR = 12
 """A side whose first this-many linear programs found pagodas for under a quarter of them learns no more
@@ -65,20 +71,23 @@ class Learner:
     """Learns pagodas for the sides of one level search (see the module docstring)."""
 
     def __init__(self, slice_seconds: float = 0.05) -> None:
-        self.pivots = 0
+        self.programs = 0
+        self.iterations = 0
+        self.unavailable = ""
+        """Why no programme can be solved (the back end's message), once one said so: learning stops."""
         self.learned = 0
         self.slice_seconds = slice_seconds
         self.asked: dict[str, int] = {}
         self.found: dict[str, int] = {}
 
     def allowance(self, st: LevelStats) -> float:
-        """Pivots still allowed."""
-        return FREE_PIVOTS + PIVOTS_PER_NODE * st.nodes - self.pivots
+        """Programmes still allowed."""
+        return FREE_PROGRAMS + PROGRAMS_PER_NODE * st.nodes - self.programs
 
     def learn(self, side: Side, level: KeySet, st: LevelStats,
               pool: int | None = None) -> Generator[None, None, KeySet]:
         """Learn pagodas from a sample of ``level`` for ``side``; return the level less what they rule out."""
-        if not level or not 0 < len(side.finishes) <= MAX_FINISHES or self.allowance(st) <= 0:
+        if not level or not 0 < len(side.finishes) <= MAX_FINISHES or self.allowance(st) <= 0 or self.unavailable:
             return level
         asked = self.asked.get(side.name, 0)
         if asked >= POOR and 4 * self.found.get(side.name, 0) < asked:
@@ -97,16 +106,21 @@ class Learner:
                 break
             if any(p.value(pos) < side.threshold(p) for p in found):
                 continue
-            gen = find_pagoda_steps(board, pos, side.finishes)
+            solutions: list[Solution] = []
+            gen = find_pagoda_steps(board, pos, side.finishes, solutions=solutions)
             try:
                 while True:
                     next(gen)
-                    self.pivots += 1
                     if perf() >= next_yield:
                         yield
                         next_yield = perf() + self.slice_seconds
             except StopIteration as stop:
                 weights = stop.value
+            self.programs += 1
+            self.iterations += sum(s.iterations for s in solutions)
+            if solutions and solutions[0].status == "unavailable":
+                self.unavailable = solutions[0].message
+                break  # no back end: nothing more to learn (the search itself goes on)
             pagoda = self._pagoda(side, pos, weights)
             self.asked[side.name] = self.asked.get(side.name, 0) + 1
             self.found[side.name] = self.found.get(side.name, 0) + (pagoda is not None)

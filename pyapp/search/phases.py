@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
 from ..core.budget import Budget, Progress
+from ..proofs.lp import Solution
 from ..proofs.pagoda import find_pagoda_steps
 from ..proofs.separation import each_reason, separate_each, separation_steps
 from .beam import beam
@@ -46,12 +47,15 @@ LP_MAX_HOLES = 64
 class Outcome:
     """How the portfolio ended."""
 
-    status: Literal["found", "exhausted", "pagoda", "budget"]
+    status: Literal["found", "exhausted", "pagoda", "proof", "budget"]
     """``found``: ``path`` leads to a goal position; ``exhausted``: a complete search saw every
-    position without one (a proof); ``pagoda``: ``method`` is a pagoda proof; ``budget``: spent."""
+    position without one (a proof); ``pagoda``: ``method`` is a pagoda proof; ``proof``: ``method`` is
+    another proof's reason, ``engine`` what gave it; ``budget``: spent."""
     path: list[int] = field(default_factory=list)
     method: str = ""
     """The phase that found the path, or the pagoda proof's reason."""
+    engine: str = ""
+    """For ``proof``: the answer's method (e.g. ``integer programming (HiGHS ...)``)."""
 
 
 @dataclass
@@ -165,22 +169,27 @@ class Scout:
 
 @dataclass(frozen=True)
 class PagodaProgram:
-    """A linear program looking for a pagoda function that proves the goal out of reach
+    """A linear programme looking for a pagoda function that proves the goal out of reach
     (:func:`pyapp.proofs.pagoda.find_pagoda_steps`): hard problems are often impossible, and
     exhausting them would take far longer.  Toward one goal position, when no pagoda
-    separates the start from it, small programs look for one separating the positions a
+    separates the start from it, small programmes look for one separating the positions a
     jump or two after the start from those a jump or two before the goal
-    (:mod:`pyapp.proofs.separation`; Diamond 41 e1 -> e9 in 100 pivots, where the level
-    search could not finish); toward one peg anywhere, such a program for each finish the
-    class allows (Diamond 41 e1 -> any: five finishes, each separated)."""
+    (:mod:`pyapp.proofs.separation`; Diamond 41 e1 -> e9 in one programme, where the level
+    search could not finish); toward one peg anywhere, such a programme for each finish the
+    class allows (Diamond 41 e1 -> any: five finishes, each separated).  Without a back end
+    (:mod:`pyapp.proofs.lp`) the phase says why among the proofs tried and the search goes on."""
 
     name: str = "linear programming"
 
     def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
         board = run.tables.board
-        weights = yield from find_pagoda_steps(board, run.start, run.finishes)
+        solutions: list[Solution] = []
+        weights = yield from find_pagoda_steps(board, run.start, run.finishes, solutions=solutions)
         if weights is not None:
             return Outcome("pagoda", [], lp_reason(run, weights))
+        if solutions and solutions[0].status == "unavailable":
+            run.st.tried.append(f"no linear programming: {solutions[0].message}")
+            return None
         run.st.tried.append("a pagoda by linear programming")
         if run.target is None:
             if run.final_pegs != 1 or not run.finishes:

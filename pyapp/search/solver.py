@@ -9,9 +9,10 @@ the generator to the end, with optional callbacks.
 
 The portfolio, cheapest first (its phases are objects of :mod:`pyapp.search.phases`):
 
-1. **Proofs at once.** Conway's position class (rule of three) and pagoda functions
-   (:mod:`pyapp.proofs.pagoda`): if the start is in another class than every finish, or worth
-   less than the goal under a pagoda, the answer is ``impossible`` with that reason.
+1. **Proofs at once.** Conway's position class (rule of three), the book of results proved in minutes
+   (:mod:`pyapp.proofs.book`) and pagoda functions (:mod:`pyapp.proofs.pagoda`): if the start is in
+   another class than every finish, in the book, or worth less than the goal under a pagoda, the answer
+   is ``impossible`` with that reason.
 2. **Short depth-first runs** (:mod:`pyapp.search.dfs`, 12 runs of 300 nodes, each with
    new tie-breaks; a run stops at the first 128-node check past its limit, i.e. after 384
    nodes; restarts cut the heavy tail of a bad early choice): best-scored jump
@@ -26,6 +27,8 @@ The portfolio, cheapest first (its phases are objects of :mod:`pyapp.search.phas
    position, for one separating the positions a jump or two after the start from those a jump
    or two before the goal (:mod:`pyapp.proofs.separation`), then wider
    beams (256, 1024, 4096) alternate with longer depth-first runs (4000, 16000, 64000 nodes).
+   With 120 s or more left (CPython), the time-indexed **integer programme** (:mod:`pyapp.search.ilp`)
+   takes half of what is left.
 4. **The complete search** (:class:`pyapp.search.complete.Complete`): the depth-first search
    to the end and the bidirectional level search (:mod:`pyapp.search.levels`) in alternating
    slices; whichever settles the question answers, and an ``impossible`` names its proof and
@@ -60,11 +63,13 @@ from ..core.codec.keyset import MAX_HOLES
 from ..core.goal import Goal
 from ..core.moves import Jump
 from ..core.problem import Problem, Result, Status
+from ..proofs.book import book_proof
 from ..proofs.pagoda import Pagoda, pagoda_proof, pagodas_for, parity_pagodas
 from .compiled import Tables, build_tables, reseed
 from .complete import Complete, CompleteFewest
 from .dfs import NO_LIMIT, Stats
 from .formulations import Alongside
+from .ilp import IntegerProgram, integer_program_applies
 from .phases import (
     DEFAULT_BEAM_WIDTHS,
     DEFAULT_RESTARTS,
@@ -153,6 +158,8 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     reason = goal.obstacle(board, start)
     if reason:
         return done("impossible", reason, method="position class")
+    if goal.exact is not None and (reason := book_proof(board, start, goal.exact)):
+        return done("impossible", reason, method="book")
     # ``min`` looks first for the fewest pegs its position class allows (``pegs_at_best``)
     final_pegs = goal.pegs_at_best(board, start)
     finishes = goal.pagoda_targets(board, start)
@@ -211,12 +218,16 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
                            DEFAULT_BEAM_WIDTHS if beam_widths is None else beam_widths,
                            bool(finishes) and len(board.bits) <= LP_MAX_HOLES,
                            _complete(problem, bool(finishes)))
+        if integer_program_applies(problem, budget):  # before the complete search, on long budgets only
+            phases.insert(len(phases) - 1, IntegerProgram(problem))
         outcome = yield from run_phases(run, phases)
         entries = len(run.table)
         if outcome.status == "budget":
             return spent()
         if outcome.status == "pagoda" and definite:
             return done("impossible", outcome.method, None, "pagoda (linear programming)", st.nodes, entries)
+        if outcome.status == "proof" and definite:
+            return done("impossible", outcome.method, None, outcome.engine, st.nodes, entries)
         if outcome.status == "found":
             method = outcome.method
             if not definite and outcome.path[-1].bit_count() <= final_pegs:

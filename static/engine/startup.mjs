@@ -99,6 +99,15 @@ export async function prepareOffline(store) {
   }
 }
 
+/** Once the page is idle, ask the service worker to cache the files a first visit does not wait for (sw.js
+ *  LATER: HiGHS's WebAssembly), so they work offline after one visit too. */
+export function precacheWhenIdle(delayMs = 2000) {
+  const controller = navigator.serviceWorker?.controller;
+  if (!controller) return; // not controlled yet (a slow first install): the next visit asks
+  const ask = () => controller.postMessage({ type: "precacheLater" });
+  setTimeout(() => (self.requestIdleCallback ? self.requestIdleCallback(ask, { timeout: 10000 }) : ask()), delayMs);
+}
+
 /** A new deploy installs in the background and waits (the open page keeps its own version);
  *  offer to switch now: the new worker takes over and the page reloads once. */
 export async function watchForUpdates(button) {

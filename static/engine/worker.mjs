@@ -4,12 +4,16 @@
 // Long requests (solve, bench) run slice by slice (pyapp.web.api.Job.step, ~50 ms each); between
 // slices the worker yields to its event loop, so a cancel is seen within one slice.
 
+import { lpModule } from "./lp.mjs";
 import { message } from "./protocol.mjs";
 import { missingRuntimeFile } from "./runtime_files.mjs";
 import { createSets } from "./sets.mjs";
 import { deliverStep, runShardStep, takeSteps } from "./shardwork.mjs";
 
 const jobs = new Map(); // id -> {cancelled, relay, wake}
+let lp = null; // the peg_lp module (lp.mjs), registered once Python has started
+// requests whose rows run whole searches inside one step (no event-loop turn for HiGHS to load): load it first
+const LP_FIRST = new Set(["bench", "study"]);
 const WAIT_MS = 250; // a job waiting on the page's pool reports progress this often
 let webapi = null;
 
@@ -182,6 +186,12 @@ async function boot() {
   webapi = py.pyimport("pyapp.web.api");
   stage("warm");
   webapi.call("warm", "{}");
+  // HiGHS for the linear programmes: fetched only when a proof first asks for one (pyapp.proofs.lp)
+  lp = lpModule(async () => {
+    const { default: loadHighs } = await import("../../highs/highs.mjs");
+    return loadHighs({ locateFile: (file) => new URL(`../../highs/${file}`, import.meta.url).href });
+  });
+  py.registerJsModule("peg_lp", lp);
   const version = py.runPython("import sys; sys.version.split()[0]");
   stage(null);
   const files = { wasm_arrived: arrived("pyodide.asm.wasm"), stdlib_arrived: arrived("python_stdlib.zip"),
@@ -225,6 +235,7 @@ async function runJob(id, fn, args) {
   jobs.set(id, entry);
   let job = null;
   try {
+    if (LP_FIRST.has(fn)) await lp?.ready();
     job = webapi.start(fn, JSON.stringify(args));
     entry.relay = job.relay ?? null; // set when the job's sweeps run on the page's pool
     for (;;) {

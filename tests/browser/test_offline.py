@@ -57,6 +57,9 @@ def test_cold_start_cached_start_then_offline_reload_and_solve(chromium, dist_di
         for asset in ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyapp.zip", "static/engine/worker.mjs",
                       "manifest.webmanifest", "icons/icon-192.png"):
             assert server.url + asset in cached_urls, asset
+        # once the page is idle it asks the service worker for HiGHS's WebAssembly (sw.js LATER)
+        page.wait_for_function("v => caches.open(v).then(c => c.match('highs/highs.wasm')).then(r => !!r)",
+                               arg=f"peg-lab-{version}", timeout=60_000)
 
         served = len(server.hits)
         cached = _load_time(page, server.url, reload=True)

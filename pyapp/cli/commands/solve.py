@@ -27,9 +27,10 @@ def register(sub) -> None:
     add_problem_args(p)
     p.add_argument("--seed", type=int, help="vary the move order: a different solution per seed")
     add_time_budget(p, None)
-    p.add_argument("--engine", choices=("search", "sat"), default="search",
-                   help="search (default) or sat: the CNF encoding of pyapp.sat run by an installed SAT package "
-                        "(python-sat or pycosat)")
+    p.add_argument("--engine", choices=("search", "sat", "ilp"), default="search",
+                   help="search (default); sat: the CNF encoding of pyapp.sat run by an installed SAT package "
+                        "(python-sat or pycosat); ilp: the time-indexed integer programme (pyapp.search.ilp) "
+                        "solved by HiGHS")
     p.add_argument("--batch", metavar="FILE",
                    help="solve one position per line of FILE ('-' for standard input), each with the budget, "
                         "and print one answer per line in the file's order (with --json: JSON Lines)")
@@ -47,12 +48,17 @@ def run(args) -> dict | Iterator[dict]:
         pool = pool_from_args(args)
         return _batch(args, lines) if pool is None else _pooled(args, lines, pool)
     problem = problem_from_args(args)
-    if getattr(args, "engine", "search") == "sat":
-        if args.seed is not None:
-            raise PegError("--seed applies to the search engine only")
+    engine = getattr(args, "engine", "search")
+    if engine in ("sat", "ilp") and args.seed is not None:
+        raise PegError("--seed applies to the search engine only")
+    if engine == "sat":
         from ...sat import solve_sat
 
         return result_dict(problem, solve_sat(problem, budget=budget_from_args(args)))
+    if engine == "ilp":
+        from ...search.ilp import solve_ilp
+
+        return result_dict(problem, solve_ilp(problem, budget=budget_from_args(args)))
     result = solve(problem, seed=args.seed, budget=budget_from_args(args),
                    on_progress=StderrProgress("solve", "node").nodes)
     return result_dict(problem, result)
@@ -151,5 +157,7 @@ def text(r: dict) -> str:
     head = f"{where}{r['status']}" + (f": {r['reason']}" if r["reason"] else "")
     stats = (f"{plural(r['jumps'], 'jump')}, {plural(len(r['moves']), 'move')}, {plural(r['pegs_left'], 'peg')} left; "
              f"{plural(r['nodes'], 'node')} in {r['seconds']:.3f} s")
+    if r.get("method", "").startswith("integer programming"):  # --engine ilp names its engine
+        stats += f"; by {r['method']}"
     body = " ".join(r["moves"])
     return "\n".join(x for x in (head, stats, body, "" if "line" in r else r["final"]) if x)

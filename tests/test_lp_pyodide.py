@@ -1,0 +1,157 @@
+"""The same programmes give the same answers from both back ends: highspy in CPython and the highs WebAssembly
+module in real Pyodide under Node (scripts/pyodide_runner.mjs registers static/engine/lp.mjs as ``peg_lp``).
+Without the module the Pyodide side answers ``unavailable`` and the proofs that need no programme still run.
+
+Skipped only when ``node``, ``node_modules/pyodide`` or ``node_modules/highs`` is missing, and then a failure
+instead when ``PEG_REQUIRE_PYODIDE=1`` (as in CI)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.pyodide
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNNER = ROOT / "scripts" / "pyodide_runner.mjs"
+
+MODELS = r"""
+import json
+from pyapp.core.catalogue import get_board
+from pyapp.proofs import lp
+from pyapp.proofs.pagoda import find_pagoda, pagoda_model, peg_row
+from pyapp.proofs.separation import frontier, separation_steps
+from pyapp.proofs.pagoda import _drive
+
+def knapsack():
+    m = lp.Model(sense="max")
+    a, b, c = (m.add_var(0, 1, cost=w, integer=True) for w in (5, 4, 3))
+    for coef, cap in (((2, 3, 1), 5), ((4, 1, 2), 11), ((3, 4, 2), 8)):
+        m.add_row(dict(zip((a, b, c), coef)), upper=cap)
+    return m
+
+def pigeons(n):
+    m = lp.Model(sense="min")
+    x = [[m.add_var(0, 1, integer=True) for _ in range(n)] for _ in range(n + 1)]
+    for row in x:
+        m.add_row({v: 1 for v in row}, lower=1)
+    for h in range(n):
+        m.add_row({row[h]: 1 for row in x}, upper=1)
+    return m
+
+def pagoda_lp(board_id, holes, goal):
+    board = get_board(board_id)
+    m = pagoda_model(board, 2)
+    t = m.add_var(None, None, cost=1)
+    row = peg_row(board, 1 << board.hole(goal)); row[t] = -1
+    m.add_row(row, lower=0)
+    for h in holes:
+        m.cost[board.bits.index(board.hole(h))] = -1
+    return m
+
+def out(s):
+    return {"status": s.status, "objective": None if s.objective is None else round(s.objective, 9),
+            "x": None if s.x is None else [round(v, 9) for v in s.x], "nodes": s.nodes, "backend": s.backend,
+            "message": s.message}
+
+d41 = get_board("diamond41")
+english = get_board("english")
+answers = {
+    "knapsack": out(lp.solve(knapsack())),
+    "pigeons": out(lp.solve(pigeons(5))),
+    "pagoda-english": out(lp.solve(pagoda_lp("english", ["c1", "e1", "d4"], "d4"))),
+    "pagoda-english-solvable": out(lp.solve(pagoda_lp("english", [h for h in english.names if h != "d4"], "d4"))),
+    "find-pagoda": sorted(find_pagoda(english, sum(1 << english.hole(h) for h in ("c1", "e1", "d4")),
+                                      [1 << english.hole("d4")]).items()),
+    "separation": _drive(separation_steps(d41, d41.start("e1"), 1 << d41.hole("e9"))).reason(d41),
+}
+print("RESULT " + json.dumps(answers))
+"""
+
+
+def _missing() -> str | None:
+    if shutil.which("node") is None:
+        return "node is not installed"
+    for pkg in ("pyodide", "highs"):
+        if not (ROOT / "node_modules" / pkg).is_dir():
+            return f"node_modules/{pkg} is missing (run 'npm ci')"
+    return None
+
+
+@pytest.fixture(scope="module")
+def runner_ok():
+    why = _missing()
+    if why:
+        if os.environ.get("PEG_REQUIRE_PYODIDE") == "1":
+            pytest.fail(why)
+        pytest.skip(why)
+
+
+def _run(code: str, *flags: str) -> dict:
+    proc = subprocess.run(["node", str(RUNNER), *flags, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    line = next(line for line in proc.stdout.splitlines() if line.startswith("RESULT "))
+    return json.loads(line.removeprefix("RESULT "))
+
+
+def _cpython(code: str) -> dict:
+    import contextlib
+    import io
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(compile(code, "<models>", "exec"), {"__name__": "__models__"})
+    line = next(line for line in buf.getvalue().splitlines() if line.startswith("RESULT "))
+    return json.loads(line.removeprefix("RESULT "))
+
+
+def test_both_back_ends_give_the_same_answers(runner_ok):
+    wasm, native = _run(MODELS), _cpython(MODELS)
+    assert wasm["knapsack"]["backend"] == "HiGHS 1.15.1 (WebAssembly)"
+    assert native["knapsack"]["backend"] == "HiGHS 1.15.1 (highspy)"
+    assert wasm["knapsack"]["status"] == "optimal" and wasm["knapsack"]["objective"] == 9
+    assert wasm["pigeons"]["status"] == "infeasible"
+    assert wasm["pagoda-english"]["objective"] > 0 and wasm["pagoda-english-solvable"]["objective"] <= 1e-9
+    for name in native:
+        if isinstance(native[name], dict):
+            for key in ("status", "objective", "x"):
+                assert wasm[name][key] == native[name][key], (name, key, wasm[name][key], native[name][key])
+        else:
+            assert wasm[name] == native[name], name
+
+
+def test_pyodide_without_the_module_answers_unavailable_and_still_proves_by_class(runner_ok):
+    code = r"""
+import json
+from pyapp.core.catalogue import get_board
+from pyapp.core.problem import make_problem
+from pyapp.proofs import lp
+from pyapp.search.solver import solve
+m = lp.Model(); m.add_var(0, 1, cost=1); m.add_row({0: 1}, upper=1)
+s = lp.solve(m)
+r = solve(make_problem(get_board("french"), start="d4", goal="d4"), max_nodes=10000)
+print("RESULT " + json.dumps({"status": s.status, "message": s.message, "french": r.status, "reason": r.reason}))
+"""
+    out = _run(code, "--no-lp")
+    assert out["status"] == "unavailable" and "provides no highs module" in out["message"]
+    assert out["french"] == "impossible" and "position class" in out["reason"]
+
+
+def test_engine_ilp_in_pyodide_solves_and_the_solution_replays_in_cpython(runner_ok):
+    from pyapp.core.game import replay
+    from pyapp.core.problem import default_problem
+
+    proc = subprocess.run(["node", str(RUNNER), "-m", "pyapp", "solve", "triangle5", "--engine", "ilp", "--json"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout[proc.stdout.index("{"):])
+    assert out["status"] == "solved" and out["method"] == "integer programming (HiGHS 1.15.1 (WebAssembly))"
+    problem = default_problem("triangle5")
+    check = replay(problem.board, problem.start, out["moves"])
+    assert check.valid and problem.goal.reached(check.final)
