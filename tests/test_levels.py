@@ -35,16 +35,17 @@ def _lines(board):
 
 
 def reachable(board, start: int) -> set[int]:
-    """Every position reachable from ``start`` (the start included), by brute force."""
-    lines = _lines(board)
+    """Every position reachable from ``start`` (the start included), by brute force: a jump over ``b`` from
+    ``a`` into ``c`` applies where ``a`` and ``b`` hold pegs and ``c`` is empty, and flips the three."""
+    moves = [((1 << a) | (1 << b), (1 << a) | (1 << b) | (1 << c)) for a, b, c in _lines(board)]
     seen = {start}
     frontier = [start]
     while frontier:
         nxt = []
         for pos in frontier:
-            for a, b, c in lines:
-                if pos >> a & 1 and pos >> b & 1 and not pos >> c & 1:
-                    child = pos ^ ((1 << a) | (1 << b) | (1 << c))
+            for pegs, flip in moves:
+                if pos & flip == pegs:
+                    child = pos ^ flip
                     if child not in seen:
                         seen.add(child)
                         nxt.append(child)
