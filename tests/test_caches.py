@@ -12,7 +12,7 @@ from pyapp.core.board import BOARD_CACHE_SIZE, COMPILED_BOARDS, board_from_text
 from pyapp.core.codec import canonical as _common
 from pyapp.core.spec import resolve_board
 from pyapp.proofs import pagoda
-from pyapp.search import solver
+from pyapp.search import compiled, solver
 from pyapp.web import api as webapi
 
 BORDER = [(0, c) for c in range(9)] + [(8, c) for c in range(9)] + [(r, 0) for r in range(1, 8)] + \
@@ -56,7 +56,7 @@ def test_a_rebuilt_board_equals_the_first_and_hits_the_caches():
 
 def test_every_per_board_cache_is_bounded():
     for cache in (pagoda.parity_pagodas, pagoda.library_pagodas, solver._pagodas_for, solver._base_tables,
-                  _common.jump_table, _common.corner_mask):
+                  compiled._layout, _common.jump_table, _common.corner_mask):
         assert cache.cache_info().maxsize == BOARD_CACHE_SIZE, cache
     for i in range(COMPILED_BOARDS + 5):
         resolve_board(notched_9x9(i))

@@ -21,7 +21,7 @@ This module provides
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import gcd, lcm
@@ -40,10 +40,35 @@ class Pagoda:
     name: str
     weights: tuple[tuple[int, int], ...]
     """``(bit, weight)`` pairs with non-zero weight."""
+    _groups: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+    """``(weight, mask of the holes with that weight)``: a pagoda has few distinct weights, so a value is a
+    handful of popcounts instead of a loop over every hole (the solver checks hundreds per problem)."""
+
+    low: int = field(init=False, repr=False, compare=False)
+    """The least value a position can have (the sum of the negative weights)."""
+    high: int = field(init=False, repr=False, compare=False)
+    """The greatest value a position can have (the sum of the positive weights)."""
+
+    def __post_init__(self) -> None:
+        masks: dict[int, int] = {}
+        for b, w in self.weights:
+            masks[w] = masks.get(w, 0) | 1 << b
+        object.__setattr__(self, "_groups", tuple(masks.items()))
+        object.__setattr__(self, "low", sum(w for _, w in self.weights if w < 0))
+        object.__setattr__(self, "high", sum(w for _, w in self.weights if w > 0))
+
+    @property
+    def has_negative(self) -> bool:
+        """True when some hole weighs less than 0."""
+        return self.low < 0
 
     def value(self, pos: int) -> int:
-        """The pagoda value of a position: the sum of the weights of its pegs."""
-        return sum(w for b, w in self.weights if pos >> b & 1)
+        """The pagoda value of a position: the sum of the weights of its pegs.
+
+        >>> Pagoda("p", ((0, 1), (1, 2), (3, 2))).value(0b1011)
+        5
+        """
+        return sum(w * (pos & m).bit_count() for w, m in self._groups)
 
     def weight(self, bit: int) -> int:
         for b, w in self.weights:
@@ -216,6 +241,22 @@ def _catalogue_board(board_id: str) -> Board | None:
     return get_board(board_id) if board_id in CATALOGUE else None
 
 
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
+def known_weights(board: Board) -> tuple[tuple[Pagoda, ...], dict[int, int], dict[int, list[int]]]:
+    """The board's known pagodas (parity, then library: what :func:`pagodas_for` chooses from), their
+    positions by ``id``, and each hole's weights in all of them (holes of weight 0 everywhere left out).
+    A goal hole's thresholds are then one row, and the solver's tables pick their lanes from these rows."""
+    known = (*parity_pagodas(board), *library_pagodas(board))
+    rows: dict[int, list[int]] = {}
+    for k, p in enumerate(known):
+        for b, w in p.weights:
+            row = rows.get(b)
+            if row is None:
+                row = rows[b] = [0] * len(known)
+            row[k] = w
+    return known, {id(p): k for k, p in enumerate(known)}, rows
+
+
 def pagodas_for(board: Board, finishes: list[int]) -> list[tuple[Pagoda, int]]:
     """``(pagoda, threshold)`` pairs useful for reaching one of ``finishes``.
 
@@ -225,12 +266,14 @@ def pagodas_for(board: Board, finishes: list[int]) -> list[tuple[Pagoda, int]]:
     """
     if not finishes:
         return []
-    out = []
-    for p in (*parity_pagodas(board), *library_pagodas(board)):
-        t = min(p.value(f) for f in finishes)
-        if t > 0 or any(w < 0 for _, w in p.weights):
-            out.append((p, t))
-    return out
+    known, _, rows = known_weights(board)
+    if all(f & (f - 1) == 0 for f in finishes):  # single holes: a finish's value is its hole's weight
+        none = [0] * len(known)
+        columns = [rows.get(f.bit_length() - 1, none) for f in finishes]
+        thresholds = columns[0] if len(columns) == 1 else [min(c) for c in zip(*columns)]
+    else:
+        thresholds = [min(p.value(f) for f in finishes) for p in known]
+    return [(p, t) for p, t in zip(known, thresholds) if t > 0 or p.has_negative]
 
 
 def pagoda_proof(board: Board, start: int, finishes: list[int]) -> str | None:

@@ -16,10 +16,15 @@ only integer operations:
 from __future__ import annotations
 
 import random
+import sys
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import itemgetter
 
-from ..core.board import Board, Direction, images_by_tables
-from ..proofs.pagoda import Pagoda
+from ..core.board import BOARD_CACHE_SIZE, Board, Direction, images_by_tables
+from ..proofs.pagoda import Pagoda, known_weights
 
 LANE = 16
 DEFAULT_SEED = 20_231_117
@@ -57,6 +62,9 @@ class Tables:
     """Holes with one fewer lattice neighbour than a full interior hole (weight 1 in the edge term)."""
     edge2: int = 0
     """Holes missing two or more neighbours (board corners and arm tips; weight 2)."""
+    lanes_exact: bool = False
+    """True when every pagoda's ``HIGH + value - threshold`` stays inside its lane for every position (no
+    carry between lanes), so :meth:`alive` is exactly "every pagoda value is at least its threshold"."""
 
     def pack_images(self, pos: int) -> int:
         """The images of ``pos`` under the kept symmetries, packed in lanes: a jump XORs in its ``sym_deltas``."""
@@ -90,9 +98,27 @@ class Tables:
         return min(self.images(pos))
 
 
-def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int], seed: int | None) -> Tables:
-    """Compile the hot-loop tables (see the module docstring); ``syms``: the symmetries to keep
-    (those that fix the goal, :meth:`pyapp.core.goal.Goal.symmetries`)."""
+@dataclass(frozen=True)
+class _Layout:
+    """Everything in :class:`Tables` that depends only on the board and the kept symmetries, not on the
+    pagodas or the seed: built once per board and goal symmetry (the pagodas change with every goal hole)."""
+
+    top: int
+    pos_dirs: list[tuple[int, int, int, int, int]]
+    neg_dirs: list[tuple[int, int, int, int, int]]
+    pairs: list[tuple[int, int]]
+    size: int
+    jumps: tuple[tuple[int, int, int, int], ...]
+    """Every jump as ``(index, a, b, c)``, in the order tie-breaks are drawn (directions, then low bits first)."""
+    sym_tables: list[tuple[tuple[int, ...], ...]]
+    sym_deltas: list[int]
+    lane: int
+    edge1: int
+    edge2: int
+
+
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
+def _layout(board: Board, syms: tuple[int, ...]) -> _Layout:
     bitset = set(board.bits)
     top = max(board.bits) + 2
     pos_dirs, neg_dirs = [], []
@@ -116,26 +142,18 @@ def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int
                     m |= 1 << b
             pairs.append((d.shift, m))
     size = len(index_dir) * top
-    deltas = [0] * size
-    ties = [0] * size
-    rng = random.Random(seed) if seed is not None else None
-    # each hole's weights in all pagodas, packed in lanes: a jump's change is then 3 big-int ops
-    packed_w: dict[int, int] = {}
-    for k, (p, _) in enumerate(pagodas):
-        for b, w in p.weights:
-            packed_w[b] = packed_w.get(b, 0) + (w << (LANE * k))
-    sym_tables = [board._tables[i] for i in syms]
     lane = max(board.bits) + 1
     sym_deltas = [0] * size
     # each kept symmetry as a map bit -> image bit: a jump's three holes are mapped directly (the per-byte
     # tables of board.transform cost one lookup per byte of the layout, hundreds of times more on big boards)
     index = {b: i for i, b in enumerate(board.bits)}
     images = [[0] * (max(board.bits) + 1) for _ in syms]
-    for k, s in enumerate(syms):
-        perm = board.symmetries[s]
+    for k, sym in enumerate(syms):
+        perm = board.symmetries[sym]
         for b, i in index.items():
             images[k][b] = perm[i]
-    # one pass over every jump: its pagoda change, its tie-break, and its flip mask under each kept symmetry
+    # one pass over every jump: its index and its flip mask under each kept symmetry
+    jumps = []
     for di, d in enumerate(index_dir):
         src = d.src
         while src:
@@ -144,17 +162,11 @@ def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int
             a = low.bit_length() - 1
             b, c = a + d.shift, a + 2 * d.shift
             i = di * top - 1 + low.bit_length()
-            deltas[i] = packed_w.get(c, 0) - packed_w.get(a, 0) - packed_w.get(b, 0)
-            ties[i] = rng.randrange(64) if rng is not None else 0
+            jumps.append((i, a, b, c))
             packed = 0
             for k, image in enumerate(images):
                 packed |= ((1 << image[a]) | (1 << image[b]) | (1 << image[c])) << (lane * k)
             sym_deltas[i] = packed
-    x0_bias = check_c = check_h = 0
-    for k, (_, thr) in enumerate(pagodas):
-        x0_bias += BIAS << (LANE * k)
-        check_c += (HIGH - (thr + BIAS)) << (LANE * k)
-        check_h += HIGH << (LANE * k)
     full = 2 * len(board.lattice.steps)
     edge1 = edge2 = 0
     for b in board.bits:
@@ -163,8 +175,84 @@ def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int
             edge1 |= 1 << b
         elif missing >= 2:
             edge2 |= 1 << b
-    return Tables(board, board.mask, pos_dirs, neg_dirs, pairs, deltas, ties, x0_bias, check_c, check_h,
-                  list(pagodas), sym_tables, sym_deltas, lane, packed_w, edge1, edge2)
+    return _Layout(top, pos_dirs, neg_dirs, pairs, size, tuple(jumps), [board._tables[i] for i in syms],
+                   sym_deltas, lane, edge1, edge2)
+
+
+def build_tables(board: Board, pagodas: list[tuple[Pagoda, int]], syms: list[int], seed: int | None) -> Tables:
+    """Compile the hot-loop tables (see the module docstring); ``syms``: the symmetries to keep
+    (those that fix the goal, :meth:`pyapp.core.goal.Goal.symmetries`).  The board's part is built once
+    per board and symmetries (:func:`_layout`); the pagodas' and the seed's parts here."""
+    lay = _layout(board, tuple(syms))
+    packed_w = _packed_weights(board, pagodas)
+    deltas = [0] * lay.size
+    ties = [0] * lay.size
+    get = packed_w.get
+    for i, a, b, c in lay.jumps:
+        deltas[i] = get(c, 0) - get(a, 0) - get(b, 0)
+    if seed is not None:
+        rng = random.Random(seed)
+        for i, _, _, _ in lay.jumps:
+            ties[i] = rng.randrange(64)
+    ones = _lane_ones(len(pagodas))
+    x0_bias, check_h = BIAS * ones, HIGH * ones
+    lows = [HIGH - (thr + BIAS) for _, thr in pagodas]
+    packed_c = _lanes(lows) if all(0 <= v < HIGH for v in lows) else None
+    check_c = packed_c if packed_c is not None else sum(v << (LANE * k) for k, v in enumerate(lows))
+    exact = all(HIGH + p.low - thr >= 0 and HIGH + p.high - thr < 1 << LANE for p, thr in pagodas)
+    return Tables(board, board.mask, lay.pos_dirs, lay.neg_dirs, lay.pairs, deltas, ties, x0_bias, check_c, check_h,
+                  list(pagodas), lay.sym_tables, lay.sym_deltas, lay.lane, packed_w, lay.edge1, lay.edge2, exact)
+
+
+def _lanes(values: Sequence[int]) -> int | None:
+    """``sum(v << LANE * k)`` from one array of signed 16-bit lanes (None if a value does not fit one):
+    a few big-int operations instead of one per value.  A negative ``v`` stands as ``v + 2^16`` in its
+    lane (top bit set), so the ``2^16`` is taken back from the next lane."""
+    try:
+        raw = int.from_bytes(array("h", values).tobytes(), sys.byteorder)
+    except OverflowError:
+        return None
+    return raw - (((raw >> (LANE - 1)) & _lane_ones(len(values))) << LANE)
+
+
+@lru_cache(maxsize=64)
+def _lane_ones(n: int) -> int:
+    """Bit 0 of each of ``n`` lanes."""
+    return int.from_bytes(array("H", [1] * n).tobytes(), sys.byteorder)
+
+
+def _packed_weights(board: Board, pagodas: list[tuple[Pagoda, int]]) -> dict[int, int]:
+    """Each hole's weight in every pagoda, packed in lanes of :data:`LANE` bits (pagoda ``k`` in lane ``k``,
+    the sum of ``w << LANE * k``; holes of weight 0 in all left out): a jump's change is then 3 big-int
+    operations.  Pagodas of the board's known list take their rows from
+    :func:`pyapp.proofs.pagoda.known_weights`."""
+    if not pagodas:
+        return {}
+    known, index, rows = known_weights(board)
+    ks = [index.get(id(p), -1) for p, _ in pagodas]
+    chosen: dict[int, Sequence[int]]
+    if all(k >= 0 and known[k] is p for k, (p, _) in zip(ks, pagodas)):
+        pick = itemgetter(*ks) if len(ks) > 1 else (lambda row: (row[ks[0]],))
+        chosen = {b: pick(row) for b, row in rows.items()}
+    else:
+        own: dict[int, list[int]] = {}
+        for k, (p, _) in enumerate(pagodas):
+            for b, w in p.weights:
+                own.setdefault(b, [0] * len(pagodas))[k] = w
+        chosen = dict(own)
+    out = {}
+    for b, ws in chosen.items():
+        if any(ws):
+            packed = _lanes(ws)
+            out[b] = packed if packed is not None else sum(w << (LANE * k) for k, w in enumerate(ws))
+    return out
+
+
+@lru_cache(maxsize=8)
+def _default_ties(size: int) -> tuple[int, ...]:
+    """The tie-breaks of :data:`DEFAULT_SEED` for ``size`` jump slots (drawn once, as :func:`reseed` would)."""
+    rng = random.Random(DEFAULT_SEED)
+    return tuple(rng.randrange(64) for _ in range(size))
 
 
 def reseed(t: Tables, seed: int | None) -> None:
@@ -173,7 +261,10 @@ def reseed(t: Tables, seed: int | None) -> None:
     Ties are broken pseudo-randomly rather than in generation order, which would always
     favour one direction of jump and bias the whole search.
     """
-    rng = random.Random(DEFAULT_SEED if seed is None else seed)
+    if seed is None:
+        t.ties = list(_default_ties(len(t.ties)))
+        return
+    rng = random.Random(seed)
     t.ties = [rng.randrange(64) for _ in t.ties]
 
 

@@ -177,22 +177,25 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
                     return done("impossible", f"pagoda function: {p.name} is worth {v} at the start, "
                                 f"less than the {thr} the goal needs", method="pagoda")
                 pagoda_dead = True
-    pagodas = _pagodas_for(board, tuple(finishes)) if finishes else []
+    # the tables hold the goal's pagodas packed (the same list as _pagodas_for), so one packed check says
+    # whether every pagoda allows the start; only when one does not are they valued one by one, for its name
+    tables = _tables_for(board, goal.symmetries(board), tuple(finishes))
+    pagodas = tables.pagodas
     if (yield from _pause(budget)):
         return done("unknown", "cancelled", method="budget")
-    for p, thr in pagodas:
-        v = p.value(start)
-        if v < thr:
-            if definite:
-                return done("impossible", f"pagoda function: {p.name} is worth {v} at the start, "
-                            f"less than the {thr} the goal needs", method="pagoda")
-            pagoda_dead = True
+    if pagodas and not (tables.lanes_exact and tables.alive(tables.pack(start))):
+        for p, thr in pagodas:
+            v = p.value(start)
+            if v < thr:
+                if definite:
+                    return done("impossible", f"pagoda function: {p.name} is worth {v} at the start, "
+                                f"less than the {thr} the goal needs", method="pagoda")
+                pagoda_dead = True
 
     if table_cap is None:
         table_cap = budget.room(TABLE_ENTRY_BYTES, 2)
     elif table_cap >= 0:
         table_cap = budget.entries(table_cap, TABLE_ENTRY_BYTES)
-    tables = _tables_for(board, goal.symmetries(board), tuple(finishes))
     reseed(tables, seed)
     if (yield from _pause(budget)):
         return done("unknown", "cancelled", method="budget")
