@@ -88,22 +88,44 @@ def _levels(row: dict) -> list[str]:
     return out
 
 
-def _breakdown(b: dict) -> list[str]:
-    """Sharding's parts on one level, against the same level unsharded (``breakdown`` in the file)."""
+def _breakdown(b: dict, before: dict | None = None) -> list[str]:
+    """Sharding's parts on one level, against the same level unsharded (``breakdown`` in the file), and the
+    same measurement of the code before (``breakdown_before``, when the file keeps it)."""
     u, sh = b["unsharded"], b["sharded"]
     total_u, total_s = sum(u.values()), sum(sh.values())
-    return ["", f"Where the extra CPU goes ({b['board']}, the level of {b['pegs']} pegs: {b['parents']:,} positions "
-            f"with {b['children']:,} children; {b['shards']} shards, one process; {_runtime(b.get('environment', {}))};"
-            f" {b.get('environment', {}).get('date', '?')}; `{b['command']}`):", "",
-            "| part | unsharded CPU s | sharded CPU s |", "|---|---:|---:|",
-            f"| expand (children canonical, merged per shard) | {u['expand']:.2f} | {sh['expand']:.2f} |",
-            f"| split the children into buckets by owner | - | {sh['bucket']:.2f} |",
-            f"| merge at the owners / sort into arrays | {u['sort']:.2f} | {sh['merge']:.2f} |",
-            f"| total | {total_u:.2f} | {total_s:.2f} ({b['ratio']:.2f}x) |", "",
-            f"The shards sent {b['keys_sent']:,} keys for {b['children']:,} distinct children "
-            f"({b['keys_sent'] / max(1, b['children']):.2f} per child: a child whose parents lie in several shards "
-            f"is found, bucketed and merged once per shard). So on this level {b['shards']} workers can gain at most "
-            f"{b['shards'] / b['ratio']:.2f}x over one."]
+    env = b.get("environment", {})
+    load = f", load {b['load']:.1f}" if "load" in b else ""
+    cols, rule = "| part | unsharded CPU s | sharded CPU s |", "|---|---:|---:|"
+    prev: dict = {}
+    if before:
+        prev = before["sharded"]
+        cols, rule = cols + f" sharded before ({before.get('commit', 'earlier')}) |", rule + "---:|"
+
+    def cell(part: str) -> str:
+        return f" {prev[part]:.2f} |" if prev else ""
+
+    lines = ["", f"Where the extra CPU goes ({b['board']}, the level of {b['pegs']} pegs: {b['parents']:,} positions "
+             f"with {b['children']:,} children; {b['shards']} shards, one process; {_runtime(env)}; "
+             f"{env.get('date', '?')}{load}; `{b['command']}`):", "", cols, rule,
+             f"| expand (children canonical, routed to their owner) | {u['expand']:.2f} | {sh['expand']:.2f} |"
+             + cell("expand"),
+             f"| split the children into buckets by owner | - | {sh['bucket']:.2f} |" + cell("bucket"),
+             f"| merge at the owners / sort into arrays | {u['sort']:.2f} | {sh['merge']:.2f} |" + cell("merge"),
+             f"| total | {total_u:.2f} | {total_s:.2f} ({b['ratio']:.2f}x) |"
+             + (f" {sum(prev.values()):.2f} ({before['ratio']:.2f}x) |" if before else ""), "",
+             f"The shards sent {b['keys_sent']:,} keys for {b['children']:,} distinct children "
+             f"({b['keys_sent'] / max(1, b['children']):.2f} per child"
+             + (f"; before: {before['keys_sent'] / max(1, before['children']):.2f}" if before else "")
+             + ": a child whose parents lie in several shards is found, bucketed and merged once per shard)."]
+    if b.get("shard_cpu"):
+        busiest = max(b["shard_cpu"])
+        lines[-1] += (f" Parents per shard {' / '.join(f'{n:,}' for n in b['shard_parents'])}, CPU per shard "
+                      f"{' / '.join(f'{t:.2f}' for t in b['shard_cpu'])} s: on this level {b['shards']} workers "
+                      f"can gain at most {total_u / busiest:.2f}x over one (the busiest shard decides).")
+    else:
+        lines[-1] += (f" So on this level {b['shards']} workers can gain at most {b['shards'] / b['ratio']:.2f}x "
+                      "over one.")
+    return lines
 
 
 def _model(rows: list[dict]) -> list[str]:
@@ -166,7 +188,8 @@ def section(data: dict, exact: dict | None = None) -> str:
            "", "![speedup against workers](benchmarks/parallel-speedup.svg)", "", *_speed_rows(rows), "",
            _goal_sentence(rows), ""]
     english = next((r for r in rows if r["name"] == "parallel-count-english"), rows[0])
-    out += [*_levels(english), *(_breakdown(data["breakdown"]) if data.get("breakdown") else []), "",
+    parts = _breakdown(data["breakdown"], data.get("breakdown_before")) if data.get("breakdown") else []
+    out += [*_levels(english), *parts, "",
             "### Scaling model: 8, 64 and 512 workers", "",
             "From the measured levels (`model` in `pyapp/bench/speedup.py`; a Dask cluster, 2 shards per worker, "
             "1 GB/s per worker, 0.2 ms of scheduler time per task):", "",
