@@ -125,6 +125,12 @@ def _breakdown(b: dict, before: dict | None = None) -> list[str]:
     else:
         lines[-1] += (f" So on this level {b['shards']} workers can gain at most {b['shards'] / b['ratio']:.2f}x "
                       "over one.")
+    if b.get("by_shards"):
+        def more(x: dict) -> str:
+            return ", ".join(f"{n} shards {v['ratio']:.2f}x ({v['keys_per_child']:.2f} keys per child)"
+                             for n, v in sorted(x.items(), key=lambda kv: int(kv[0])))
+        lines += ["", f"More shards, the same level (one measurement each): {more(b['by_shards'])}"
+                  + (f"; before: {more(before['by_shards'])}" if before and before.get("by_shards") else "") + "."]
     return lines
 
 
@@ -138,6 +144,22 @@ def _model(rows: list[dict]) -> list[str]:
                  f"{_fmt(m[p]['seconds'])} s (slower than 1 worker)" for p in ("8", "64", "512")]
         out.append(f"| {r['title']} | {_fmt(base)} | {' | '.join(cells)} | about {m['best_workers']} workers |")
     return out
+
+
+def _grouped(rows: list[dict]) -> list[str]:
+    """What the model says a two-round exchange (not built) would buy, where the rows carry it."""
+    parts = [f"{r['title']}: about {r['model']['grouped']['best_workers']} workers, "
+             f"{_fmt(r['model']['grouped']['best_seconds'])} s (all to all: {r['model']['best_workers']} workers, "
+             f"{_fmt(r['model']['best_seconds'])} s)" for r in rows if "grouped" in r.get("model", {})]
+    if not parts:
+        return []
+    d = rows[0]["model"].get("overhead")
+    charge = (f"The model charges sharding d = {d:g} (the breakdown on English's 20-peg level at 2, 4 and 8 shards "
+              "in one process). ") if d is not None else ""
+    return ["", charge + "Cheaper keys barely move the optimum: it grows as the cube root of the work "
+            "per level over the scheduler's time per part. What would move it is fewer parts: an exchange in two "
+            "rounds through √S groups of shards (2 S √S parts a level instead of S², each byte sent twice; the "
+            "sweep does not do this) would put the least time at " + "; ".join(parts) + "."]
 
 
 def _pool(pool: dict) -> list[str]:
@@ -198,7 +220,8 @@ def section(data: dict, exact: dict | None = None) -> str:
             "Where it stops scaling, and why: the work divides by P and so do the bytes a worker sends, but the "
             "exchange is one task per pair of shards, S² a level, and the scheduler's time for those grows as P²; "
             "the least time is where the two meet (last column). The serial part (the driver's gathering and final "
-            "combination) caps the speedup before that on the smaller jobs.", *_chromium_projection(rows, exact)]
+            "combination) caps the speedup before that on the smaller jobs.", *_grouped(rows),
+            *_chromium_projection(rows, exact)]
     if data.get("pool"):
         out += _pool(data["pool"])
     return "\n".join(out)
