@@ -50,6 +50,10 @@ def _speed_rows(rows: list[dict]) -> list[str]:
     return out
 
 
+CORES = 2
+"""Cores of the machine the rows are measured on (see the section's first line)."""
+
+
 def _goal_sentence(rows: list[dict]) -> str:
     at2 = [(r["title"], r["speedup"].get("2")) for r in rows if r["speedup"].get("2") is not None]
     if not at2:
@@ -57,8 +61,13 @@ def _goal_sentence(rows: list[dict]) -> str:
     met = [t for t, s in at2 if s >= GOAL_SPEEDUP]
     best = max(s for _, s in at2)
     verdict = (f"met by {len(met)} of {len(at2)} jobs" if met else f"**not met**: the best is {best:.2f}x")
+    busy = [r["title"] for r in rows if max(x["load"] for x in r["runs"]) > CORES]
+    caveat = (f" Rows measured with a load average above the machine's {CORES} cores ({'; '.join(busy)}): there the "
+              "other jobs, not the sweep, decide the wall times (the two workers and the driver share what the "
+              "others leave), so their speedup says little; their CPU columns and the breakdown below are the "
+              "figures to compare." if busy else "")
     return (f"Goal: at least {GOAL_SPEEDUP}x at 2 workers; {verdict}. Answers are the same at every worker count "
-            f"on every row: {'yes' if all(r['same_answer'] for r in rows) else '**NO**'}.")
+            f"on every row: {'yes' if all(r['same_answer'] for r in rows) else '**NO**'}." + caveat)
 
 
 def _levels(row: dict) -> list[str]:
@@ -129,8 +138,8 @@ def _breakdown(b: dict, before: dict | None = None) -> list[str]:
         def more(x: dict) -> str:
             return ", ".join(f"{n} shards {v['ratio']:.2f}x ({v['keys_per_child']:.2f} keys per child)"
                              for n, v in sorted(x.items(), key=lambda kv: int(kv[0])))
-        lines += ["", f"More shards, the same level (one measurement each): {more(b['by_shards'])}"
-                  + (f"; before: {more(before['by_shards'])}" if before and before.get("by_shards") else "") + "."]
+        lines[-1] += (f" More shards, the same level (one measurement each): {more(b['by_shards'])}"
+                      + (f"; before: {more(before['by_shards'])}" if before and before.get("by_shards") else "") + ".")
     return lines
 
 
@@ -156,7 +165,7 @@ def _grouped(rows: list[dict]) -> list[str]:
     d = rows[0]["model"].get("overhead")
     charge = (f"The model charges sharding d = {d:g} (the breakdown on English's 20-peg level at 2, 4 and 8 shards "
               "in one process). ") if d is not None else ""
-    return ["", charge + "Cheaper keys barely move the optimum: it grows as the cube root of the work "
+    return [" " + charge + "Cheaper keys barely move the optimum: it grows as the cube root of the work "
             "per level over the scheduler's time per part. What would move it is fewer parts: an exchange in two "
             "rounds through √S groups of shards (2 S √S parts a level instead of S², each byte sent twice; the "
             "sweep does not do this) would put the least time at " + "; ".join(parts) + "."]
@@ -220,7 +229,7 @@ def section(data: dict, exact: dict | None = None) -> str:
             "Where it stops scaling, and why: the work divides by P and so do the bytes a worker sends, but the "
             "exchange is one task per pair of shards, S² a level, and the scheduler's time for those grows as P²; "
             "the least time is where the two meet (last column). The serial part (the driver's gathering and final "
-            "combination) caps the speedup before that on the smaller jobs.", *_grouped(rows),
+            "combination) caps the speedup before that on the smaller jobs." + "".join(_grouped(rows)),
             *_chromium_projection(rows, exact)]
     if data.get("pool"):
         out += _pool(data["pool"])
