@@ -55,9 +55,11 @@ def test_a_rebuilt_board_equals_the_first_and_hits_the_caches():
 
 
 def test_every_per_board_cache_is_bounded():
-    for cache in (pagoda.parity_pagodas, pagoda.library_pagodas, solver._pagodas_for, solver._base_tables,
-                  compiled._layout, _common.jump_table, _common.corner_mask):
+    for cache in (pagoda.parity_pagodas, pagoda.library_pagodas, pagoda.known_weights, compiled._layout,
+                  _common.jump_table, _common.corner_mask):
         assert cache.cache_info().maxsize == BOARD_CACHE_SIZE, cache
+    for cache in (solver._pagodas_for, solver._base_tables):  # per goal: a few boards' every single-hole goal
+        assert cache.cache_info().maxsize == solver.GOAL_CACHE_SIZE >= 45, cache
     for i in range(COMPILED_BOARDS + 5):
         resolve_board(notched_9x9(i))
     assert len(board_module._COMPILED) == COMPILED_BOARDS

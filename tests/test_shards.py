@@ -84,7 +84,7 @@ def test_bytes_interface_round_trips():
     again = Spec.from_dict(json.loads(json.dumps(spec.as_dict())))
     assert again.board == spec.board and again.group == spec.group and again.shards == 3
     buckets = first_buckets(spec, {s.start: 1}, {s.start: 1})
-    j = shard_of(s.codec.canon(s.start), 3)
+    j = shard_of(s.codec.canon(s.start), 3, spec.shift)
     out = step(again, buckets[j], keep=True)
     assert out["info"]["size"] == 1 and len(out["buckets"]) == 3
     children = sum(len(b[0]) // 8 for b in out["buckets"])
@@ -93,7 +93,7 @@ def test_bytes_interface_round_trips():
     for b in out["buckets"]:
         keys = array("Q")
         keys.frombytes(b[0])
-        assert all(shard_of(k, 3) == out["buckets"].index(b) for k in keys)
+        assert all(shard_of(k, 3, spec.shift) == out["buckets"].index(b) for k in keys)
 
 
 def test_a_spilled_bucket_merges_like_one_in_memory(tmp_path):

@@ -117,6 +117,17 @@ def scaling_summary(data: dict, path: str, figures: list[str], missing: str | No
     return "\n".join(lines)
 
 
+def _fixed_cost_note(c: dict) -> str:
+    """When the fixed cost was measured again after the study (``bench --scaling --fixed-cost``): when, and
+    the figures it replaced."""
+    if "date" not in c:
+        return ""
+    b = c.get("before", {})
+    was = (f" (before: cold {b['cold_ms']} ms, warm {b['warm_ms']} ms, p95 {b['warm_p95_ms']} ms)"
+           if {"cold_ms", "warm_ms", "warm_p95_ms"} <= set(b) else "")
+    return f" These fixed-cost figures were measured again on {c['date']}, load {c['load']:g}, `{c['command']}`{was}."
+
+
 def scaling_section(data: dict) -> list[str]:
     s, c = data["study"], data["fixed_cost"]
     env = s["environment"]
@@ -153,7 +164,8 @@ def scaling_section(data: dict) -> list[str]:
         f"included, states of 8-31 pegs take a median **{c['state_ms']} ms** (p95 {c['state_p95_ms']} ms). "
         f"ParallelProject's compiled C++ solver: median {c['cpp_median_ms'][0]}-{c['cpp_median_ms'][1]} ms per "
         f"English state; our warm fixed cost is {'below' if c['warm_below_cpp'] else 'not below'} its upper "
-        f"figure, our median per 8-31-peg state {'below' if c['state_below_cpp'] else 'above'} it.",
+        f"figure, our median per 8-31-peg state {'below' if c['state_below_cpp'] else 'above'} it."
+        + _fixed_cost_note(c),
     ]
     if s.get("not_generated"):
         gone = sorted({(g["board"], g["pegs"]) for g in s["not_generated"]})

@@ -13,14 +13,15 @@ CPU seconds of unsharded work and ``B_l`` bytes of buckets::
 
 * ``g(S) = 1 + d * (1 - 1/S)``: sharding's CPU overhead.  A position whose parents lie in several
   shards is generated, sent and merged once per shard; ``d`` is fitted from the measured overhead
-  (English: 1.25x, 1.38x, 1.45x at 2, 4, 8 shards in one process, so ``d`` is about 0.5);
+  (:data:`OVERHEAD_PER_DUPLICATE`, from ``bench --parallel --breakdown`` at 2, 4 and 8 shards);
 * ``bw``: the bytes a worker sends per second (default 1 GB/s: a 10 Gb/s link, or shared memory);
 * ``tasks(S) = S + S**2``: a step per shard and a part (a bucket) per pair of shards, each costing the
   scheduler ``t_task`` (Dask: about 0.2 ms); ``S = 2 P`` on a cluster;
 * ``T_serial``: what the driver does alone (gathering the middle levels, the final combination).
 
 It stops scaling where the scheduler's ``S**2`` parts per level cost as much as the shrinking
-``W_l / P``; the row says at which worker count the model's time is least.
+``W_l / P``; the row says at which worker count the model's time is least (found by trying every count up
+to 4,096), and what a two-round exchange (``2 S sqrt(S)`` parts) would move it to.
 """
 
 from __future__ import annotations
@@ -41,10 +42,15 @@ from ..exact.sharded import Parallel, make_pool
 from ..exact.winnable import clear_cache
 
 SHARDED_OVERHEAD = 1.45
-"""CPU of the sharded sweep over the unsharded one at many shards (English, 8 shards in one process): what
-the research cells' projections (``scripts/research_growth.py``, the report) charge for sharding."""
-OVERHEAD_PER_DUPLICATE = 0.5
-"""``d`` of the model: the sharded sweep's extra CPU at many shards is ``1 + d`` (see the docstring)."""
+"""CPU of the sharded sweep over the unsharded one at many shards (English, 8 shards in one process, as measured
+when the research cells were sized): what their projections (``scripts/research_growth.py``, the report) charge
+for sharding.  Kept with ``benchmarks/research.json``, whose projections used it; the breakdown now measures
+1.08x at 8 shards (:data:`OVERHEAD_PER_DUPLICATE`), so those projections are on the safe side."""
+OVERHEAD_PER_DUPLICATE = 0.1
+"""``d`` of the model: the sharded sweep's extra CPU at many shards is ``1 + d`` (see the docstring).  Measured
+by ``bench --parallel --breakdown`` on English's 20-peg level in one process: 1.03x, 1.09x and 1.08x the unsharded
+CPU at 2, 4 and 8 shards (0.06, 0.13 and 0.09 as ``d``); before children were routed in the canonicalising loop
+and merged by C loops, 1.47x and 1.79x at 2 and 4 shards (``d`` about 0.9-1.0)."""
 BYTES_PER_SECOND = 1e9
 TASK_SECONDS = 2e-4
 WORKERS = (8, 64, 512)
@@ -107,23 +113,28 @@ def measure(case: Case, workers: int) -> dict:
             "answer": list(answer), "levels": levels}
 
 
-def model(single_cpu: float, runs: list[dict]) -> dict:
+def model(single_cpu: float, runs: list[dict], overhead: float | None = None) -> dict:
     """The projection of the docstring from a sharded run's levels (their bytes) and the unsharded CPU time;
-    ``T_serial`` is that run's wall time outside the levels (the driver alone: gathering, combining)."""
+    ``T_serial`` is that run's wall time outside the levels (the driver alone: gathering, combining).
+    ``overhead`` is ``d`` (default :data:`OVERHEAD_PER_DUPLICATE`).  Besides the exchange the sweep does
+    (all to all: ``S**2`` parts a level), ``grouped`` projects a two-round exchange through ``sqrt(S)``
+    groups (``2 S sqrt(S)`` parts, each byte sent twice), which the sweep does not do: what it would buy."""
     sharded: dict = next((r for r in runs if r["levels"]), {"levels": [], "wall": 0.0})
     levels: list[dict] = sharded["levels"]
     serial = max(0.0, float(sharded["wall"]) - sum(lv["seconds"] for lv in levels)) if levels else 0.0
     total_bytes = sum(lv["bytes"] for lv in levels)
     nlevels = max(1, len(levels))
     work = max(single_cpu - serial, 0.0)
+    d = OVERHEAD_PER_DUPLICATE if overhead is None else overhead
     out: dict = {}
 
-    def at(p: int) -> dict:
+    def at(p: int, grouped: bool = False) -> dict:
         s = 2 * p
-        g = 1 + OVERHEAD_PER_DUPLICATE * (1 - 1 / s)
+        g = 1 + d * (1 - 1 / s)
         compute = work * g / p
-        network = total_bytes * (1 - 1 / s) / (p * BYTES_PER_SECOND)
-        sched = nlevels * (s + s * s) * TASK_SECONDS
+        network = (2 if grouped else 1) * total_bytes * (1 - 1 / s) / (p * BYTES_PER_SECOND)
+        parts = 2 * s * s ** 0.5 if grouped else s * s
+        sched = nlevels * (s + parts) * TASK_SECONDS
         return {"seconds": serial + compute + network + sched, "compute": compute, "network": network,
                 "scheduler": sched}
 
@@ -132,9 +143,13 @@ def model(single_cpu: float, runs: list[dict]) -> dict:
         out[str(p)] = {"seconds": round(t["seconds"], 2), "speedup": round(single_cpu / t["seconds"], 1),
                        **{k: round(v, 2) for k, v in t.items() if k != "seconds"}}
     out["curve"] = {str(2 ** k): round(single_cpu / at(2 ** k)["seconds"], 3) for k in range(1, 10)}
-    # where the model's time is least: d/dP of work*g/P + levels*4P^2*t_task = 0
-    best = round((work * (1 + OVERHEAD_PER_DUPLICATE) / (8 * nlevels * TASK_SECONDS)) ** (1 / 3))
+    span = range(1, 4097)
+    best = min(span, key=lambda p: at(p)["seconds"])  # where the model's time is least
+    best_grouped = min(span, key=lambda p: at(p, True)["seconds"])
     out["best_workers"] = best
+    out["best_seconds"] = round(at(best)["seconds"], 2)
+    out["grouped"] = {"best_workers": best_grouped, "best_seconds": round(at(best_grouped, True)["seconds"], 2)}
+    out["overhead"] = d
     out["serial_seconds"] = round(serial, 2)
     out["bytes"] = total_bytes
     return out
@@ -156,17 +171,18 @@ def row(case: Case, repeat: int = 1, workers: tuple[int, ...] = (1, 2)) -> dict:
             "model": model(cpu[first], runs)}
 
 
-def breakdown(board: str = "english", pegs: int = 20, shards: int = 2) -> dict:
+def breakdown(board: str = "english", pegs: int = 20, shards: int = 2, repeat: int = 1) -> dict:
     """Where sharding's extra CPU goes, on one level of a counting sweep, all in this process: expanding
     the level unsharded (children merged into one dict, sorted into arrays) against expanding each of
     ``shards`` shards (:func:`~pyapp.exact.shards.children`), splitting their children into buckets
-    (:func:`~pyapp.exact.shards.bucket`) and merging each owner's buckets (:func:`~pyapp.exact.shards.merge`).
-    The ratio of the two totals bounds what ``shards`` workers can gain on that level: at best
-    ``shards / ratio``."""
+    (:func:`~pyapp.exact.shards.bucket`) and merging each owner's buckets (:func:`~pyapp.exact.shards.merge`,
+    unsorted, as a step does).  Each part is the median of ``repeat`` alternating measurements; the busiest
+    shard's CPU bounds what ``shards`` workers can gain on that level: at best unsharded / busiest."""
     from ..exact import shards as sh
     from ..exact.setup import sides
-    from ..exact.sweep import Level, expand_chunk, sweep, to_array, weights_array
+    from ..exact.sweep import Level, sweep
 
+    load = os.getloadavg()[0]
     s = sides(build(board).problem)
     cd = s.wide_codec
     level: Level | None = None
@@ -174,6 +190,33 @@ def breakdown(board: str = "english", pegs: int = 20, shards: int = 2) -> dict:
         if isinstance(item, Level):
             level = item
     assert level is not None and level.weights is not None
+    spec = sh.Spec(s.problem.board, cd.group, True, shards)
+    parts: list[tuple[list[int], list[int]]] = [([], []) for _ in range(shards)]  # the level's shards
+    for k, w in zip(level.keys, level.weights, strict=True):
+        j = sh.shard_of(k, shards, spec.shift)
+        parts[j][0].append(k)
+        parts[j][1].append(w)
+    runs = [_breakdown_once(sh, cd, spec, level, parts) for _ in range(max(1, repeat))]
+
+    def median(get) -> float:
+        return round(statistics.median(get(r) for r in runs), 3)
+
+    first = runs[0]
+    unsharded = {k: median(lambda r, k=k: r["unsharded"][k]) for k in first["unsharded"]}
+    sharded = {k: median(lambda r, k=k: r["sharded"][k]) for k in first["sharded"]}
+    return {"board": board, "pegs": pegs, "shards": shards, "parents": len(level.keys), "children": first["children"],
+            "keys_sent": first["keys_sent"], "unsharded": unsharded, "sharded": sharded,
+            "ratio": round(sum(sharded.values()) / sum(unsharded.values()), 3),
+            "shard_parents": [len(p[0]) for p in parts], "shard_children": first["sizes"],
+            "shard_cpu": [median(lambda r, j=j: r["per_shard"][j]) for j in range(shards)],
+            "repeat": len(runs), "load": round(load, 2),
+            "command": f"python -m pyapp bench --parallel --breakdown --repeat {len(runs)} --out benchmarks"}
+
+
+def _breakdown_once(sh, cd, spec, level, parts) -> dict:
+    """One measurement of :func:`breakdown`: the level unsharded, then sharded."""
+    from ..exact.sweep import expand_chunk, to_array, weights_array
+
     keys, weights = level.keys, level.weights
     clock = time.process_time
     t0 = clock()
@@ -185,31 +228,30 @@ def breakdown(board: str = "english", pegs: int = 20, shards: int = 2) -> dict:
     to_array(ordered), weights_array(list(map(acc.__getitem__, ordered)))
     t2 = clock()
     plain = {"expand": t1 - t0, "sort": t2 - t1}
-    spec = sh.Spec(s.problem.board, cd.group, True, shards)
-    parts: list[tuple[list[int], list[int]]] = [([], []) for _ in range(shards)]
-    for k, w in zip(keys, weights, strict=True):
-        j = sh.shard_of(k, shards)
-        parts[j][0].append(k)
-        parts[j][1].append(w)
+    children = len(acc)
+    del acc, ordered
+    shards = spec.shards
     cost = {"expand": 0.0, "bucket": 0.0, "merge": 0.0}
+    per_shard = [0.0] * shards  # CPU of each shard's step: its expansion and bucketing, then its merge
     made = []
-    for ks, ws in parts:
+    for j, (ks, ws) in enumerate(parts):
         c0 = clock()
         kids = sh.children(spec, sh._q(ks), sh._q(ws))
         c1 = clock()
         made.append(sh.bucket(spec, kids))
         cost["expand"] += c1 - c0
         cost["bucket"] += clock() - c1
+        per_shard[j] += clock() - c0
+        del kids
     sent = sum(len(b[j][0]) // 8 for b in made for j in range(shards))
+    sizes = []
     for j in range(shards):
         c0 = clock()
-        sh.merge(spec, [b[j] for b in made])
+        sizes.append(len(sh.merge(spec, [b[j] for b in made], ordered=False)[0]))
         cost["merge"] += clock() - c0
-    return {"board": board, "pegs": pegs, "shards": shards, "parents": len(keys), "children": len(acc),
-            "keys_sent": sent, "unsharded": {k: round(v, 3) for k, v in plain.items()},
-            "sharded": {k: round(v, 3) for k, v in cost.items()},
-            "ratio": round(sum(cost.values()) / sum(plain.values()), 3),
-            "command": "python -m pyapp bench --parallel --breakdown --out benchmarks"}
+        per_shard[j] += clock() - c0
+    return {"unsharded": plain, "sharded": cost, "per_shard": per_shard, "children": children, "keys_sent": sent,
+            "sizes": sizes}
 
 
 def merge_into(path: Path, rows: list[dict], extra: dict | None = None) -> Path:

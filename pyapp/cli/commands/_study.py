@@ -37,6 +37,8 @@ def _figures(draw, *where) -> tuple[list[str], str | None]:
 
 
 def _scaling(args) -> dict:
+    if getattr(args, "fixed_cost", False):
+        return _fixed_cost(args)
     if args.boards:
         unknown = sorted(set(args.boards) - set(scaling.BOARDS))
         if unknown:
@@ -60,6 +62,31 @@ def _scaling(args) -> dict:
     figures, missing = _figures(scaling_figures, data, out)
     return {"json": str(path), "figures": figures, "plots_missing": missing, "fits": data["fits"],
             "fixed_cost": data["fixed_cost"], "summary": report.scaling_summary(data, str(path), figures, missing)}
+
+
+def _fixed_cost(args) -> dict:
+    """``bench --scaling --fixed-cost``: measure the fixed cost per solve again (the full plan's processes and
+    states) and replace that record in ``DIR/scaling.json``, the runs and fits left as they were; the record
+    keeps its date, load and command, and the figures it replaces as ``before``."""
+    import os
+
+    path = Path(args.out or DEFAULT_OUT) / "scaling.json"
+    if not path.exists():
+        raise PegError(f"--fixed-cost updates a study's {path}: run the study there first")
+    data = json.loads(path.read_text())
+    plan = scaling.Plan.of(False)
+    load = os.getloadavg()[0]
+    cost = scaling.fixed_cost(plan.cold_runs, plan.warm_solves)
+    old = data["fixed_cost"]
+    before = old.get("before") or {k: old[k] for k in ("cold_ms", "warm_ms", "warm_p95_ms", "state_ms") if k in old}
+    data["fixed_cost"] = {**cost, "date": environment()["date"], "load": round(load, 2),
+                          "command": "python -m pyapp bench --scaling --fixed-cost --out " + str(path.parent),
+                          "before": before}
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    return {"json": str(path), "fixed_cost": data["fixed_cost"],
+            "summary": f"wrote {path}: English solves cold {cost['cold_ms']} ms, warm {cost['warm_ms']} ms "
+                       f"(p95 {cost['warm_p95_ms']} ms), per 8-31-peg state {cost['state_ms']} ms; before: "
+                       f"warm {before.get('warm_ms')} ms"}
 
 
 def _report(args) -> dict:

@@ -41,6 +41,9 @@ def register(sub) -> None:
     p.add_argument("--scaling", action="store_true",
                    help="the scaling study: generated puzzles at every peg count on four boards, ours against a "
                         "baseline search; writes DIR/scaling.json and its SVG figures (with --quick: a handful)")
+    p.add_argument("--fixed-cost", action="store_true",
+                   help="with --scaling: measure only the fixed cost per solve again and replace it in "
+                        "DIR/scaling.json (the runs and fits are kept)")
     p.add_argument("--report", action="store_true",
                    help="regenerate BENCHMARKS.md and its figures from the committed JSON results")
     p.add_argument("--out", metavar="DIR", help="where --scaling writes (default bench-out/scaling); "
@@ -128,7 +131,7 @@ def run_parallel(args) -> dict:
            "wrong": [r["name"] for r in rows if not r["same_answer"]]}
     extra = {}
     if args.breakdown:
-        b = speedup.breakdown()
+        b = speedup.breakdown(repeat=args.repeat or 1)
         b["environment"] = env
         print(f"bench: breakdown: sharded {b['sharded']} vs unsharded {b['unsharded']}: {b['ratio']}x CPU",
               file=sys.stderr, flush=True)

@@ -137,6 +137,10 @@ class Codec:
             f"def least_greatest(x):\n    {both}\n", "least_greatest")
         """Least and greatest lane of a packed value: ``everything ^ greatest`` is the canonical key of the
         complement."""
+        distinct = ", ".join(f"({'x' if g == 0 else f'x >> {n * g}'}) & {m}" for g in range(count))
+        self.orbit_size: Callable[[int], int] = self._compile(
+            f"def orbit_size(x):\n    return len({{{distinct}}})\n", "orbit_size")
+        """Number of distinct images of a position under the group, from its packed images ``x``."""
         self.expand_counts = self._compile(self._expand_source(True), "expand")
         self.expand_set = self._compile(self._expand_source(False), "expand")
         self.merge_counts = self._compile(self._merge_source(True), "merge")
@@ -215,11 +219,6 @@ class Codec:
     def key(self, pos: int) -> int:
         """Canonical dense key of layout position ``pos``."""
         return self.canon(pos)
-
-    def orbit_size(self, x: int) -> int:
-        """Number of distinct images of a position under the group, from its packed images ``x``."""
-        n, m = self.holes, self.everything
-        return len({(x >> (n * g)) & m for g in range(len(self.group))})
 
     def table_bytes(self) -> int:
         """Rough memory held by the lookup tables (list slots; the ints are mostly shared)."""
