@@ -27,7 +27,6 @@ import hashlib
 import http.server
 import json
 import math
-import os
 import re
 import shutil
 import struct
@@ -111,65 +110,33 @@ def write_snapshot(dist: Path) -> bool:
 
 
 SETS_CACHE = ROOT / ".cache" / "sets"
-"""Winnable set files kept between builds, one folder per engine version (computing English takes ~1 CPU min)."""
+"""Winnable set files kept between builds, named by game and key version (computing English takes ~1 CPU min)."""
+SETS_ARTEFACTS = ROOT / "sets"
+"""The committed set files of the games too slow to compute in a build (``scripts/make_sets.py``)."""
 
 
 def write_sets(dist: Path) -> None:
-    """``sets/*.bin``: the winnable sets of the classic games (:mod:`pyapp.web.sets`), computed once per
-    engine version and cached in ``.cache/sets/<version>/``, and ``sets/index.json`` listing them.  A cached
-    file is decoded and checked (:func:`pyapp.exact.store.decode`: version, problem, size, SHA-256, order)
-    before it is shipped: a truncated or damaged one is dropped and computed again, never copied."""
+    """``sets/*.bin``: the winnable sets of the classic games and the solutions left from each of their
+    positions (:mod:`pyapp.web.setfiles`: cached in ``.cache/sets/``, or read from a committed artefact,
+    every file decoded and checked before it is shipped), and ``sets/index.json`` listing them."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from pyapp.exact.store import engine_version
+    from pyapp.web.setfiles import game_files, prune
     from pyapp.web.sets import SHIPPED, index_entry
 
-    cache = SETS_CACHE / engine_version()
-    cache.mkdir(parents=True, exist_ok=True)
     (dist / "sets").mkdir()
-    index = []
-    for board_id in SHIPPED:
-        files = _cached_set(cache, board_id)
+    index, kept = [], set()
+    for game in SHIPPED:
+        files = game_files(game, SETS_CACHE, SETS_ARTEFACTS)
+        if files is None:
+            continue
         for name, data in files.values():
             (dist / "sets" / name).write_bytes(data)
-        index.append(index_entry(board_id, files["winnable"][1], files["ways"][1]))
+            kept.add(name)
+        ways = files.get("ways")
+        index.append(index_entry(game, files["winnable"][1], ways[1] if ways else None))
     (dist / "sets" / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
-    for old in SETS_CACHE.iterdir():  # sets of older engine versions are never read again
-        if old.is_dir() and old != cache:
-            shutil.rmtree(old, ignore_errors=True)
-
-
-def _cached_set(cache: Path, board_id: str) -> dict[str, tuple[str, bytes]]:
-    """The checked ``(file name, bytes)`` of a board's set and its solution counts, from ``cache`` when both
-    decode there, else computed (about 100 CPU s for English) and written to it."""
-    from pyapp.core.budget import drive
-    from pyapp.core.errors import PegError
-    from pyapp.core.problem import default_problem
-    from pyapp.exact.store import decode, decode_ways, encode, encode_ways
-    from pyapp.exact.ways import ways_steps
-    from pyapp.exact.winnable import winnable
-    from pyapp.web.sets import file_name
-
-    problem = default_problem(board_id)
-    paths = {kind: cache / file_name(board_id, kind) for kind in ("winnable", "ways")}
-    if all(path.is_file() for path in paths.values()):
-        data = {kind: path.read_bytes() for kind, path in paths.items()}
-        try:
-            decode_ways(data["ways"], decode(data["winnable"], problem))
-            return {kind: (paths[kind].name, data[kind]) for kind in paths}
-        except PegError as err:  # StoreError: truncated, damaged or not this problem's
-            print(f"dropping the cached set of {board_id}: {err}", file=sys.stderr)
-            for path in paths.values():
-                path.unlink(missing_ok=True)
-    print(f"computing the winnable set of {board_id}'s default game and the solutions left from each of "
-          "its positions (once per engine version)", file=sys.stderr)
-    win = winnable(problem)
-    data = {"winnable": encode(win), "ways": encode_ways(win, drive(ways_steps(win)))}
-    for kind, path in paths.items():
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # per build: two builds may share the cache
-        tmp.write_bytes(data[kind])
-        tmp.replace(path)
-    return {kind: (paths[kind].name, data[kind]) for kind in paths}
+    prune(SETS_CACHE, kept)
 
 
 def write_benchmarks(dist: Path) -> None:
@@ -323,7 +290,7 @@ def build(dist: Path = DIST) -> str:
 
 def _sources() -> list[Path]:
     files = [ROOT / p for p in (*PAGES, "sw.js", "build.py", "package-lock.json") if (ROOT / p).is_file()]
-    for folder in ("static", "pyapp", BENCHMARKS):
+    for folder in ("static", "pyapp", BENCHMARKS, "sets"):
         files += [p for p in (ROOT / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts]
     return files
 

@@ -192,30 +192,33 @@ def test_site_has_the_board_data_and_the_first_board_drawn_into_the_page(site):
 
 
 def STALE(data: bytes) -> bytes:
-    """The same file as made by another engine version (same header length: only the version differs)."""
-    from pyapp.exact.store import engine_version
+    """The same file with keys of another key version (same header length: only the version differs)."""
+    from pyapp.core.problem import default_problem
+    from pyapp.exact.store import key_version
 
-    return data.replace(f'"engine":"{engine_version()}"'.encode(), b'"engine":"' + b"0" * 16 + b'"', 1)
+    version = key_version(default_problem("triangle5"))
+    return data.replace(f'"keys":"{version}"'.encode(), b'"keys":"' + b"0" * 16 + b'"', 1)
 
 
 @pytest.mark.parametrize("damage", [lambda b: b[:-7], lambda b: b[:-40] + bytes(40 * [0x5A]), STALE],
                          ids=["truncated", "corrupted", "stale"])
 def test_a_damaged_cached_set_is_dropped_and_rebuilt_never_shipped(tmp_path, monkeypatch, damage, capsys):
     from pyapp.core.problem import default_problem
-    from pyapp.exact.store import decode, engine_version
+    from pyapp.exact.store import decode
     from pyapp.web import sets
 
-    monkeypatch.setattr(sets, "SHIPPED", ("triangle5",))
+    game = sets.game_of("triangle5")
+    monkeypatch.setattr(sets, "SHIPPED", (game,))
     monkeypatch.setattr(build, "SETS_CACHE", tmp_path / "cache")
     first, second = tmp_path / "one", tmp_path / "two"
     first.mkdir(), second.mkdir()
     build.write_sets(first)
-    good = (first / "sets" / sets.file_name("triangle5")).read_bytes()
-    cached = tmp_path / "cache" / engine_version() / sets.file_name("triangle5")
+    good = (first / "sets" / sets.file_name(game)).read_bytes()
+    cached = tmp_path / "cache" / sets.file_name(game)
     cached.write_bytes(damage(good))
     build.write_sets(second)
     why = capsys.readouterr().err
     assert "dropping the cached set of triangle5" in why and ("stale" in why) == (damage is STALE)
-    shipped = (second / "sets" / sets.file_name("triangle5")).read_bytes()
+    shipped = (second / "sets" / sets.file_name(game)).read_bytes()
     assert shipped == cached.read_bytes() == good  # rebuilt, cached again, identical
     assert len(decode(shipped, default_problem("triangle5"))) == 390
