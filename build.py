@@ -5,7 +5,8 @@
 catalogue board's holes, jumps and drawing, from :mod:`pyapp.web.boarddata`, so the page plays at once
 while Python starts; the default board's drawing is also put into ``index.html`` for the first
 paint), ``sets/`` (the classic games' winnable sets, so never-lose answers by lookup: see
-:func:`write_sets`), ``benchmarks/`` (the committed results bench.html draws its charts from: see
+:func:`write_sets`; the service worker fetches them on first use, not in its precache),
+``benchmarks/`` (the committed results bench.html draws its charts from: see
 :func:`write_benchmarks`), ``snapshot.bin`` (a Pyodide memory snapshot with pyapp imported, see
 :func:`write_snapshot`), the five Pyodide
 runtime files the app needs (from the pinned npm package; ``npm ci`` runs first when
@@ -245,21 +246,24 @@ def manifest() -> dict:
 
 
 def write_service_worker(dist: Path) -> str:
-    """Fill ``sw.js`` with every asset (path and hash) and the build version; returns the version."""
+    """Fill ``sw.js`` with every asset (path and hash), the set files it fetches lazily and the build version;
+    returns the version.  The set files (``sets/*.bin``) are left out of the precache: a visitor downloads only
+    the sets of the games they use never-lose on, and the service worker keeps each one (``LAZY``)."""
     assets = sorted(p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file() and p.name != "sw.js")
     digest = hashlib.sha256()
-    entries = {}
+    entries, lazy = {}, {}
     for name in assets:
         data = (dist / name).read_bytes()
-        entries[name] = {"hash": hashlib.sha256(data).hexdigest(), "size": len(data)}
+        entry = {"hash": hashlib.sha256(data).hexdigest(), "size": len(data)}
+        (lazy if name.startswith("sets/") and name.endswith(".bin") else entries)[name] = entry
         digest.update(name.encode() + b"\0" + data + b"\0")
     version = digest.hexdigest()[:16]
     template = (ROOT / "sw.js").read_text(encoding="utf-8")
-    if "/*@ASSETS@*/" not in template or "@VERSION@" not in template:
-        raise SystemExit("sw.js template lacks the /*@ASSETS@*/ or @VERSION@ placeholder")
+    if any(mark not in template for mark in ("/*@ASSETS@*/", "/*@LAZY@*/", "@VERSION@")):
+        raise SystemExit("sw.js template lacks the /*@ASSETS@*/, /*@LAZY@*/ or @VERSION@ placeholder")
     listing = json.dumps({"./": entries["index.html"], **entries}, indent=1)
-    text = template.replace("/*@ASSETS@*/", listing).replace("@VERSION@", version)
-    (dist / "sw.js").write_text(text, encoding="utf-8")
+    text = template.replace("/*@ASSETS@*/", listing).replace("/*@LAZY@*/", json.dumps(lazy, indent=1))
+    (dist / "sw.js").write_text(text.replace("@VERSION@", version), encoding="utf-8")
     return version
 
 

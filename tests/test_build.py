@@ -27,10 +27,11 @@ def site(tmp_path_factory) -> Path:
     return target
 
 
-def _sw_assets(site: Path) -> tuple[str, dict]:
+def _sw_assets(site: Path, which: str = "ASSETS") -> tuple[str, dict]:
+    """The build version and the service worker's precache list (``ASSETS``) or lazy list (``LAZY``)."""
     text = (site / "sw.js").read_text()
     version = text.split('const VERSION = "')[1].split('"')[0]
-    listing = text.split("const ASSETS = ")[1].split(";\nconst PREFIX")[0]
+    listing = text.split(f"const {which} = ")[1].split(";\nconst ")[0]
     return version, json.loads(listing)
 
 
@@ -52,11 +53,15 @@ def test_pyapp_zip_holds_the_library_and_is_reproducible(site, tmp_path):
     assert again.read_bytes() == (site / "pyapp.zip").read_bytes()
 
 
-def test_service_worker_lists_every_asset_with_its_hash(site):
+def test_service_worker_lists_every_asset_with_its_hash_and_the_sets_apart(site):
     version, assets = _sw_assets(site)
+    lazy = _sw_assets(site, "LAZY")[1]
     files = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file() and p.name != "sw.js")
-    assert sorted(k for k in assets if k != "./") == files
-    for name, entry in assets.items():
+    assert sorted([*(k for k in assets if k != "./"), *lazy]) == files
+    # the winnable sets are fetched on first use only; their index is precached
+    assert lazy and all(k.startswith("sets/") and k.endswith(".bin") for k in lazy)
+    assert "sets/index.json" in assets and not any(k.endswith(".bin") and k.startswith("sets/") for k in assets)
+    for name, entry in {**assets, **lazy}.items():
         data = (site / ("index.html" if name == "./" else name)).read_bytes()
         assert entry == {"hash": hashlib.sha256(data).hexdigest(), "size": len(data)}
     assert len(version) == 16 and "@VERSION@" not in (site / "sw.js").read_text()
