@@ -6,6 +6,7 @@ catalogue board's holes, jumps and drawing, from :mod:`pyapp.web.boarddata`, so 
 while Python starts; the default board's drawing is also put into ``index.html`` for the first
 paint), ``sets/`` (the classic games' winnable sets, so never-lose answers by lookup: see
 :func:`write_sets`; the service worker fetches them on first use, not in its precache),
+``opening.json`` (the never-lose answer at the start of every default game, see :func:`write_opening`),
 ``benchmarks/`` (the committed results bench.html draws its charts from: see
 :func:`write_benchmarks`), ``snapshot.bin`` (a Pyodide memory snapshot with pyapp imported, see
 :func:`write_snapshot`), the five Pyodide
@@ -138,6 +139,21 @@ def write_sets(dist: Path) -> None:
         index.append(index_entry(game, files["winnable"][1], ways[1] if ways else None))
     (dist / "sets" / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
     prune(SETS_CACHE, kept)
+
+
+def write_opening(dist: Path) -> None:
+    """``opening.json``: the never-lose answer at the start of every catalogue board's default game
+    (:mod:`pyapp.web.opening`), after loading the shipped sets so their games are answered by lookup; the
+    page shows it before the engine is ready."""
+    from pyapp.web.opening import opening_book
+    from pyapp.web.sets import load
+    from pyapp.web.wire import dumps
+
+    for entry in json.loads((dist / "sets" / "index.json").read_text(encoding="utf-8")):
+        for key in ("file", "ways"):
+            if key in entry:
+                load((dist / "sets" / entry[key]).read_bytes())
+    (dist / "opening.json").write_text(dumps(opening_book()), encoding="utf-8")
 
 
 def write_benchmarks(dist: Path) -> None:
@@ -284,6 +300,7 @@ def build(dist: Path = DIST) -> str:
     write_board_data(dist)
     write_benchmarks(dist)
     write_sets(dist)
+    write_opening(dist)
     write_snapshot(dist)
     (dist / "manifest.webmanifest").write_text(json.dumps(manifest(), indent=2) + "\n", encoding="utf-8")
     (dist / "icons" / "icon.svg").write_text(icon_svg(), encoding="utf-8")
