@@ -87,15 +87,21 @@ function setData(el, values) {
   }
 }
 
+/** What proved a jump losing, named from its reason (pyapp's proofs start with their kind). */
+const PROOFS = [["pagoda", "pagoda function"], ["position class", "position class"], ["exhaustive", "exhaustive search"],
+  ["exact analysis", "exact winnable set"], ["sat solver", "SAT solver"], ["leaves at best", "search"]];
+const proofOf = (reason = "") => PROOFS.find(([p]) => reason.toLowerCase().startsWith(p))?.[1] ?? "proved";
+
 function noteText(r) {
   if (r.status === "lost") return `Never lose: the goal can no longer be reached (${r.reason}).`;
   if (r.status === "over") return "Never lose: no jump is left.";
   const parts = [];
   if (r.status === "unknown") parts.push(`Never lose: unknown — not decided within the ${r.budget} s budget (${r.reason}).`);
-  else parts.push("Never lose: the goal can still be reached.");
+  else parts.push(r.method === "search" ? "Never lose: the goal can still be reached (a solution found by search)."
+    : "Never lose: the goal can still be reached.");
   if (r.method === "exact") parts.push("(Answered from the exact winnable set of this game, no search.)");
   if (r.method === "book") parts.push(BOOK[r.proof] ?? "(From the opening book computed when the site was built.)");
-  if (r.bad.length) parts.push(`Losing jumps (red): ${r.bad.map((b) => jumpText(b.jump)).join(", ")}.`);
+  if (r.bad.length) parts.push(`Losing jumps (red): ${r.bad.map((b) => `${jumpText(b.jump)} (${proofOf(b.reason)})`).join(", ")}.`);
   else if (r.status === "winnable" && !r.unknown.length) parts.push("No jump loses here.");
   if (r.unknown.length) parts.push(`Not decided in time: ${r.unknown.map((u) => jumpText(u.jump)).join(", ")}.`);
   return parts.join(" ");
