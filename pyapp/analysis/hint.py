@@ -85,6 +85,12 @@ def hint_steps(problem: Problem, budget: Budget, pool: Pool | None = None) -> Ge
     return out
 
 
+def spreads(problem: Problem) -> bool:
+    """True when :func:`hint_steps` would use a pool for ``problem``: a definite goal and two classes of
+    symmetric jumps or more (a caller starts a pool only then)."""
+    return problem.goal.definite and len(_classes(problem, legal_jumps(problem.board, problem.start))) > 1
+
+
 def _pooled(problem: Problem, classes: list[list[tuple[Jump, dict[int, int]]]], budget: Budget, pool: Pool,
             out: Hint) -> Generator[Progress, None, None]:
     """Decide one position per class of jumps on ``pool`` and file every member (see :func:`hint_steps`)."""

@@ -6,9 +6,8 @@ the other in this process.  A position with one class of jumps starts no pool.""
 
 from __future__ import annotations
 
-from ...analysis.hint import hint_steps
+from ...analysis.hint import hint_steps, spreads
 from ...core.budget import drive
-from ...core.moves import legal_jumps
 from ...core.notation import format_jump, format_moves
 from ._common import add_problem_args, add_time_budget, budget_from_args, problem_from_args
 from ._parallel import add_pool_args, pool_from_args, pool_workers
@@ -29,7 +28,7 @@ def run(args) -> dict:
     local = pool_workers(args)  # refuses --workers with --cluster before any work
     budget = budget_from_args(args)
     progress = StderrProgress("hint", "node")
-    pool = pool_from_args(args) if local != 1 and len(legal_jumps(board, problem.start)) > 1 else None
+    pool = pool_from_args(args) if local != 1 and spreads(problem) else None
     if pool is None:
         h = drive(hint_steps(problem, budget), on_progress=progress.nodes)
     else:
