@@ -26,6 +26,7 @@ from typing import Any
 
 from ..core.catalogue import get_board, get_entry
 from ..core.errors import PegError
+from ..core.goal import Goal
 from ..core.position import parse_position
 from ..core.problem import Problem, make_problem
 from ..exact.store import decode, decode_ways, identity, key_version, read_header
@@ -76,12 +77,30 @@ def file_name(game: Game, kind: str = "winnable") -> str:
     return f"{game.stem}-{key_version(game.problem())}{'.ways' if kind == 'ways' else ''}.bin"
 
 
+def images(game: Game) -> list[list[str]]:
+    """``[start, goal]`` of every symmetric image of ``game`` other than itself, in the board's symmetry order."""
+    problem = game.problem()
+    board, goal = problem.board, problem.goal
+    out: list[list[str]] = []
+    for g in range(1, len(board.symmetries)):
+        start = board.transform(problem.start, g)
+        image = [board.name_of[(board.full() ^ start).bit_length() - 1],
+                 Goal(goal.kind, board.transform(goal.target, g)).text(board) if goal.target else goal.text(board)]
+        if image != [game.start, game.goal] and image not in out:
+            out.append(image)
+    return out
+
+
 def index_entry(game: Game, data: bytes, ways: bytes | None) -> dict:
     """What the worker needs to match a game to its file: board, start hole and goal as the page's game
-    holds them (``default``: the board's default game, also when the page leaves start and goal out), and
-    each file's SHA-256 (the worker keeps a file it fetched past the service worker only when it matches)."""
+    holds them (``default``: the board's default game; ``board_start``, ``board_goal``: what the page's game
+    means when it leaves start or goal out; ``images``: the ``[start, goal]`` of the game's symmetric images,
+    which the same set answers, :mod:`pyapp.analysis.neverlose_exact`), and each file's SHA-256 (the worker
+    keeps a file it fetched past the service worker only when it matches)."""
     header, _ = read_header(data)
+    catalogue = get_entry(game.board)
     entry = {"board": game.board, "start": game.start, "goal": game.goal, "default": game.default,
+             "board_start": catalogue.start, "board_goal": catalogue.goal, "images": images(game),
              "file": file_name(game), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
              "keys": sum(n for _, n in header["levels"]), "version": header["keys"]}
     if ways is not None:

@@ -27,9 +27,14 @@ export function createSets(root, load) {
     }
   }
 
-  const matches = (e, args) => e.board === args.board && !args.position
-    && (args.start === e.start || (args.start === undefined && e.default))
-    && (args.goal === e.goal || (args.goal === undefined && e.default));
+  // the game itself or one of its symmetric images (the set answers those too: pyapp.analysis.neverlose_exact);
+  // a start or goal left out is the board's default one
+  const matches = (e, args) => {
+    if (e.board !== args.board || args.position) return false;
+    const start = args.start ?? e.board_start;
+    const goal = args.goal ?? e.board_goal;
+    return [[e.start, e.goal], ...(e.images ?? [])].some(([s, g]) => s === start && g === goal);
+  };
 
   async function bytesOf(url, fresh) {
     const names = fresh && self.caches ? await caches.keys() : [];
