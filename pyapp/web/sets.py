@@ -60,6 +60,7 @@ class Game:
 SHIPPED: tuple[Game, ...] = (
     Game("english", "d4", "d4"), Game("triangle5", "1", "any"), Game("triangle6", "4", "any"),
     Game("english", "d1", "d1", artefact=True), Game("english", "d1", "d4", artefact=True),
+    Game("english", "d2", "d2", artefact=True),
 )
 """The games whose winnable sets ship (sizes in ``index.json``)."""
 
