@@ -29,6 +29,7 @@ import hashlib
 import http.server
 import json
 import math
+import os
 import re
 import shutil
 import struct
@@ -36,6 +37,7 @@ import subprocess
 import sys
 import zipfile
 import zlib
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -120,7 +122,8 @@ SETS_ARTEFACTS = ROOT / "sets"
 def write_sets(dist: Path) -> None:
     """``sets/*.bin``: the winnable sets of the classic games and the solutions left from each of their
     positions (:mod:`pyapp.web.setfiles`: cached in ``.cache/sets/``, or read from a committed artefact,
-    every file decoded and checked before it is shipped), and ``sets/index.json`` listing them."""
+    every file decoded and checked before it is shipped; games side by side on every core), and
+    ``sets/index.json`` listing them."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from pyapp.web.setfiles import game_files, prune
@@ -128,8 +131,15 @@ def write_sets(dist: Path) -> None:
 
     (dist / "sets").mkdir()
     index, kept = [], set()
-    for game in SHIPPED:
-        files = game_files(game, SETS_CACHE, SETS_ARTEFACTS)
+    # the games side by side on the machine's cores: a first build computes several minutes of sets
+    workers = min(len(SHIPPED), os.cpu_count() or 1)
+    args = (SHIPPED, [SETS_CACHE] * len(SHIPPED), [SETS_ARTEFACTS] * len(SHIPPED))
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            made = list(pool.map(game_files, *args))
+    else:
+        made = list(map(game_files, *args))
+    for game, files in zip(SHIPPED, made):
         if files is None:
             continue
         for name, data in files.values():
