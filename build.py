@@ -29,7 +29,6 @@ import hashlib
 import http.server
 import json
 import math
-import os
 import re
 import shutil
 import struct
@@ -37,7 +36,6 @@ import subprocess
 import sys
 import zipfile
 import zlib
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -126,29 +124,9 @@ def write_sets(dist: Path) -> None:
     ``sets/index.json`` listing them."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from pyapp.web.setfiles import game_files, prune
-    from pyapp.web.sets import SHIPPED, index_entry
+    from pyapp.web.setfiles import write_all
 
-    (dist / "sets").mkdir()
-    index, kept = [], set()
-    # the games side by side on the machine's cores: a first build computes several minutes of sets
-    workers = min(len(SHIPPED), os.cpu_count() or 1)
-    args = (SHIPPED, [SETS_CACHE] * len(SHIPPED), [SETS_ARTEFACTS] * len(SHIPPED))
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            made = list(pool.map(game_files, *args))
-    else:
-        made = list(map(game_files, *args))
-    for game, files in zip(SHIPPED, made):
-        if files is None:
-            continue
-        for name, data in files.values():
-            (dist / "sets" / name).write_bytes(data)
-            kept.add(name)
-        ways = files.get("ways")
-        index.append(index_entry(game, files["winnable"][1], ways[1] if ways else None))
-    (dist / "sets" / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
-    prune(SETS_CACHE, kept)
+    write_all(dist / "sets", SETS_CACHE, SETS_ARTEFACTS)
 
 
 def write_opening(dist: Path) -> None:

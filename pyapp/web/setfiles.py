@@ -12,8 +12,10 @@ that does not decode is never shipped.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from ..core.budget import drive
@@ -21,7 +23,8 @@ from ..core.errors import PegError
 from ..exact.store import decode, decode_ways, encode, encode_ways
 from ..exact.ways import ways_steps
 from ..exact.winnable import Winnable, winnable
-from .sets import Game, file_name
+from . import sets
+from .sets import Game, file_name, index_entry
 
 Files = dict[str, tuple[str, bytes]]
 """``kind`` (``winnable``, ``ways``) -> (file name, bytes)."""
@@ -88,6 +91,32 @@ def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:
     for kind, blob in data.items():
         _write(paths[kind], blob)
     return {kind: (names[kind], data[kind]) for kind in data}
+
+
+def write_all(folder: Path, cache: Path, artefacts: Path) -> None:
+    """Write the files of every game of :data:`pyapp.web.sets.SHIPPED` into ``folder`` (made by :func:`game_files`, the
+    games side by side on the machine's cores: a first build computes minutes of sets) and ``index.json``
+    listing them (:func:`~.sets.index_entry`); then :func:`prune` the cache to those files."""
+    folder.mkdir()
+    shipped = sets.SHIPPED
+    workers = min(len(shipped), os.cpu_count() or 1)
+    args = (shipped, [cache] * len(shipped), [artefacts] * len(shipped))
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            made = list(pool.map(game_files, *args))
+    else:
+        made = list(map(game_files, *args))
+    index, kept = [], set()
+    for game, files in zip(shipped, made):
+        if files is None:
+            continue
+        for name, data in files.values():
+            (folder / name).write_bytes(data)
+            kept.add(name)
+        ways = files.get("ways")
+        index.append(index_entry(game, files["winnable"][1], ways[1] if ways else None))
+    (folder / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
+    prune(cache, kept)
 
 
 def prune(cache: Path, keep: set[str]) -> None:
