@@ -5,7 +5,9 @@
 catalogue board's holes, jumps and drawing, from :mod:`pyapp.web.boarddata`, so the page plays at once
 while Python starts; the default board's drawing is also put into ``index.html`` for the first
 paint), ``sets/`` (the classic games' winnable sets, so never-lose answers by lookup: see
-:func:`write_sets`), ``benchmarks/`` (the committed results bench.html draws its charts from: see
+:func:`write_sets`; the service worker fetches them on first use, not in its precache),
+``opening.json`` (the never-lose answer at the start of every default game, see :func:`write_opening`),
+``benchmarks/`` (the committed results bench.html draws its charts from: see
 :func:`write_benchmarks`), ``snapshot.bin`` (a Pyodide memory snapshot with pyapp imported, see
 :func:`write_snapshot`), the five Pyodide
 runtime files the app needs (from the pinned npm package; ``npm ci`` runs first when
@@ -28,7 +30,6 @@ import hashlib
 import http.server
 import json
 import math
-import os
 import re
 import shutil
 import struct
@@ -117,65 +118,36 @@ def write_snapshot(dist: Path) -> bool:
 
 
 SETS_CACHE = ROOT / ".cache" / "sets"
-"""Winnable set files kept between builds, one folder per engine version (computing English takes ~1 CPU min)."""
+"""Winnable set files kept between builds, named by game and key version (computing English takes ~1 CPU min)."""
+SETS_ARTEFACTS = ROOT / "sets"
+"""The committed set files of the games too slow to compute in a build (``scripts/make_sets.py``)."""
 
 
 def write_sets(dist: Path) -> None:
-    """``sets/*.bin``: the winnable sets of the classic games (:mod:`pyapp.web.sets`), computed once per
-    engine version and cached in ``.cache/sets/<version>/``, and ``sets/index.json`` listing them.  A cached
-    file is decoded and checked (:func:`pyapp.exact.store.decode`: version, problem, size, SHA-256, order)
-    before it is shipped: a truncated or damaged one is dropped and computed again, never copied."""
+    """``sets/*.bin``: the winnable sets of the classic games and the solutions left from each of their
+    positions (:mod:`pyapp.web.setfiles`: cached in ``.cache/sets/``, or read from a committed artefact,
+    every file decoded and checked before it is shipped; games side by side on every core), and
+    ``sets/index.json`` listing them."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from pyapp.exact.store import engine_version
-    from pyapp.web.sets import SHIPPED, index_entry
+    from pyapp.web.setfiles import write_all
 
-    cache = SETS_CACHE / engine_version()
-    cache.mkdir(parents=True, exist_ok=True)
-    (dist / "sets").mkdir()
-    index = []
-    for board_id in SHIPPED:
-        files = _cached_set(cache, board_id)
-        for name, data in files.values():
-            (dist / "sets" / name).write_bytes(data)
-        index.append(index_entry(board_id, files["winnable"][1], files["ways"][1]))
-    (dist / "sets" / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
-    for old in SETS_CACHE.iterdir():  # sets of older engine versions are never read again
-        if old.is_dir() and old != cache:
-            shutil.rmtree(old, ignore_errors=True)
+    write_all(dist / "sets", SETS_CACHE, SETS_ARTEFACTS)
 
 
-def _cached_set(cache: Path, board_id: str) -> dict[str, tuple[str, bytes]]:
-    """The checked ``(file name, bytes)`` of a board's set and its solution counts, from ``cache`` when both
-    decode there, else computed (about 100 CPU s for English) and written to it."""
-    from pyapp.core.budget import drive
-    from pyapp.core.errors import PegError
-    from pyapp.core.problem import default_problem
-    from pyapp.exact.store import decode, decode_ways, encode, encode_ways
-    from pyapp.exact.ways import ways_steps
-    from pyapp.exact.winnable import winnable
-    from pyapp.web.sets import file_name
+def write_opening(dist: Path) -> None:
+    """``opening.json``: the never-lose answer at the start of every catalogue board's default game
+    (:mod:`pyapp.web.opening`), after loading the shipped sets so their games are answered by lookup; the
+    page shows it before the engine is ready."""
+    from pyapp.web.opening import opening_book
+    from pyapp.web.sets import load
+    from pyapp.web.wire import dumps
 
-    problem = default_problem(board_id)
-    paths = {kind: cache / file_name(board_id, kind) for kind in ("winnable", "ways")}
-    if all(path.is_file() for path in paths.values()):
-        data = {kind: path.read_bytes() for kind, path in paths.items()}
-        try:
-            decode_ways(data["ways"], decode(data["winnable"], problem))
-            return {kind: (paths[kind].name, data[kind]) for kind in paths}
-        except PegError as err:  # StoreError: truncated, damaged or not this problem's
-            print(f"dropping the cached set of {board_id}: {err}", file=sys.stderr)
-            for path in paths.values():
-                path.unlink(missing_ok=True)
-    print(f"computing the winnable set of {board_id}'s default game and the solutions left from each of "
-          "its positions (once per engine version)", file=sys.stderr)
-    win = winnable(problem)
-    data = {"winnable": encode(win), "ways": encode_ways(win, drive(ways_steps(win)))}
-    for kind, path in paths.items():
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # per build: two builds may share the cache
-        tmp.write_bytes(data[kind])
-        tmp.replace(path)
-    return {kind: (paths[kind].name, data[kind]) for kind in paths}
+    for entry in json.loads((dist / "sets" / "index.json").read_text(encoding="utf-8")):
+        for key in ("file", "ways"):
+            if key in entry:
+                load((dist / "sets" / entry[key]).read_bytes())
+    (dist / "opening.json").write_text(dumps(opening_book()), encoding="utf-8")
 
 
 def write_benchmarks(dist: Path) -> None:
@@ -299,21 +271,24 @@ def manifest() -> dict:
 
 
 def write_service_worker(dist: Path) -> str:
-    """Fill ``sw.js`` with every asset (path and hash) and the build version; returns the version."""
+    """Fill ``sw.js`` with every asset (path and hash), the set files it fetches lazily and the build version;
+    returns the version.  The set files (``sets/*.bin``) are left out of the precache: a visitor downloads only
+    the sets of the games they use never-lose on, and the service worker keeps each one (``LAZY``)."""
     assets = sorted(p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file() and p.name != "sw.js")
     digest = hashlib.sha256()
-    entries = {}
+    entries, lazy = {}, {}
     for name in assets:
         data = (dist / name).read_bytes()
-        entries[name] = {"hash": hashlib.sha256(data).hexdigest(), "size": len(data)}
+        entry = {"hash": hashlib.sha256(data).hexdigest(), "size": len(data)}
+        (lazy if name.startswith("sets/") and name.endswith(".bin") else entries)[name] = entry
         digest.update(name.encode() + b"\0" + data + b"\0")
     version = digest.hexdigest()[:16]
     template = (ROOT / "sw.js").read_text(encoding="utf-8")
-    if "/*@ASSETS@*/" not in template or "@VERSION@" not in template:
-        raise SystemExit("sw.js template lacks the /*@ASSETS@*/ or @VERSION@ placeholder")
+    if any(mark not in template for mark in ("/*@ASSETS@*/", "/*@LAZY@*/", "@VERSION@")):
+        raise SystemExit("sw.js template lacks the /*@ASSETS@*/, /*@LAZY@*/ or @VERSION@ placeholder")
     listing = json.dumps({"./": entries["index.html"], **entries}, indent=1)
-    text = template.replace("/*@ASSETS@*/", listing).replace("@VERSION@", version)
-    (dist / "sw.js").write_text(text, encoding="utf-8")
+    text = template.replace("/*@ASSETS@*/", listing).replace("/*@LAZY@*/", json.dumps(lazy, indent=1))
+    (dist / "sw.js").write_text(text.replace("@VERSION@", version), encoding="utf-8")
     return version
 
 
@@ -338,6 +313,7 @@ def build(dist: Path = DIST) -> str:
     write_version(dist)
     write_benchmarks(dist)
     write_sets(dist)
+    write_opening(dist)
     write_snapshot(dist)
     (dist / "manifest.webmanifest").write_text(json.dumps(manifest(), indent=2) + "\n", encoding="utf-8")
     (dist / "icons" / "icon.svg").write_text(icon_svg(), encoding="utf-8")
@@ -348,7 +324,7 @@ def build(dist: Path = DIST) -> str:
 
 def _sources() -> list[Path]:
     files = [ROOT / p for p in (*PAGES, "sw.js", "build.py", "package-lock.json") if (ROOT / p).is_file()]
-    for folder in ("static", "pyapp", BENCHMARKS):
+    for folder in ("static", "pyapp", BENCHMARKS, "sets"):
         files += [p for p in (ROOT / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts]
     return files
 

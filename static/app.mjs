@@ -107,7 +107,8 @@ store.subscribe(neverLoseView(view, {
 store.subscribe((state) => {
   const free = !!state.board && state.engine.status === "idle" && !state.task && !state.editor.open;
   buttons.newPuzzle.disabled = !free;
-  buttons.neverLose.disabled = !state.board || state.editor.open || state.engine.status !== "idle";
+  // on before the engine is ready: the start of a default game is answered from the opening book
+  buttons.neverLose.disabled = !state.board || state.editor.open || state.engine.status === "failed";
 });
 
 async function copyText(text) {

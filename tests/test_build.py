@@ -29,10 +29,11 @@ def site(built_site, tmp_path_factory) -> Path:
     return target
 
 
-def _sw_assets(site: Path) -> tuple[str, dict]:
+def _sw_assets(site: Path, which: str = "ASSETS") -> tuple[str, dict]:
+    """The build version and the service worker's precache list (``ASSETS``) or lazy list (``LAZY``)."""
     text = (site / "sw.js").read_text()
     version = text.split('const VERSION = "')[1].split('"')[0]
-    listing = text.split("const ASSETS = ")[1].split(";\n", 1)[0]
+    listing = text.split(f"const {which} = ")[1].split(";\n", 1)[0]
     return version, json.loads(listing)
 
 
@@ -66,11 +67,15 @@ def test_pyapp_zip_holds_the_library_and_is_reproducible(site, tmp_path):
     assert again.read_bytes() == (site / "pyapp.zip").read_bytes()
 
 
-def test_service_worker_lists_every_asset_with_its_hash(site):
+def test_service_worker_lists_every_asset_with_its_hash_and_the_sets_apart(site):
     version, assets = _sw_assets(site)
+    lazy = _sw_assets(site, "LAZY")[1]
     files = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file() and p.name != "sw.js")
-    assert sorted(k for k in assets if k != "./") == files
-    for name, entry in assets.items():
+    assert sorted([*(k for k in assets if k != "./"), *lazy]) == files
+    # the winnable sets are fetched on first use only; their index is precached
+    assert lazy and all(k.startswith("sets/") and k.endswith(".bin") for k in lazy)
+    assert "sets/index.json" in assets and not any(k.endswith(".bin") and k.startswith("sets/") for k in assets)
+    for name, entry in {**assets, **lazy}.items():
         data = (site / ("index.html" if name == "./" else name)).read_bytes()
         assert entry == {"hash": hashlib.sha256(data).hexdigest(), "size": len(data)}
     assert len(version) == 16 and "@VERSION@" not in (site / "sw.js").read_text()
@@ -206,31 +211,34 @@ def test_site_has_the_board_data_and_the_first_board_drawn_into_the_page(site):
 
 
 def STALE(data: bytes) -> bytes:
-    """The same file as made by another engine version (same header length: only the version differs)."""
-    from pyapp.exact.store import engine_version
+    """The same file with keys of another key version (same header length: only the version differs)."""
+    from pyapp.core.problem import default_problem
+    from pyapp.exact.store import key_version
 
-    return data.replace(f'"engine":"{engine_version()}"'.encode(), b'"engine":"' + b"0" * 16 + b'"', 1)
+    version = key_version(default_problem("triangle5"))
+    return data.replace(f'"keys":"{version}"'.encode(), b'"keys":"' + b"0" * 16 + b'"', 1)
 
 
 @pytest.mark.parametrize("damage", [lambda b: b[:-7], lambda b: b[:-40] + bytes(40 * [0x5A]), STALE],
                          ids=["truncated", "corrupted", "stale"])
 def test_a_damaged_cached_set_is_dropped_and_rebuilt_never_shipped(tmp_path, monkeypatch, damage, capsys):
     from pyapp.core.problem import default_problem
-    from pyapp.exact.store import decode, engine_version
+    from pyapp.exact.store import decode
     from pyapp.web import sets
 
-    monkeypatch.setattr(sets, "SHIPPED", ("triangle5",))
+    game = sets.game_of("triangle5")
+    monkeypatch.setattr(sets, "SHIPPED", (game,))
     monkeypatch.setattr(build, "SETS_CACHE", tmp_path / "cache")
     first, second = tmp_path / "one", tmp_path / "two"
     first.mkdir(), second.mkdir()
     build.write_sets(first)
-    good = (first / "sets" / sets.file_name("triangle5")).read_bytes()
-    cached = tmp_path / "cache" / engine_version() / sets.file_name("triangle5")
+    good = (first / "sets" / sets.file_name(game)).read_bytes()
+    cached = tmp_path / "cache" / sets.file_name(game)
     cached.write_bytes(damage(good))
     build.write_sets(second)
     why = capsys.readouterr().err
     assert "dropping the cached set of triangle5" in why and ("stale" in why) == (damage is STALE)
-    shipped = (second / "sets" / sets.file_name("triangle5")).read_bytes()
+    shipped = (second / "sets" / sets.file_name(game)).read_bytes()
     assert shipped == cached.read_bytes() == good  # rebuilt, cached again, identical
     assert len(decode(shipped, default_problem("triangle5"))) == 390
 

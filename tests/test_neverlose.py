@@ -210,3 +210,40 @@ class TestFromTheWinnableSet:
         assert sorted(map(tuple, looked_up["good"])) == sorted(map(tuple, searched["good"]))
         assert all(b["reason"].startswith("exact analysis") for b in looked_up["bad"])
         assert replay(get_board("triangle5"), _position(TRI)[1], looked_up["line"]).valid
+
+
+def test_a_set_of_a_symmetric_image_answers_the_game_with_its_jumps_mapped_back():
+    """triangle6's default set (4 -> any) answers a game started at 19, an image of 4 under a symmetry;
+    every jump verdict agrees with the set asked in the image's frame and with the solver."""
+    from pyapp.analysis.neverlose_exact import hint_exact, symmetric_image
+    from pyapp.exact.winnable import winnable
+
+    board = get_board("triangle6")
+    goal = Goal.parse(board, "any")
+    win = winnable(default_problem("triangle6"))
+    rng = random.Random(3)
+    history = [board.start("19")]
+    assert symmetric_image(board, goal, history) is not None
+    checked = 0
+    while jumps := legal_jumps(board, history[-1]):
+        out = never_lose_exact(board, goal, history)
+        assert out is not None
+        if out.status == "lost":  # the image's set says lost: so does the solver, here
+            assert solve(Problem(board, history[-1], goal)).status == "impossible"
+            break
+        assert out.status == "winnable" and set(out.jumps.good) | set(out.jumps.bad) == set(jumps)
+        for jump in out.jumps.good:  # a line from the image, mapped back, replays here to the goal
+            pos = apply_jump(history[-1], jump)
+            for step in out.jumps.lines[jump]:
+                pos = apply_jump(pos, step)
+            assert goal.reached(pos)
+        if checked < 3:
+            for jump in jumps:
+                after = apply_jump(history[-1], jump)
+                solved = solve(Problem(board, after, goal)).status
+                assert (jump in out.jumps.good) == (solved == "solved"), (jump, solved)
+            checked += 1
+        hint = hint_exact(board, goal, history)
+        assert hint is not None and hint.good == out.jumps.good and hint.bad == out.jumps.bad
+        history.append(apply_jump(history[-1], rng.choice(jumps)))
+    assert win.can_win(default_problem("triangle6").start)

@@ -225,3 +225,14 @@ def test_bad_pool_and_batch_options_are_one_line_errors(argv, message):
     proc = _cli([*argv, "--json"])
     assert proc.returncode == 2 and message in json.loads(proc.stdout)["error"]
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
+
+
+def test_hint_on_two_workers_files_the_jumps_as_one_process(capsys):
+    # triangle 4 from its default start: two classes of jumps, 7-2 good and 9-2 proved losing
+    argv = ["hint", "triangle4", "--json", "--cpu-time", "--max-seconds", "60"]
+    one = _run([*argv, "--workers", "1"], capsys)
+    two = _run([*argv, "--workers", "2"], capsys)
+    assert one["good"] == ["7-2"] and one["bad"] == ["9-2"] and not one["unknown"]
+    for key in ("good", "bad", "unknown", "reasons"):
+        assert two[key] == one[key], key
+    assert set(two["lines"]) == set(two["good"])

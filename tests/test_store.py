@@ -4,6 +4,7 @@ the reason, never trusted."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import struct
@@ -70,7 +71,7 @@ def test_lookups_agree_with_the_solver_on_random_games(triangle6):
     (lambda d: d[:-1] + bytes([d[-1] ^ 1]), "checksum"),
     (lambda d: b"X" + d[1:], "magic"),
     (lambda d: d[:len(MAGIC) + 2], "truncated"),
-    (lambda d: _rewrite_header(d, engine="0" * 16), "stale"),
+    (lambda d: _rewrite_header(d, keys="0" * 16), "stale"),
     (lambda d: _rewrite_header(d, goal="1"), "not this problem"),
     (lambda d: _rewrite_header(d, group=[0]), "symmetry group"),
     (lambda d: _rewrite_header(d, format=99), "format"),
@@ -91,15 +92,31 @@ def test_keys_out_of_order_are_refused(triangle6):
         decode(encode(broken), problem)
 
 
-def test_the_engine_version_follows_the_code(monkeypatch):
-    store.engine_version.cache_clear()
-    first = store.engine_version()
-    monkeypatch.setattr(store, "VERSION_DIRS", ("core",))
-    store.engine_version.cache_clear()
-    assert store.engine_version() != first
+def test_the_key_version_follows_what_the_keys_mean_not_the_source(monkeypatch):
+    problem = default_problem("triangle6")
+    first = store.key_version(problem)
+    assert first == store.key_version(default_problem("triangle6"))  # stable: same board, same group
+    assert first != store.key_version(default_problem("triangle5"))  # another board
+    store._key_version.cache_clear()
+    monkeypatch.setattr(store, "KEY_DEFINITION", store.KEY_DEFINITION + 1)
+    assert store.key_version(problem) != first  # a new key definition
     monkeypatch.undo()
-    store.engine_version.cache_clear()
-    assert store.engine_version() == first
+    store._key_version.cache_clear()
+    real = store.codec
+
+    class Other:  # a codec that keys positions otherwise (its probes' keys differ)
+        def __init__(self, board, group):
+            self._c = real(board, group)
+            self.group = self._c.group
+
+        def canon(self, pos):
+            return self._c.canon(pos) ^ 1
+
+    monkeypatch.setattr(store, "codec", Other)
+    assert store.key_version(problem) != first
+    monkeypatch.undo()
+    store._key_version.cache_clear()
+    assert store.key_version(problem) == first
 
 
 def test_the_worker_api_loads_a_set_and_never_lose_answers_by_lookup(triangle6):
@@ -117,18 +134,22 @@ def test_the_worker_api_loads_a_set_and_never_lose_answers_by_lookup(triangle6):
 
 
 def test_index_entries_name_the_default_games():
-    data = encode(winnable(default_problem("triangle5")))
-    entry = sets.index_entry("triangle5", data, b"12345")
-    assert entry == {"board": "triangle5", "start": "1", "goal": "any", "default": True,
-                     "file": "triangle5-1-any.bin", "bytes": len(data), "keys": 390,
-                     "ways": "triangle5-1-any.ways.bin", "ways_bytes": 5, "engine": store.engine_version()}
+    problem = default_problem("triangle5")
+    data = encode(winnable(problem))
+    version = store.key_version(problem)
+    entry = sets.index_entry(sets.game_of("triangle5"), data, b"12345")
+    assert entry == {"board": "triangle5", "start": "1", "goal": "any", "default": True, "board_start": "1",
+                     "board_goal": "any", "images": [["11", "any"], ["15", "any"]],
+                     "file": f"triangle5-1-any-{version}.bin", "bytes": len(data), "keys": 390, "version": version,
+                     "sha256": hashlib.sha256(data).hexdigest(), "ways": f"triangle5-1-any-{version}.ways.bin",
+                     "ways_bytes": 5, "ways_sha256": hashlib.sha256(b"12345").hexdigest()}
 
 
 def test_hostile_bytes_get_a_message_never_a_traceback():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    header = st.dictionaries(st.sampled_from(["format", "engine", "board", "start", "goal", "group", "levels",
+    header = st.dictionaries(st.sampled_from(["format", "keys", "board", "start", "goal", "group", "levels",
                                               "sha256", "body_bytes", "holes"]),
                              st.one_of(st.integers(-5, 10**6), st.text(max_size=20), st.none(),
                                        st.lists(st.lists(st.integers(-3, 40), max_size=3), max_size=4)))

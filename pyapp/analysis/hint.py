@@ -9,14 +9,16 @@ the fewest reachable from the position itself.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
-from ..core.budget import Budget, Progress, budget_of, drive
+from ..core.budget import CPU_CLOCK, Budget, Progress, budget_of, drive
 from ..core.codec.canonical import stabilizer
 from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem
 from ..core.wording import plural
+from ..exact.pool import Pool
 from ..search.solver import search
 from .proven import decide_steps
 
@@ -39,11 +41,14 @@ class Hint:
     seconds: float = 0.0
 
 
-def hint_steps(problem: Problem, budget: Budget) -> Generator[Progress, None, Hint]:
+def hint_steps(problem: Problem, budget: Budget, pool: Pool | None = None) -> Generator[Progress, None, Hint]:
     """:func:`hint` as a step generator (see :mod:`pyapp.core.budget`): yields progress, returns the Hint.
 
     Each class of symmetric jumps gets an equal share of what is left of ``budget``; once the
-    budget is cancelled the jumps not yet searched are filed as unknown (``cancelled``).
+    budget is cancelled the jumps not yet searched are filed as unknown (``cancelled``).  With a
+    ``pool`` (and a definite goal, and two classes or more) the classes are decided side by side on its
+    workers (:func:`pyapp.analysis.spread.decide_jump`), each with the time one round of the pool leaves
+    it: the same verdicts, sooner where cores are free (a worker's table of proved positions is its own).
     """
     board, start, goal = problem.board, problem.start, problem.goal
     out = Hint()
@@ -58,6 +63,9 @@ def hint_steps(problem: Problem, budget: Budget) -> Generator[Progress, None, Hi
             return out
         out.best_pegs = whole.pegs_left
     classes = _classes(problem, jumps)
+    if pool is not None and pool.workers > 1 and goal.definite and len(classes) > 1:
+        yield from _pooled(problem, classes, budget, pool, out)
+        classes = []
     for n, members in enumerate(classes):
         if budget.cancelled:
             for jump, _ in members:
@@ -75,6 +83,35 @@ def hint_steps(problem: Problem, budget: Budget) -> Generator[Progress, None, Hi
         bucket.sort(key=order.__getitem__)
     out.seconds = budget.elapsed()
     return out
+
+
+def spreads(problem: Problem) -> bool:
+    """True when :func:`hint_steps` would use a pool for ``problem``: a definite goal and two classes of
+    symmetric jumps or more (a caller starts a pool only then)."""
+    return problem.goal.definite and len(_classes(problem, legal_jumps(problem.board, problem.start))) > 1
+
+
+def _pooled(problem: Problem, classes: list[list[tuple[Jump, dict[int, int]]]], budget: Budget, pool: Pool,
+            out: Hint) -> Generator[Progress, None, None]:
+    """Decide one position per class of jumps on ``pool`` and file every member (see :func:`hint_steps`)."""
+    from .spread import decide_jump, spread_steps
+    board, start, goal = problem.board, problem.start, problem.goal
+    rounds = -(-len(classes) // pool.workers)
+    left, nodes = budget.remaining_seconds(), budget.remaining_nodes()
+    deadline = None if left is None else time.time() + left
+    cpu = budget.clock is CPU_CLOCK
+    jobs = [(board, apply_jump(start, members[0][0]), goal, deadline, len(classes) - 1 - i, pool.workers,
+             None if left is None else left / rounds, None if nodes is None else max(nodes // len(classes), 1),
+             budget.max_bytes, cpu) for i, members in enumerate(classes)]
+    results = yield from spread_steps(pool, decide_jump, jobs, budget, "jumps: ")
+    for members, result in zip(classes, results):
+        for jump, perm in members:
+            if result is None:
+                out.unknown.append(jump)
+                out.reasons[jump] = "cancelled"
+                continue
+            line = [(perm[a], perm[b], perm[c]) for a, b, c in result.jumps]
+            _file(out, goal.definite, jump, result, line)
 
 
 def hint(problem: Problem, *, max_seconds: float | None = DEFAULT_HINT_SECONDS, budget: Budget | None = None) -> Hint:

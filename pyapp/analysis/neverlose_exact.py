@@ -10,13 +10,15 @@ set too: from a winnable position some jump always leads to another winnable one
 The set only speaks for positions reachable from the start it was computed for, so the
 caller passes the positions of the game so far (its start, then one after each jump): a set
 computed from any of them (the page runs "Fewest moves" from the current position) answers
-for every position played after it.
+for every position played after it.  A set of a symmetric image of the game answers too (a
+shipped d1 -> d1 set answers a4 -> a4): the game is mapped onto the image by the board's
+symmetry, asked there, and the jumps of the answer mapped back.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..core.board import Board
 from ..core.goal import Goal
@@ -38,6 +40,30 @@ def winnable_for(board: Board, goal: Goal, history: Sequence[int]) -> Winnable |
         if win is not None:
             return win
     return None
+
+
+def symmetric_image(board: Board, goal: Goal, history: Sequence[int]) -> tuple[int, Goal, list[int]] | None:
+    """``(g, goal, history)`` mapped by the first symmetry ``g`` of the board for which a set is computed or
+    loaded (:func:`winnable_for`), or None."""
+    for g in range(1, len(board.symmetries)):
+        image_goal = Goal(goal.kind, board.transform(goal.target, g)) if goal.target else goal
+        image = [board.transform(pos, g) for pos in history]
+        if winnable_for(board, image_goal, image) is not None:
+            return g, image_goal, image
+    return None
+
+
+def _back(board: Board, g: int) -> Callable[[Jump], Jump]:
+    inverse = {image: bit for bit, image in board.permutation(g).items()}
+    return lambda jump: (inverse[jump[0]], inverse[jump[1]], inverse[jump[2]])
+
+
+def _map_hint(hint: Hint, back: Callable[[Jump], Jump]) -> Hint:
+    out = Hint(good=[back(j) for j in hint.good], bad=[back(j) for j in hint.bad],
+               unknown=[back(j) for j in hint.unknown], best_pegs=hint.best_pegs, seconds=hint.seconds)
+    out.lines = {back(j): [back(k) for k in line] for j, line in hint.lines.items()}
+    out.reasons = {back(j): why for j, why in hint.reasons.items()}
+    return out
 
 
 def line_from(win: Winnable, pos: int) -> list[Jump]:
@@ -81,7 +107,9 @@ def hint_exact(board: Board, goal: Goal, history: Sequence[int]) -> Hint | None:
     lookup, no search), or None when none speaks for this game."""
     win = winnable_for(board, goal, history)
     if win is None:
-        return None
+        image = symmetric_image(board, goal, history)
+        found = None if image is None else hint_exact(board, image[1], image[2])
+        return None if found is None or image is None else _map_hint(found, _back(board, image[0]))
     t0 = time.perf_counter()
     hint = file_jumps(win, history[-1], legal_jumps(board, history[-1]))
     hint.seconds = time.perf_counter() - t0
@@ -94,7 +122,15 @@ def never_lose_exact(board: Board, goal: Goal, history: Sequence[int]) -> NeverL
     this game."""
     win = winnable_for(board, goal, history)
     if win is None:
-        return None
+        image = symmetric_image(board, goal, history)
+        found = None if image is None else never_lose_exact(board, image[1], image[2])
+        if found is None or image is None:
+            return None
+        back = _back(board, image[0])
+        found.line = [back(j) for j in found.line]
+        found.jumps = _map_hint(found.jumps, back)
+        found.through = {back(j): n for j, n in found.through.items()}
+        return found
     t0 = time.perf_counter()
     position = history[-1]
     size = _size(win)

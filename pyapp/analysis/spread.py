@@ -7,6 +7,9 @@ for the whole pool (``"3 of 9 done"``), and returns the answers in the items' or
 is the same as the one built in one process.  Ctrl+C, an error or the caller's cancel stops every
 worker at once (:meth:`Pool.cancel`); a worker's budget is the time left when it starts.
 
+``hint`` spreads its jumps (one class of symmetric jumps per task, :func:`decide_jump`), each decided side
+by side with the share of the budget one round of the pool leaves it.
+
 The tables split by start: the cells of one start depend on each other (a symmetric twin's answer
 is mapped instead of searched; one sweep from the start serves each of its finishes), the starts do not.
 ``finishes`` splits one start's holes in whole symmetry classes (:func:`~.finishes.split_holes`), and only
@@ -102,6 +105,21 @@ def finishes_jobs(board: Board, start: int, shares: list[list[int]], budget: Bud
     each = None if nodes is None else max(nodes // max(len(shares), 1), 1)
     cpu = budget.clock is CPU_CLOCK
     return [(board, start, share, budget.remaining_seconds(), each, budget.max_bytes, cpu) for share in shares]
+
+
+def decide_jump(job: tuple):
+    """One class of symmetric jumps of ``hint`` (a worker's task): the position after its first jump decided by
+    :func:`~.proven.decide_steps`; a :class:`~pyapp.core.problem.Result`.  Its time: on a wall clock, what is
+    left until the hint's ``deadline`` (``time.time()``) shared with the tasks not started before it (``later``
+    of them, ``workers`` at a time), as :func:`~.hint.hint_steps` shares it in one process; in CPU seconds,
+    the ``seconds`` it was given."""
+    from ..core.problem import Problem
+    from .proven import decide_steps
+    board, after, goal, deadline, later, workers, seconds, nodes, max_bytes, cpu = job
+    if deadline is not None and not cpu:
+        seconds = max(deadline - time.time(), 0.0) / (1 + later // workers)
+    budget = Budget(seconds, nodes, max_bytes, clock=CPU_CLOCK if cpu else None)
+    return drive(decide_steps(Problem(board, after, goal), budget))
 
 
 PuzzleAnswer = tuple[int, int, tuple[Jump, ...]] | str

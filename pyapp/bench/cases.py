@@ -15,6 +15,7 @@ from ..exact.count import count_solutions
 from ..exact.fewest import fewest_moves
 from ..search.solver import solve
 from .exact_rows import cases as exact_cases
+from .game_rows import cases as game_cases
 from .instant_rows import cases as instant_cases
 from .rows import (
     ORACLE_MAX_HOLES,
@@ -209,4 +210,4 @@ def cases() -> list[Case]:
     out += [random_case(b, g, Case, Outcome, replay_error) for b in ("english", "german", "diamond41")
             for g in ("any", "min")]
 
-    return out + exact_cases() + instant_cases()
+    return out + exact_cases() + instant_cases() + game_cases()

@@ -38,7 +38,7 @@ from ..core.catalogue import get_board
 from ..core.moves import apply_jump, legal_jumps
 from ..core.notation import parse_moves
 from ..core.problem import Problem, default_problem
-from ..exact.store import StoreError, decode, decode_ways, encode, engine_version
+from ..exact.store import StoreError, decode, decode_ways, encode, key_version
 from ..exact.ways import ways_of, ways_steps
 from ..exact.winnable import Winnable, cached, register, winnable
 from ..search.solver import solve
@@ -65,13 +65,14 @@ def _set_file() -> bytes:
     loaded = cached(problem)
     if loaded is not None and loaded.source is not None:
         return loaded.source
-    path = _cache_dir() / "english-d4-d4.bin"
+    path = _cache_file(problem, "")
     return path.read_bytes() if path.is_file() else encode(winnable(problem))
 
 
-def _cache_dir() -> Path:
-    """The build's set cache of this engine version (``build.py``'s ``SETS_CACHE``)."""
-    return Path(__file__).resolve().parents[2] / ".cache" / "sets" / engine_version()
+def _cache_file(problem: Problem, kind: str) -> Path:
+    """The build's cached file of the English central game (``build.py``'s ``SETS_CACHE``, named as
+    :func:`pyapp.web.sets.file_name` names it): ``kind`` ``""`` the set, ``".ways"`` the solutions left."""
+    return Path(__file__).resolve().parents[2] / ".cache" / "sets" / f"english-d4-d4-{key_version(problem)}{kind}.bin"
 
 
 def exact_case() -> Case:
@@ -224,7 +225,7 @@ def funnel_case() -> Case:
         if total != ENGLISH_SOLUTIONS or sum(through) != total:
             out.wrong = f"{total:,} (through the jumps {sum(through):,}), published {ENGLISH_SOLUTIONS:,}"
             return out
-        path = _cache_dir() / "english-d4-d4.ways.bin"
+        path = _cache_file(problem, ".ways")
         if path.is_file():
             try:
                 stored = decode_ways(path.read_bytes(), win)

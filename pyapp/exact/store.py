@@ -12,12 +12,18 @@ never trusted when it is stale or damaged:
   compressed with zlib.  Measured on the English central game: about 1.4 bytes a key.
 * **Decoded at C speed**: ``zlib.decompress``, eight extended-slice copies to unshuffle,
   ``array('Q').frombytes`` and ``itertools.accumulate``; no Python loop runs per key.
-* **Checked**: a header names the format, the engine version (:func:`engine_version`: a hash of the
-  code the keys depend on), the problem (board, start, goal), the symmetry group and the keys per
-  level, and carries the SHA-256 of the compressed body.  :func:`decode` refuses (with
-  :class:`StoreError`) a file of another format or engine version, another problem or group, a
-  truncated or altered body, or keys that are not strictly increasing: the caller drops it and
-  computes or fetches it again.
+* **Checked**: a header names the format, the key version (:func:`key_version`: what the keys mean,
+  see below), the problem (board, start, goal), the symmetry group and the keys per level, and carries
+  the SHA-256 of the compressed body.  :func:`decode` refuses (with :class:`StoreError`) a file of
+  another format or key version, another problem or group, a truncated or altered body, or keys that
+  are not strictly increasing: the caller drops it and computes or fetches it again.
+
+A set is a mathematical fact about a game: it changes only when the meaning of its keys does (the
+board's holes and bit layout, the symmetry group, the canonical-key definition of
+:mod:`pyapp.core.codec`) or the file format.  So the version is a hash of exactly those: the layout,
+the group, :data:`KEY_DEFINITION` and the canonical keys this engine gives to :data:`PROBES` fixed
+pseudo-random positions of the board (a codec that keys positions differently changes them), never of
+the engine's source, and a change elsewhere in the engine keeps every computed set valid.
 
 The layout: ``MAGIC``, a 4-byte little-endian header length, the header (UTF-8 JSON), the body.
 
@@ -44,8 +50,9 @@ import zlib
 from array import array
 from functools import cache
 from itertools import accumulate
-from pathlib import Path
 
+from ..core.board import Board
+from ..core.codec.compiled import codec
 from ..core.errors import PegError
 from ..core.position import format_position
 from ..core.problem import Problem
@@ -53,27 +60,48 @@ from .setup import sides
 from .winnable import Winnable
 
 MAGIC = b"PSL-WINNABLE\n"
-FORMAT = 1
+FORMAT = 2
+"""1: versioned by a hash of the engine's source; 2: by :func:`key_version`."""
 WORD = 8
 """Bytes per stored difference (``array('Q')``)."""
-VERSION_DIRS = ("core", "exact")
-"""The packages whose code decides the keys (boards, symmetries, the codec, the sweeps)."""
+KEY_DEFINITION = 1
+"""Raise it when the canonical key is defined otherwise (:mod:`pyapp.core.codec`: the least dense image)."""
+PROBES = 64
+"""Fixed pseudo-random positions whose canonical keys go into :func:`key_version`."""
 
 
 class StoreError(PegError):
     """A winnable set file that must not be used (stale, of another problem, truncated or altered)."""
 
 
+def _probes(mask: int, bits: tuple[int, ...]) -> list[int]:
+    """:data:`PROBES` positions on the holes ``bits`` (a 64-bit linear congruential generator, the same
+    in every Python), each hole a peg when its bit of the generator's high word is set."""
+    state, out = 0x9E3779B97F4A7C15, []
+    for _ in range(PROBES):
+        pos = 0
+        for bit in bits:
+            state = (state * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+            pos |= (state >> 63) << bit
+        out.append(pos & mask)
+    return out
+
+
 @cache
-def engine_version() -> str:
-    """16 hex digits of a SHA-256 over the source of :data:`VERSION_DIRS`: a set computed by other code
-    is not trusted (a change of the board layout or of the codec would give other keys)."""
-    root = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256()
-    for folder in VERSION_DIRS:
-        for path in sorted(p for p in (root / folder).rglob("*.py") if "__pycache__" not in p.parts):
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+def _key_version(board: Board, group: tuple[int, ...]) -> str:
+    fcd = codec(board, group)
+    digest = hashlib.sha256(json.dumps({"format": FORMAT, "key": KEY_DEFINITION, "lattice": board.lattice.name,
+                                        "cells": board.cells, "bits": board.bits, "group": fcd.group,
+                                        "symmetries": board.symmetries}).encode())
+    for pos in _probes(board.mask, board.bits):
+        digest.update(fcd.canon(pos).to_bytes(WORD, "little"))
     return digest.hexdigest()[:16]
+
+
+def key_version(problem: Problem) -> str:
+    """16 hex digits naming what the keys of ``problem``'s set mean (see the module docstring): equal for two
+    engines exactly when they key every position of this board and group alike (probed)."""
+    return _key_version(problem.board, sides(problem).wide_codec.group)
 
 
 def identity(problem: Problem) -> dict:
@@ -118,7 +146,7 @@ def _pack(win: Winnable, kind: str, words: array) -> bytes:
     if sys.byteorder == "big":  # pragma: no cover - the file is little-endian everywhere
         words.byteswap()
     body = zlib.compress(_shuffle(words.tobytes()), 9)
-    header = {"format": FORMAT, "kind": kind, "engine": engine_version(), **identity(win.problem),
+    header = {"format": FORMAT, "kind": kind, "keys": key_version(win.problem), **identity(win.problem),
               "group": list(win.codec.group),
               "levels": [[pegs, len(keys)] for pegs, keys in sorted(win.levels.items(), reverse=True)],
               "sha256": hashlib.sha256(body).hexdigest(), "body_bytes": len(body)}
@@ -178,9 +206,9 @@ def _open(data: bytes, problem: Problem, kind: str, group: list[int]) -> tuple[l
     header, body = read_header(data)
     if header.get("kind", "winnable") != kind:
         raise StoreError(f"winnable set file: holds {header.get('kind')}, not {kind}")
-    if header.get("engine") != engine_version():
-        raise StoreError(f"winnable set file: made by engine {header.get('engine')}, this is {engine_version()} "
-                         "(stale: compute it again)")
+    if header.get("keys") != key_version(problem):
+        raise StoreError(f"winnable set file: keys of version {header.get('keys')}, this engine's are "
+                         f"{key_version(problem)} (stale: compute it again)")
     want = identity(problem)
     got = {k: header.get(k) for k in want}
     if got != want:

@@ -1,63 +1,130 @@
 """The classic games' winnable sets, shipped with the site so never-lose answers from the first move.
 
-``build.py`` computes the set of every game in :data:`SHIPPED` once per engine version
-(:func:`pyapp.exact.store.engine_version`), writes it into ``dist/sets/`` in the checked compact format
-of :mod:`pyapp.exact.store`, and lists the files in ``dist/sets/index.json`` (:func:`index_entry`).  The
-worker fetches a game's file the first time never-lose or Hint asks about that game and hands the bytes
-to :func:`load` (``pyapp.web.api.load_set``): from then on :func:`pyapp.exact.winnable.cached` holds the
-set, and every never-lose verdict, losing jump and hint of that game is one lookup
-(:mod:`pyapp.analysis.neverlose_exact`).  A file that fails its checks is refused with the reason, and
-the worker drops it from its caches and fetches it once more; until a good one arrives the search
-answers, so a damaged file is never trusted.
+``build.py`` writes the set of every game in :data:`SHIPPED` into ``dist/sets/`` in the checked compact
+format of :mod:`pyapp.exact.store` (computed once and kept in ``.cache/sets/``, or read from a committed,
+checksummed artefact in ``sets/`` for the games too slow to compute during a build), and lists the files
+in ``dist/sets/index.json`` (:func:`index_entry`).  File names carry the set's key version
+(:func:`pyapp.exact.store.key_version`), so a set is computed again only when what its keys mean
+changes, never because other code did.  The worker fetches a game's file the first time never-lose or
+Hint asks about that game and hands the bytes to :func:`load` (``pyapp.web.api.load_set``): from then on
+:func:`pyapp.exact.winnable.cached` holds the set, and every never-lose verdict, losing jump and hint of
+that game is one lookup (:mod:`pyapp.analysis.neverlose_exact`).  A file that fails its checks is
+refused with the reason, and the worker drops it from its caches and fetches it once more; until a good
+one arrives the search answers, so a damaged file is never trusted.
 
-Left out: triangle 7 (about 500 CPU s to compute, too long for a build) and the other boards' standard
-games (French: over 10 minutes); the English single-vacancy games other than the central one.
+Which games ship, and why the others do not, is measured by ``scripts/measure_sets.py`` (classes,
+bytes, CPU; ``benchmarks/sets.json``): the French, German, asymmetric, Diamond and triangle 8 sets are
+estimated at hundreds of millions of positions or more, far past a download; triangle 7's fits in 4 MB
+but decodes to 110 MB of keys (13.8 million classes), too much for a phone's worker, and the search
+already decides its games.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from ..core.catalogue import get_board, get_entry
 from ..core.errors import PegError
+from ..core.goal import Goal
 from ..core.position import parse_position
-from ..core.problem import Problem, default_problem
-from ..exact.store import decode, decode_ways, engine_version, identity, read_header
+from ..core.problem import Problem, make_problem
+from ..exact.store import decode, decode_ways, identity, key_version, read_header
 from ..exact.winnable import cached, is_loaded, register
 
-SHIPPED = ("english", "triangle5", "triangle6")
-"""Catalogue boards whose default game ships its winnable set (sizes in ``index.json``)."""
+
+@dataclass(frozen=True)
+class Game:
+    """A catalogue board, a start hole and a goal, as the page's game names them."""
+
+    board: str
+    start: str
+    goal: str
+    artefact: bool = False
+    """True when its set is committed in ``sets/`` instead of computed by each build (:mod:`.setfiles`)."""
+
+    def problem(self) -> Problem:
+        return make_problem(get_board(self.board), start=self.start, goal=self.goal)
+
+    @property
+    def default(self) -> bool:
+        """True for the board's default game (which the page also names by leaving start and goal out)."""
+        entry = get_entry(self.board)
+        return (entry.start, entry.goal) == (self.start, self.goal)
+
+    @property
+    def stem(self) -> str:
+        return f"{self.board}-{self.start}-{self.goal}"
 
 
-def file_name(board_id: str, kind: str = "winnable") -> str:
-    """The file of a shipped board's default game (``kind``: ``winnable`` the set, ``ways`` the solutions
-    left per position), as written into ``dist/sets/``."""
-    entry = get_entry(board_id)
-    return f"{board_id}-{entry.start}-{entry.goal}{'.ways' if kind == 'ways' else ''}.bin"
+SHIPPED: tuple[Game, ...] = (
+    Game("english", "d4", "d4"), Game("triangle5", "1", "any"), Game("triangle6", "4", "any"),
+    Game("english", "d1", "d1", artefact=True), Game("english", "d1", "d4", artefact=True),
+    Game("english", "d2", "d2", artefact=True),
+)
+"""The games whose winnable sets ship (sizes in ``index.json``)."""
 
 
-def index_entry(board_id: str, data: bytes, ways: bytes) -> dict:
+def game_of(board_id: str) -> Game:
+    """The shipped default game of a board (:class:`PegError` when it has none)."""
+    for game in SHIPPED:
+        if game.board == board_id and game.default:
+            return game
+    raise PegError(f"no shipped winnable set for the default game of {board_id!r}")
+
+
+def file_name(game: Game, kind: str = "winnable") -> str:
+    """The file of a shipped game (``kind``: ``winnable`` the set, ``ways`` the solutions left per position),
+    as written into ``dist/sets/``: named by the game and the key version of its set."""
+    return f"{game.stem}-{key_version(game.problem())}{'.ways' if kind == 'ways' else ''}.bin"
+
+
+def images(game: Game) -> list[list[str]]:
+    """``[start, goal]`` of every symmetric image of ``game`` other than itself, in the board's symmetry order."""
+    problem = game.problem()
+    board, goal = problem.board, problem.goal
+    out: list[list[str]] = []
+    for g in range(1, len(board.symmetries)):
+        start = board.transform(problem.start, g)
+        image = [board.name_of[(board.full() ^ start).bit_length() - 1],
+                 Goal(goal.kind, board.transform(goal.target, g)).text(board) if goal.target else goal.text(board)]
+        if image != [game.start, game.goal] and image not in out:
+            out.append(image)
+    return out
+
+
+def index_entry(game: Game, data: bytes, ways: bytes | None) -> dict:
     """What the worker needs to match a game to its file: board, start hole and goal as the page's game
-    holds them (``default``: the board's default game, also when the page leaves start and goal out)."""
-    entry = get_entry(board_id)
+    holds them (``default``: the board's default game; ``board_start``, ``board_goal``: what the page's game
+    means when it leaves start or goal out; ``images``: the ``[start, goal]`` of the game's symmetric images,
+    which the same set answers, :mod:`pyapp.analysis.neverlose_exact`), and each file's SHA-256 (the worker
+    keeps a file it fetched past the service worker only when it matches)."""
     header, _ = read_header(data)
-    return {"board": board_id, "start": entry.start, "goal": entry.goal, "default": True,
-            "file": file_name(board_id), "bytes": len(data), "keys": sum(n for _, n in header["levels"]),
-            "ways": file_name(board_id, "ways"), "ways_bytes": len(ways), "engine": header["engine"]}
+    catalogue = get_entry(game.board)
+    entry = {"board": game.board, "start": game.start, "goal": game.goal, "default": game.default,
+             "board_start": catalogue.start, "board_goal": catalogue.goal, "images": images(game),
+             "file": file_name(game), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+             "keys": sum(n for _, n in header["levels"]), "version": header["keys"]}
+    if ways is not None:
+        entry.update(ways=file_name(game, "ways"), ways_bytes=len(ways), ways_sha256=hashlib.sha256(ways).hexdigest())
+    return entry
 
 
 def problem_of(header: dict) -> Problem:
-    """The problem a set file speaks for, from its header (a catalogue board, a start, a goal)."""
+    """The problem a set file speaks for, from its header (a shipped game of a catalogue board)."""
     board_id = header.get("board")
-    if board_id not in SHIPPED:
+    games = [game for game in SHIPPED if game.board == board_id]
+    if not games:
         raise PegError(f"winnable set file: board {board_id!r} is not one whose sets are shipped")
     board = get_board(board_id)
-    problem = default_problem(board_id)
     start = parse_position(board, str(header.get("start", "")))
-    if start != problem.start or header.get("goal") != problem.goal.text(board):
-        raise PegError(f"winnable set file: not the default game of {board_id}")
-    return problem
+    for game in games:
+        problem = game.problem()
+        if start == problem.start and header.get("goal") == problem.goal.text(board):
+            return problem
+    raise PegError(f"winnable set file: not a shipped game of {board_id}")
 
 
 def load(data: Any) -> dict:
@@ -76,5 +143,5 @@ def load(data: Any) -> dict:
         win = decode(raw, problem)
         register(win)
     return {"board": header["board"], "kind": header.get("kind", "winnable"), "keys": len(win), "bytes": len(raw),
-            "engine": engine_version(), "seconds": round(time.perf_counter() - started, 4),
+            "version": key_version(problem), "seconds": round(time.perf_counter() - started, 4),
             "goal": identity(win.problem)["goal"]}

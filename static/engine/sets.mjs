@@ -1,13 +1,17 @@
 // Shipped winnable sets in the engine worker (pyapp/web/sets.py; the files are dist/sets/*.bin,
-// listed in dist/sets/index.json).  The first time never-lose or Hint asks about a classic game
-// (the English central game, triangles 5 and 6), its set and the solutions left from each of its
-// positions are fetched (precached by the service worker, so they work offline) and handed to
-// Python, which checks their engine version, game and SHA-256 before keeping them; from then on
-// those answers, and the survival funnel, are lookups.  A refused file (stale,
-// truncated, damaged) is deleted from every cache and fetched once more from the server; if that
-// fails too, the search answers as before: a bad file is never trusted.
+// listed in dist/sets/index.json).  The first time never-lose or Hint asks about a game whose set
+// ships, its set and the solutions left from each of its positions are fetched (not precached: the
+// service worker downloads them on this first use, checks them and keeps them in its "peg-sets"
+// cache, so that game works offline from then on) and handed to Python, which checks their key
+// version, game and SHA-256 before keeping them; from then on those answers, and the survival
+// funnel, are lookups.  A refused file (stale, truncated, damaged) is deleted from every cache and
+// fetched once more from the server; if that fails too, the search answers as before: a bad file
+// is never trusted.
 
 const USES = new Set(["never_lose", "hint"]);
+/** The service worker's cache of set files (sw.js): "peg-sets" at a host's root, "peg-sets@/PATH/" under a sub-path. */
+const setsCache = (root) => (new URL(root).pathname === "/" ? "peg-sets" : `peg-sets@${new URL(root).pathname}`);
+const HASH_HEADER = "x-peg-sha256";
 
 /** root: the site's URL; load(bytes) -> {ok} | {error} (pyapp.web.api.load_set, parsed). */
 export function createSets(root, load) {
@@ -24,9 +28,14 @@ export function createSets(root, load) {
     }
   }
 
-  const matches = (e, args) => e.board === args.board && !args.position
-    && (args.start === e.start || (args.start === undefined && e.default))
-    && (args.goal === e.goal || (args.goal === undefined && e.default));
+  // the game itself or one of its symmetric images (the set answers those too: pyapp.analysis.neverlose_exact);
+  // a start or goal left out is the board's default one
+  const matches = (e, args) => {
+    if (e.board !== args.board || args.position) return false;
+    const start = args.start ?? e.board_start;
+    const goal = args.goal ?? e.board_goal;
+    return [[e.start, e.goal], ...(e.images ?? [])].some(([s, g]) => s === start && g === goal);
+  };
 
   async function bytesOf(url, fresh) {
     const names = fresh && self.caches ? await caches.keys() : [];
@@ -36,21 +45,26 @@ export function createSets(root, load) {
     return new Uint8Array(await r.arrayBuffer());
   }
 
-  /** A fresh copy that Python accepted goes back into the offline caches it was dropped from. */
-  async function keep(url, bytes, names) {
-    for (const name of names) await (await caches.open(name)).put(url, new Response(bytes));
+  /** A copy that Python accepted is kept for offline use (where the service worker did not already keep it:
+   *  a fetch it did not see), marked with its SHA-256 as the service worker marks its copies. */
+  async function keep(url, bytes, sha256) {
+    if (!self.caches || !sha256) return;
+    const cache = await caches.open(setsCache(root));
+    if ((await cache.match(url))?.headers.get(HASH_HEADER) === sha256) return;
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    if (Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("") !== sha256) return;
+    await cache.put(url, new Response(bytes, { headers: { [HASH_HEADER]: sha256 } }));
   }
 
-  async function fetchAndLoad(file) {
+  async function fetchAndLoad(file, sha256) {
     const url = new URL(`sets/${file}`, root).href;
     const t0 = performance.now();
     let out;
     for (const fresh of [false, true]) {
       try {
-        const names = fresh && self.caches ? (await caches.keys()).filter((n) => n.startsWith("peg-lab-")) : [];
         const bytes = await bytesOf(url, fresh);
         out = load(bytes);
-        if (out.ok && fresh) await keep(url, bytes, names);
+        if (out.ok) await keep(url, bytes, sha256);
       } catch (err) {
         out = { error: err.message };
       }
@@ -62,8 +76,8 @@ export function createSets(root, load) {
 
   /** The set, then the solutions left per position (the survival funnel), which need the set first. */
   async function loadGame(entry) {
-    const set = await fetchAndLoad(entry.file);
-    return set.ok && entry.ways ? { set, ways: await fetchAndLoad(entry.ways) } : { set };
+    const set = await fetchAndLoad(entry.file, entry.sha256);
+    return set.ok && entry.ways ? { set, ways: await fetchAndLoad(entry.ways, entry.ways_sha256) } : { set };
   }
 
   /** Make sure the set of the request's game is loaded (or refused) before the request runs; a bench

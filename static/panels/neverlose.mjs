@@ -13,6 +13,7 @@
 import { positionKey } from "./finishmap.mjs";
 import { gameArgs } from "../play/game.mjs";
 import { renderFunnel, shortCount } from "./funnel.mjs";
+import { bookAnswer } from "./opening.mjs";
 
 export const NEVER_LOSE_SECONDS = 10; // Hint's budget (pyapp.analysis.hint.DEFAULT_HINT_SECONDS)
 const jumpText = (j) => `${j[0]}-${j[2]}`;
@@ -72,6 +73,10 @@ const EARLY = {
   winnable: "Never lose: the goal can still be reached; checking each jump…",
   lost: "Never lose: the goal can no longer be reached; finding why…",
 };
+const BOOK = {
+  exact: "(From the opening book computed when the site was built, by lookup in this game's exact winnable set.)",
+  search: "(From the opening book computed when the site was built: each verdict solved or proved by the engine.)",
+};
 /** data-verdict of a check: win, lose or unknown (a finished game: won or not). */
 const verdictOf = (r, board) => (r.status === "over" ? (board?.won ? "win" : "lose") : VERDICTS[r.status] ?? "unknown");
 
@@ -82,14 +87,21 @@ function setData(el, values) {
   }
 }
 
+/** What proved a jump losing, named from its reason (pyapp's proofs start with their kind). */
+const PROOFS = [["pagoda", "pagoda function"], ["position class", "position class"], ["exhaustive", "exhaustive search"],
+  ["exact analysis", "exact winnable set"], ["sat solver", "SAT solver"], ["leaves at best", "search"]];
+const proofOf = (reason = "") => PROOFS.find(([p]) => reason.toLowerCase().startsWith(p))?.[1] ?? "proved";
+
 function noteText(r) {
   if (r.status === "lost") return `Never lose: the goal can no longer be reached (${r.reason}).`;
   if (r.status === "over") return "Never lose: no jump is left.";
   const parts = [];
   if (r.status === "unknown") parts.push(`Never lose: unknown — not decided within the ${r.budget} s budget (${r.reason}).`);
-  else parts.push("Never lose: the goal can still be reached.");
+  else parts.push(r.method === "search" ? "Never lose: the goal can still be reached (a solution found by search)."
+    : "Never lose: the goal can still be reached.");
   if (r.method === "exact") parts.push("(Answered from the exact winnable set of this game, no search.)");
-  if (r.bad.length) parts.push(`Losing jumps (red): ${r.bad.map((b) => jumpText(b.jump)).join(", ")}.`);
+  if (r.method === "book") parts.push(BOOK[r.proof] ?? "(From the opening book computed when the site was built.)");
+  if (r.bad.length) parts.push(`Losing jumps (red): ${r.bad.map((b) => `${jumpText(b.jump)} (${proofOf(b.reason)})`).join(", ")}.`);
   else if (r.status === "winnable" && !r.unknown.length) parts.push("No jump loses here.");
   if (r.unknown.length) parts.push(`Not decided in time: ${r.unknown.map((u) => jumpText(u.jump)).join(", ")}.`);
   return parts.join(" ");
@@ -121,8 +133,21 @@ export function createNeverLose(ctx) {
     const key = positionKey(s);
     const t0 = changedAt;
     if (!s.neverlose.on || !key || s.task || key === running?.key) return;
-    if (running) ctx.engine.cancel(running.id);
     const jumps = s.game.jumps.map((j) => j.slice());
+    const booked = await bookAnswer(s.game); // the start of a default game: decided when the site was built
+    if (positionKey(s) !== key || !s.neverlose.on || s.task || key === running?.key) return;
+    if (booked) {
+      if (running) ctx.engine.cancel(running.id);
+      running = null;
+      store.do("neverlose/result", key, { ...booked, ms: Math.round(performance.now() - t0) });
+      lastDone = { key, jumps, result: booked };
+      return;
+    }
+    if (!ctx.engine) { // the engine starts after the offline copy is saved: checked once it is ready
+      store.do("neverlose/checking", key);
+      return;
+    }
+    if (running) ctx.engine.cancel(running.id);
     const flagged = flagNow();
     const early = (p) => { // the position's own status arrives before each jump is filed
       if (!EARLY[p.verdict] || positionKey(s) !== key || !s.neverlose.checking) return; // "unknown" only at the end
@@ -149,8 +174,13 @@ export function createNeverLose(ctx) {
     }
   }
 
+  let engineStatus = null;
   store.subscribe((state) => {
     const key = positionKey(state);
+    if (state.engine.status !== engineStatus) { // ready now: check what waited for it
+      engineStatus = state.engine.status;
+      if (engineStatus === "idle" && state.neverlose.on && !current(state) && !running) seenKey = null;
+    }
     if (state.task) {
       // a Solve or an analysis gets the engine to itself; the check runs again once it is over
       if (running) ctx.engine.cancel(running.id);

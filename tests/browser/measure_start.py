@@ -35,9 +35,9 @@ def one_load(page, *, reload: bool, url: str) -> dict:
         page.reload()
     else:
         page.goto(url)
-    page.wait_for_function("window.pegLab && window.pegLab.timings.firstPlayable", timeout=SOLVE_TIMEOUT_MS)
+    page.wait_for_function("() => window.pegLab && window.pegLab.timings.firstPlayable", timeout=SOLVE_TIMEOUT_MS)
     page.get_by_role("button", name="Solve").click()
-    page.wait_for_function("window.pegLab.solves.length > 0", timeout=SOLVE_TIMEOUT_MS)
+    page.wait_for_function("() => window.pegLab.solves.length > 0", timeout=SOLVE_TIMEOUT_MS)
     lab = page.evaluate("({timings: window.pegLab.timings, stages: window.pegLab.stages || {},"
                         " files: window.pegLab.files || {}, solve: window.pegLab.solves[0],"
                         " offline: window.pegLab.offline})")

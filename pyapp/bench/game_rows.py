@@ -1,0 +1,122 @@
+"""Benchmark rows of never-lose on every standard game, played as a player plays: ``neverlose-play-<game>``.
+
+Each row plays :data:`GAMES` seeded random games of one game of :data:`PLAYED` (the English central game
+and d1 -> d1, c1 -> c1, French d2 -> d6, German e5 -> e5, asymmetric d5 -> d5, Diamond 41 d2 -> any,
+triangle 7 from 4): at every position the page's check (:func:`pyapp.analysis.neverlose.never_lose_steps`,
+the search path, on Hint's 10 s budget counted in CPU seconds, with the engine's game-long table of proved
+positions); the next jump is one the check filed good with probability 0.8, else any legal jump.  A game
+ends when no jump is left or a position is lost (every later verdict is then "lost" by the same proof).
+
+The answer: positions, the jump verdicts left unknown, and the CPU seconds per position (median, 95th
+percentile).  The check: where the game's exact winnable set is on this machine (the build's cache
+``.cache/sets`` or the committed ``sets/``, named by :func:`pyapp.exact.store.key_version`), every decided
+verdict, of a position and of each jump, agrees with it (0 disagreements); and a position called winnable
+has a line that replays to the goal.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from pathlib import Path
+
+from ..analysis.neverlose import never_lose_steps
+from ..core.budget import CPU_CLOCK, Budget, drive
+from ..core.catalogue import get_board
+from ..core.errors import PegError
+from ..core.moves import apply_jump, legal_jumps
+from ..core.problem import Problem, make_problem
+from ..exact.store import decode, key_version
+from ..exact.winnable import Winnable
+from .rows import Case, Outcome
+
+PLAYED = (("english", "d4", "d4"), ("english", "d1", "d1"), ("english", "c1", "c1"), ("french", "d2", "d6"),
+          ("german", "e5", "e5"), ("asymmetric", "d5", "d5"), ("diamond41", "d2", "any"), ("triangle7", "4", "any"))
+"""The games of the rows: (board, start hole, goal)."""
+GAMES = 2
+"""Seeded random games per row."""
+GOOD = 0.8
+"""How often the next jump is one filed good (else any legal jump)."""
+SECONDS = 10.0
+"""The check's budget per position (the page's: Hint's 10 s), in CPU seconds."""
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def exact_set(problem: Problem, stem: str) -> Winnable | None:
+    """The game's winnable set from the build's cache or the committed artefacts, when one decodes here."""
+    name = f"{stem}-{key_version(problem)}.bin"
+    for folder in (ROOT / ".cache" / "sets", ROOT / "sets"):
+        path = folder / name
+        if path.is_file():
+            try:
+                return decode(path.read_bytes(), problem)
+            except PegError:
+                continue
+    return None
+
+
+def play_case(board_id: str, start: str, goal: str) -> Case:
+    stem = f"{board_id}-{start}-{goal}"
+    problem = make_problem(get_board(board_id), start=start, goal=goal)
+    board = problem.board
+
+    def work(i: int, budget: Budget) -> list[dict]:
+        rng = random.Random(28)
+        out = []
+        for _ in range(GAMES):
+            pos = problem.start
+            while True:
+                t = time.process_time()
+                r = drive(never_lose_steps(Problem(board, pos, problem.goal),
+                                           budget=Budget(SECONDS, clock=CPU_CLOCK)))
+                out.append({"pos": pos, "seconds": time.process_time() - t, "status": r.status, "line": r.line,
+                            "good": r.jumps.good, "bad": r.jumps.bad, "unknown": r.jumps.unknown})
+                jumps = legal_jumps(board, pos)
+                if r.status in ("lost", "over") or not jumps:
+                    break
+                good = r.jumps.good if r.jumps.good and rng.random() < GOOD else jumps
+                pos = apply_jump(pos, rng.choice(good))
+        return out
+
+    def check(i: int, raw: list[dict]) -> Outcome:
+        times = [v["seconds"] for v in raw]
+        unknown = sum(len(v["unknown"]) for v in raw) + sum(v["status"] == "unknown" for v in raw)
+        win = exact_set(problem, stem)
+        answer = (f"{len(raw)} positions of {GAMES} games: {unknown} unknown verdicts, per position p95 "
+                  f"{_percentile(times, 0.95):.2f} CPU s, median {statistics.median(times):.2f} s; "
+                  + ("checked against the exact set" if win else "no exact set here to check against"))
+        out = Outcome("played", answer)
+        for v in raw:
+            pos = v["pos"]
+            if v["status"] == "winnable":
+                end = pos
+                for jump in v["line"]:
+                    end = apply_jump(end, jump)
+                if not problem.goal.reached(end):
+                    out.wrong = f"a winnable verdict's line does not reach the goal at {board.pegs(pos)}"
+                    return out
+            if win is None:
+                continue
+            claims = [(pos, v["status"] == "winnable")] if v["status"] in ("winnable", "lost") else []
+            claims += [(apply_jump(pos, j), True) for j in v["good"]] + [(apply_jump(pos, j), False) for j in v["bad"]]
+            for after, wins in claims:
+                if win.can_win(after) != wins:
+                    out.wrong = f"a verdict disagrees with the exact set at {board.pegs(after)}"
+                    return out
+        if unknown:
+            out.unanswered = f"{unknown} verdicts not decided within {SECONDS:g} CPU s"
+        return out
+
+    return Case(f"neverlose-play-{stem}", f"{board.title}: never lose over random games, {start} -> {goal} (search)",
+                work, check, "0 disagreements with the exact set where there is one; lines replay",
+                target="p95 per position < 10 s", runs=1, traced=False)
+
+
+def cases() -> list[Case]:
+    return [play_case(*game) for game in PLAYED]

@@ -1,0 +1,133 @@
+"""The build side of the shipped winnable sets: each game's checked files, from a cache, a committed
+artefact or computed (``build.py``'s ``write_sets``, ``scripts/make_sets.py``).
+
+A game of :data:`pyapp.web.sets.SHIPPED` whose set takes minutes to compute (``Game.artefact``) is not
+computed during a build: its set file is committed in ``sets/`` (made by ``python scripts/make_sets.py``,
+checked like any file: format, key version, game, SHA-256, order), and the build computes only the
+solutions left per position from it.  Every other set is computed on the first build and kept in the
+cache folder.  Both kinds of file are named by their key version (:func:`pyapp.web.sets.file_name`), so
+they stay valid across engine changes that do not change what the keys mean; a cached or committed file
+that does not decode is never shipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from ..core.budget import drive
+from ..core.errors import PegError
+from ..exact.store import decode, decode_ways, encode, encode_ways
+from ..exact.ways import ways_steps
+from ..exact.winnable import Winnable, winnable
+from . import sets
+from .sets import Game, file_name, index_entry
+
+Files = dict[str, tuple[str, bytes]]
+"""``kind`` (``winnable``, ``ways``) -> (file name, bytes)."""
+
+
+def _write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # per build: two builds may share the cache
+    tmp.write_bytes(data)
+    tmp.replace(path)
+
+
+def _checked(game: Game, data: dict[str, bytes]) -> Winnable:
+    win = decode(data["winnable"], game.problem())
+    if "ways" in data:
+        decode_ways(data["ways"], win)
+    return win
+
+
+def _ways(win: Winnable) -> bytes | None:
+    try:
+        return encode_ways(win, drive(ways_steps(win)))
+    except OverflowError:  # a count past 2**64 - 1: the game ships without its survival funnel
+        return None
+
+
+def compute_set(game: Game) -> bytes:
+    """The set file of ``game``, computed in this process."""
+    return encode(winnable(game.problem()))
+
+
+def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:
+    """The checked files of ``game``: from ``cache`` when they decode there, else made (the set read from
+    ``artefacts`` for an artefact game, else computed; the solutions left computed from it) and written to
+    ``cache``.  None for an artefact game whose committed file is missing or refused (named on stderr)."""
+    names = {kind: file_name(game, kind) for kind in ("winnable", "ways")}
+    paths = {kind: cache / name for kind, name in names.items()}
+    if paths["winnable"].is_file():
+        data = {kind: path.read_bytes() for kind, path in paths.items() if path.is_file()}
+        try:
+            _checked(game, data)
+            return {kind: (names[kind], data[kind]) for kind in data}
+        except PegError as err:  # StoreError: truncated, damaged or not this game's
+            print(f"dropping the cached set of {game.stem}: {err}", file=sys.stderr)
+            for path in paths.values():
+                path.unlink(missing_ok=True)
+    if game.artefact:
+        committed = artefacts / names["winnable"]
+        try:
+            data = {"winnable": committed.read_bytes()}
+            win = _checked(game, data)
+        except (OSError, PegError) as err:
+            print(f"not shipping the set of {game.stem}: {committed.name} is missing or refused ({err}); make it with "
+                  f"`python scripts/make_sets.py {game.stem}`", file=sys.stderr)
+            return None
+    else:
+        print(f"computing the winnable set of {game.stem} and the solutions left from each of its positions "
+              "(once per key version)", file=sys.stderr)
+        win = winnable(game.problem())
+        data = {"winnable": encode(win)}
+    ways = _ways(win)
+    if ways is not None:
+        data["ways"] = ways
+    cache.mkdir(parents=True, exist_ok=True)
+    for kind, blob in data.items():
+        _write(paths[kind], blob)
+    return {kind: (names[kind], data[kind]) for kind in data}
+
+
+def write_all(folder: Path, cache: Path, artefacts: Path) -> None:
+    """Write the files of every game of :data:`pyapp.web.sets.SHIPPED` into ``folder`` (made by :func:`game_files`, the
+    games side by side on the machine's cores: a first build computes minutes of sets) and ``index.json``
+    listing them (:func:`~.sets.index_entry`); then :func:`prune` the cache to those files."""
+    folder.mkdir()
+    shipped = sets.SHIPPED
+    workers = min(len(shipped), os.cpu_count() or 1)
+    args = (shipped, [cache] * len(shipped), [artefacts] * len(shipped))
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            made = list(pool.map(game_files, *args))
+    else:
+        made = list(map(game_files, *args))
+    index, kept = [], set()
+    for game, files in zip(shipped, made):
+        if files is None:
+            continue
+        for name, data in files.values():
+            (folder / name).write_bytes(data)
+            kept.add(name)
+        ways = files.get("ways")
+        index.append(index_entry(game, files["winnable"][1], ways[1] if ways else None))
+    (folder / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
+    prune(cache, kept)
+
+
+def prune(cache: Path, keep: set[str]) -> None:
+    """Delete the files of ``cache`` not named in ``keep`` (sets of an older key version or of a game no
+    longer shipped), and the per-version folders of older builds."""
+    if not cache.is_dir():
+        return
+    for path in cache.iterdir():
+        if path.is_dir():
+            for inner in path.iterdir():
+                inner.unlink(missing_ok=True)
+            path.rmdir()
+        elif path.name not in keep and not path.name.endswith(".tmp"):
+            path.unlink(missing_ok=True)

@@ -1,0 +1,62 @@
+"""The first never-lose verdict without waiting for Python: the start of a default game is answered from
+opening.json (decided when the site was built, pyapp/web/opening.py) while the engine is still starting,
+within a second of the first paint, with the jumps filed and the book named, and so is the position after
+a first jump; the engine, once ready, answers the positions after that."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from browser_support import ARTIFACTS, Server
+
+pytestmark = pytest.mark.browser
+
+NOTE = "#neverlose-note"
+
+
+def test_the_start_of_a_default_game_is_answered_before_the_engine_is_ready(chromium, dist_dir):
+    server = Server(dist_dir)
+    context = chromium.new_context()  # a first visit: the engine starts only after the offline copy is saved
+    try:
+        page = context.new_page()
+        page.goto(server.url + "#board=french")
+        page.wait_for_function("() => window.pegLab && window.pegLab.timings.firstPlayable", timeout=30_000)
+        # pressed as soon as the board plays, from inside the page (no automation round trips in the timing)
+        timing = page.evaluate("""() => new Promise((resolve) => {
+            const note = document.getElementById('neverlose-note');
+            const pressed = performance.now();
+            const done = () => resolve({pressed, verdict: performance.now(),
+                paint: performance.getEntriesByName('first-paint')[0]?.startTime ?? 0,
+                engine: window.pegLab.timings.engineReady ?? null});
+            new MutationObserver((_, obs) => {
+                if (note.dataset.verdict === 'win') { obs.disconnect(); done(); }
+            }).observe(note, {attributes: true});
+            document.getElementById('never-lose').click();
+        })""")
+        text = page.text_content(NOTE) or ""
+        assert "opening book" in text and "solved or proved" in text, text
+        assert timing["engine"] is None or timing["engine"] > timing["verdict"], timing  # before the engine was ready
+        first = timing["verdict"] - timing["paint"]
+        assert first < 1000, f"first verdict {first:.0f} ms after the first paint"
+        book = json.loads((dist_dir / "opening.json").read_text())["games"]["french"]["result"]
+        assert book["status"] == "winnable" and book["proof"] == "search" and len(book["good"]) == 3
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / "first-verdict.json").write_text(json.dumps({"board": "french", **timing}))
+        print(f"first verdict {first:.0f} ms after the first paint ({timing['verdict'] - timing['pressed']:.0f} ms "
+              "after never-lose was pressed)")
+        # one jump in: the book still answers; two jumps in: the engine, once it is ready
+        page.click("[data-hole='b2']")
+        page.click("[data-hole='d2']")
+        page.wait_for_function("() => { const d = document.getElementById('neverlose-note').dataset;"
+                               " return d.pegs === '35' && d.verdict === 'win'; }", timeout=10_000)
+        assert "opening book" in (page.text_content(NOTE) or "")
+        page.click("[data-hole='e2']")
+        page.click("[data-hole='c2']")
+        page.wait_for_function("() => { const d = document.getElementById('neverlose-note').dataset;"
+                               " return d.pegs === '34' && (d.verdict === 'win' || d.verdict === 'lose'"
+                               " || d.verdict === 'unknown'); }", timeout=180_000)
+        assert "opening book" not in (page.text_content(NOTE) or "")
+    finally:
+        context.close()
+        server.stop()
