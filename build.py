@@ -39,6 +39,8 @@ import zipfile
 import zlib
 from pathlib import Path
 
+from pyapp.exact.store import sets_cache  # the library beside this file (sys.path[0] when run)
+
 ROOT = Path(__file__).resolve().parent
 DIST = ROOT / "dist"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
@@ -117,16 +119,17 @@ def write_snapshot(dist: Path) -> bool:
     return True
 
 
-SETS_CACHE = ROOT / ".cache" / "sets"
-"""Winnable set files kept between builds, named by game and key version (computing English takes ~1 CPU min)."""
+SETS_CACHE = sets_cache()
+"""Winnable set files kept between builds and clones (outside the checkout), named by game and key version
+(computing English takes ~1 CPU min)."""
 SETS_ARTEFACTS = ROOT / "sets"
 """The committed set files of the games too slow to compute in a build (``scripts/make_sets.py``)."""
 
 
 def write_sets(dist: Path) -> None:
     """``sets/*.bin``: the winnable sets of the classic games and the solutions left from each of their
-    positions (:mod:`pyapp.web.setfiles`: cached in ``.cache/sets/``, or read from a committed artefact,
-    every file decoded and checked before it is shipped; games side by side on every core), and
+    positions (:mod:`pyapp.web.setfiles`: cached in :func:`pyapp.exact.store.sets_cache`, or read from a
+    committed artefact, every file decoded and checked before it is shipped; games side by side on every core), and
     ``sets/index.json`` listing them."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))

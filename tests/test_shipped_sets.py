@@ -2,8 +2,8 @@
 games of each shipped game, the set's "can still win" agrees with ``solve`` wherever the solver decides,
 both verdicts are met, and the files the build ships decode (the committed artefacts included).
 
-The sets come from the build's cache (``.cache/sets``, filled by ``python3 build.py``) or, for the games
-committed in ``sets/``, from there; a game computed by the build and not yet cached is computed here
+The sets come from the build's cache (:func:`pyapp.exact.store.sets_cache`, filled by ``python3 build.py``)
+or, for the games committed in ``sets/``, from there; a game computed by the build and not yet cached is computed here
 (about a minute of CPU for the English central game)."""
 
 from __future__ import annotations

@@ -8,9 +8,10 @@ positions); the next jump is one the check filed good with probability 0.8, else
 ends when no jump is left or a position is lost (every later verdict is then "lost" by the same proof).
 
 The answer: positions, the jump verdicts left unknown, and the CPU seconds per position (median, 95th
-percentile).  The check: where the game's exact winnable set is on this machine (the build's cache
-``.cache/sets`` or the committed ``sets/``, named by :func:`pyapp.exact.store.key_version`), every decided
-verdict, of a position and of each jump, agrees with it (0 disagreements); and a position called winnable
+percentile).  The check: where the game's exact winnable set is on this machine (the build's set cache,
+:func:`pyapp.exact.store.sets_cache`, or the committed ``sets/``, named by
+:func:`pyapp.exact.store.key_version`), every decided verdict, of a position and of each jump, agrees with
+it (0 disagreements); and a position called winnable
 has a line that replays to the goal.
 """
 
@@ -27,7 +28,7 @@ from ..core.catalogue import get_board
 from ..core.errors import PegError
 from ..core.moves import apply_jump, legal_jumps
 from ..core.problem import Problem, make_problem
-from ..exact.store import decode, key_version
+from ..exact.store import decode, key_version, sets_cache
 from ..exact.winnable import Winnable
 from .rows import Case, Outcome
 
@@ -51,7 +52,7 @@ def _percentile(values: list[float], q: float) -> float:
 def exact_set(problem: Problem, stem: str) -> Winnable | None:
     """The game's winnable set from the build's cache or the committed artefacts, when one decodes here."""
     name = f"{stem}-{key_version(problem)}.bin"
-    for folder in (ROOT / ".cache" / "sets", ROOT / "sets"):
+    for folder in (sets_cache(), ROOT / "sets"):
         path = folder / name
         if path.is_file():
             try:

@@ -38,7 +38,7 @@ from ..core.catalogue import get_board
 from ..core.moves import apply_jump, legal_jumps
 from ..core.notation import parse_moves
 from ..core.problem import Problem, default_problem
-from ..exact.store import StoreError, decode, decode_ways, encode, key_version
+from ..exact.store import StoreError, decode, decode_ways, encode, key_version, sets_cache
 from ..exact.ways import ways_of, ways_steps
 from ..exact.winnable import Winnable, cached, register, winnable
 from ..search.solver import solve
@@ -72,7 +72,7 @@ def _set_file() -> bytes:
 def _cache_file(problem: Problem, kind: str) -> Path:
     """The build's cached file of the English central game (``build.py``'s ``SETS_CACHE``, named as
     :func:`pyapp.web.sets.file_name` names it): ``kind`` ``""`` the set, ``".ways"`` the solutions left."""
-    return Path(__file__).resolve().parents[2] / ".cache" / "sets" / f"english-d4-d4-{key_version(problem)}{kind}.bin"
+    return sets_cache() / f"english-d4-d4-{key_version(problem)}{kind}.bin"
 
 
 def exact_case() -> Case:

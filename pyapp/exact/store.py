@@ -44,12 +44,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import struct
 import sys
 import zlib
 from array import array
 from functools import cache
 from itertools import accumulate
+from pathlib import Path
 
 from ..core.board import Board
 from ..core.codec.compiled import codec
@@ -68,6 +70,17 @@ KEY_DEFINITION = 1
 """Raise it when the canonical key is defined otherwise (:mod:`pyapp.core.codec`: the least dense image)."""
 PROBES = 64
 """Fixed pseudo-random positions whose canonical keys go into :func:`key_version`."""
+
+
+def sets_cache() -> Path:
+    """The folder where builds keep the set files they computed: ``$PEG_SETS_CACHE``, else
+    ``$XDG_CACHE_HOME/peg-solitaire-lab/sets`` (``~/.cache/...``).  It lies outside the checkout, so every
+    clone and every build on a machine shares it: a file is named by its game and key version and checked
+    on every read (:func:`decode`), so a set is computed once per machine and what its keys mean."""
+    if os.environ.get("PEG_SETS_CACHE"):
+        return Path(os.environ["PEG_SETS_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "peg-solitaire-lab" / "sets"
 
 
 class StoreError(PegError):

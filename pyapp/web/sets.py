@@ -1,16 +1,16 @@
 """The classic games' winnable sets, shipped with the site so never-lose answers from the first move.
 
 ``build.py`` writes the set of every game in :data:`SHIPPED` into ``dist/sets/`` in the checked compact
-format of :mod:`pyapp.exact.store` (computed once and kept in ``.cache/sets/``, or read from a committed,
-checksummed artefact in ``sets/`` for the games too slow to compute during a build), and lists the files
-in ``dist/sets/index.json`` (:func:`index_entry`).  File names carry the set's key version
-(:func:`pyapp.exact.store.key_version`), so a set is computed again only when what its keys mean
-changes, never because other code did.  The worker fetches a game's file the first time never-lose or
-Hint asks about that game and hands the bytes to :func:`load` (``pyapp.web.api.load_set``): from then on
-:func:`pyapp.exact.winnable.cached` holds the set, and every never-lose verdict, losing jump and hint of
-that game is one lookup (:mod:`pyapp.analysis.neverlose_exact`).  A file that fails its checks is
-refused with the reason, and the worker drops it from its caches and fetches it once more; until a good
-one arrives the search answers, so a damaged file is never trusted.
+format of :mod:`pyapp.exact.store` (computed once per machine and kept in
+:func:`pyapp.exact.store.sets_cache`, or read from a committed, checksummed artefact in ``sets/`` for the
+games too slow to compute during a build), and lists the files in ``dist/sets/index.json``
+(:func:`index_entry`). File names carry the set's key version (:func:`pyapp.exact.store.key_version`), so a
+set is computed again only when what its keys mean changes, never because other code did. The worker fetches
+a game's file the first time never-lose or Hint asks about that game and hands the bytes to :func:`load`
+(``pyapp.web.api.load_set``): from then on :func:`pyapp.exact.winnable.cached` holds the set, and every
+never-lose verdict, losing jump and hint of that game is one lookup (:mod:`pyapp.analysis.neverlose_exact`).
+A file that fails its checks is refused with the reason, and the worker drops it from its caches and fetches
+it once more; until a good one arrives the search answers, so a damaged file is never trusted.
 
 Which games ship, and why the others do not, is measured by ``scripts/measure_sets.py`` (classes,
 bytes, CPU; ``benchmarks/sets.json``): the French, German, asymmetric, Diamond and triangle 8 sets are
