@@ -63,7 +63,7 @@ from ..core.codec.keyset import MAX_HOLES
 from ..core.goal import Goal
 from ..core.moves import Jump
 from ..core.problem import Problem, Result, Status
-from ..proofs.book import book_proof
+from ..proofs.book import book_proof, book_solution
 from ..proofs.pagoda import Pagoda, pagoda_proof, pagodas_for, parity_pagodas
 from .compiled import Tables, build_tables, reseed
 from .complete import Complete, CompleteFewest
@@ -160,6 +160,11 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
         return done("impossible", reason, method="position class")
     if goal.exact is not None and (reason := book_proof(board, start, goal.exact)):
         return done("impossible", reason, method="book")
+    if goal.exact is not None and (found := book_solution(board, start, goal.exact)):
+        path = [start]
+        for a, b, c in found[0]:
+            path.append(path[-1] ^ (1 << a | 1 << b | 1 << c))
+        return done("solved", found[1], path, method="book")
     # ``min`` looks first for the fewest pegs its position class allows (``pegs_at_best``)
     final_pegs = goal.pegs_at_best(board, start)
     finishes = goal.pagoda_targets(board, start)
