@@ -5,7 +5,8 @@ problem) cannot run a search or a proof of minutes; the command line can.  Two k
 catalogue board, a single-vacancy start, a one-peg finish, how it was found and the command that finds it again:
 
 - :data:`BOOK` (:class:`Entry`): problems proved impossible, with the proof;
-- :data:`SOLVED` (:class:`Solved`): problems solved, with a solution in notation.  A stored solution is never
+- :data:`~pyapp.proofs.book_solved.SOLVED` (:class:`~pyapp.proofs.book_solved.Solved`, in
+  :mod:`pyapp.proofs.book_solved`): problems solved, with a solution in notation.  A stored solution is never
   trusted: :func:`book_solution` maps it to the problem asked and replays it there, jump by jump, before it
   answers; a solution that does not replay to one peg on the finish is ignored with a warning naming it.
 
@@ -35,6 +36,7 @@ from ..core.errors import PegError
 from ..core.game import illegal_reason
 from ..core.moves import Jump, apply_jump
 from ..core.notation import parse_moves
+from .book_solved import SOLVED, Solved
 
 
 @dataclass(frozen=True)
@@ -78,32 +80,6 @@ def _is_catalogue(board: Board) -> bool:
     from ..core.catalogue import CATALOGUE, get_board
 
     return board.id in CATALOGUE and board == get_board(board.id)
-
-
-@dataclass(frozen=True)
-class Solved:
-    """One problem solved: ``start`` (the one vacancy) to one peg on ``finish`` by ``moves`` (notation, spaces
-    between moves); ``found`` says how and in what time, ``command`` finds a solution again."""
-
-    board: str
-    title: str
-    start: str
-    finish: str
-    moves: str
-    found: str
-    command: str
-    date: str
-
-
-SOLVED: tuple[Solved, ...] = (
-    Solved("german", "German", "b5", "b5",
-           "d5-b5 d7-d5 b6-d6 a5-c5 c4-c6 d6-b6 a6-c6 f6-d6 a4-c4 h6-f6 g4-g6 f6-h6 f8-f6 i4-g4 i6-g6 f6-h6 "
-           "i5-g5 g4-g6 c6-e6 d9-d7 h6-f6 d7-f7 f6-f8 f4-f6 f2-f4 f9-f7 e9-e7 d3-f3 d1-d3 f4-f2 e1-e3 f1-f3 "
-           "f7-f5 e5-c5 e7-e5 d4-d2 f3-d3 d2-d4 e5-e3 c4-e4 e3-e5 f5-d5-b5",
-           "the solver's beam search (42 moves, 43 jumps; 2,806,561 nodes, 186.3 s on a loaded 2-core machine, "
-           "the integer programme phase included)",
-           "python -m pyapp solve german --start b5 --goal b5 --max-seconds 300", "2026-11-26"),
-)
 
 
 class BookWarning(UserWarning):
