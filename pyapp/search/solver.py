@@ -63,7 +63,7 @@ from ..core.codec.keyset import MAX_HOLES
 from ..core.goal import Goal
 from ..core.moves import Jump
 from ..core.problem import Problem, Result, Status
-from ..proofs.book import book_proof
+from ..proofs.book import book_proof, book_solution
 from ..proofs.pagoda import Pagoda, pagoda_proof, pagodas_for, parity_pagodas
 from .compiled import Tables, build_tables, reseed
 from .complete import Complete, CompleteFewest
@@ -120,7 +120,7 @@ def jumps_of(path: list[int]) -> list[Jump]:
 def search(problem: Problem, *, seed: int | None = None, budget: Budget | None = None,
            max_nodes: int | None = None, max_seconds: float | None = None, table_cap: int | None = None,
            slice_seconds: float = 0.05, beam_widths: tuple[int, ...] | None = None,
-           restarts: tuple[int, ...] | None = None) -> Generator[Progress, None, Result]:
+           restarts: tuple[int, ...] | None = None, use_book: bool = True) -> Generator[Progress, None, Result]:
     """Search for a solution; yield progress as the budget asks; return a Result.
 
     ``budget`` (or the older ``max_nodes``/``max_seconds``/``slice_seconds``): the limits; the
@@ -129,7 +129,8 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     fit the budget's memory ceiling (None: half of that ceiling's worth).  ``restarts`` (node
     limits of the short depth-first runs, each with new tie-breaks: the first
     :data:`EARLY_RESTARTS` before any beam, the rest after the second) and ``beam_widths``
-    tune the portfolio (:func:`pyapp.search.phases.portfolio`).
+    tune the portfolio (:func:`pyapp.search.phases.portfolio`).  ``use_book``: False searches without the
+    book (:mod:`pyapp.proofs.book`), as its entries' commands (``solve --no-book``) do to find them again.
 
     The ``min`` goal first looks for a position with as few pegs as the position class
     allows (usually one), with the whole portfolio: success proves the minimum at once.
@@ -158,8 +159,13 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     reason = goal.obstacle(board, start)
     if reason:
         return done("impossible", reason, method="position class")
-    if goal.exact is not None and (reason := book_proof(board, start, goal.exact)):
+    if use_book and goal.exact is not None and (reason := book_proof(board, start, goal.exact)):
         return done("impossible", reason, method="book")
+    if use_book and goal.exact is not None and (found := book_solution(board, start, goal.exact)):
+        path = [start]
+        for a, b, c in found[0]:
+            path.append(path[-1] ^ (1 << a | 1 << b | 1 << c))
+        return done("solved", found[1], path, method="book")
     # ``min`` looks first for the fewest pegs its position class allows (``pegs_at_best``)
     final_pegs = goal.pegs_at_best(board, start)
     finishes = goal.pagoda_targets(board, start)

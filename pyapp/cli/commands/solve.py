@@ -31,6 +31,9 @@ def register(sub) -> None:
                    help="search (default); sat: the CNF encoding of pyapp.sat run by an installed SAT package "
                         "(python-sat or pycosat); ilp: the time-indexed integer programme (pyapp.search.ilp) "
                         "solved by HiGHS")
+    p.add_argument("--no-book", action="store_true",
+                   help="search without the book of results found in minutes (pyapp/proofs/book.py): how a "
+                        "book entry is found again")
     p.add_argument("--batch", metavar="FILE",
                    help="solve one position per line of FILE ('-' for standard input), each with the budget, "
                         "and print one answer per line in the file's order (with --json: JSON Lines)")
@@ -59,7 +62,7 @@ def run(args) -> dict | Iterator[dict]:
         from ...search.ilp import solve_ilp
 
         return result_dict(problem, solve_ilp(problem, budget=budget_from_args(args)))
-    result = solve(problem, seed=args.seed, budget=budget_from_args(args),
+    result = solve(problem, seed=args.seed, budget=budget_from_args(args), use_book=not args.no_book,
                    on_progress=StderrProgress("solve", "node").nodes)
     return result_dict(problem, result)
 
