@@ -18,9 +18,9 @@ from ..core.game import Replay
 from ..core.game import replay as _replay
 from ..core.notation import format_moves
 from ..core.position import format_position, parse_position
-from ..core.problem import Problem, Result, make_problem
+from ..core.problem import Problem, Result
 from ..core.render import render_svg
-from ..core.request import build
+from ..core.request import board_spec, build
 from ..core.spec import resolve_board
 from ..exact.count import ExactCount, count_exact
 from ..exact.fewest import ExactFewest, fewest_exact
@@ -51,30 +51,22 @@ def problem(spec: str | Board, *, start: str | None = None, position: str | None
     (a hole name, ``any``, ``min``) or a target position, and moves played since the start.
 
     Anything left out comes from the catalogue's default problem (the English board: ``d4`` vacant,
-    finish at ``d4``).  Bad input raises :class:`pyapp.PegError` (a ``ValueError``) with a message that names it.
+    finish at ``d4``); a custom board's default is its grid's pegs (every hole, for a :class:`Board`) and the
+    fewest pegs.  Bad input raises :class:`pyapp.PegError` (a ``ValueError``) with a message that names it.
 
     >>> p = problem("english", moves=["f4-d4"])
     >>> p.start.bit_count(), p.goal.text(p.board)
     (31, 'd4')
+    >>> problem(board("english")).goal.text(board("english")), problem(board("square:ooo/o.o/ooo")).start.bit_count()
+    ('d4', 9)
     >>> problem("english", start="z9")
     Traceback (most recent call last):
       ...
     pyapp.core.errors.HoleError: no hole 'z9' on board 'english' (holes are named like c1, d1, e1, ...)
     """
-    if isinstance(spec, Board):
-        made = make_problem(spec, start=start, position=position, goal=goal, target=target,
-                            default_position=spec.full())
-        return Problem(spec, _replay_or_raise(spec, made.start, moves).final, made.goal)
+    if isinstance(spec, Board):  # the spec that recreates it: its catalogue id, or its grid with every hole pegged
+        spec = board_spec(spec, spec.full())
     return build(spec, start=start, position=position, goal=goal, target=target, moves=list(moves)).problem
-
-
-def _replay_or_raise(b: Board, start: int, moves: Sequence[str]) -> Replay:
-    from ..core.errors import PegError
-
-    done = _replay(b, start, list(moves))
-    if not done.valid:
-        raise PegError(done.error or "the moves cannot be played")
-    return done
 
 
 def position(b: Board, text: str) -> int:
