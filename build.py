@@ -28,7 +28,9 @@ import argparse
 import functools
 import hashlib
 import http.server
+import importlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -311,7 +313,49 @@ def make_server(directory: Path = DIST, port: int = 8000, *, verbose: bool = Tru
     return server
 
 
+def missing_dependencies() -> list[str]:
+    """The engine's dependencies (``pyproject.toml``'s ``[project] dependencies``) this Python lacks: the build
+    decides proofs (the opening's never-lose answers) with HiGHS, and without it would ship fewer of them."""
+    import importlib.metadata
+    import tomllib
+
+    wanted = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    missing = []
+    for requirement in wanted:
+        name = re.match(r"[A-Za-z0-9_.-]+", requirement)
+        try:
+            importlib.metadata.distribution(name.group(0) if name else requirement)
+        except importlib.metadata.PackageNotFoundError:
+            missing.append(requirement)
+    return missing
+
+
+def ensure_dependencies(argv: list[str]) -> None:
+    """Run in the project's virtual environment (``.venv/``, created if missing, never the system Python) with
+    the engine's dependencies installed, when this Python lacks them; the build goes on without them, saying
+    so, only when they cannot be installed (no package index)."""
+    missing = missing_dependencies()
+    if not missing:
+        return
+    python = ROOT / ".venv" / "bin" / "python"
+    try:
+        if not python.exists():
+            subprocess.run([sys.executable, "-m", "venv", str(ROOT / ".venv")], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *missing],
+                       check=True)
+    except (OSError, subprocess.CalledProcessError) as err:
+        print(f"warning: cannot install {', '.join(missing)} ({err}); building without them: proofs that need "
+              "a linear programme are left out of the opening's answers", file=sys.stderr)
+        return
+    if Path(sys.executable).absolute() == python.absolute():
+        importlib.invalidate_caches()  # installed into this very Python: importable from now on
+    else:
+        os.execv(str(python), [str(python), str(Path(__file__).resolve()), *argv])
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    ensure_dependencies(argv)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command")
     serve = sub.add_parser("serve", help="build if needed, then serve dist/ on 127.0.0.1")

@@ -249,3 +249,13 @@ def test_the_page_footer_shows_the_package_version(site):
     html = (site / "index.html").read_text()
     assert f'<span id="app-version">Peg Solitaire Lab {pyapp.__version__}</span>' in html
     assert build.VERSION_MARK not in html
+
+
+def test_the_build_knows_which_engine_dependencies_this_python_lacks(tmp_path, monkeypatch):
+    """build.py runs in the project's .venv (installing pyproject.toml's dependencies) when the Python that
+    started it lacks them: the test environment has them all; a project naming an absent one is told so."""
+    assert build.missing_dependencies() == []
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["highspy==1.15.1", '
+                                             '"no-such-package-peg==1.0"]\n')
+    monkeypatch.setattr(build, "ROOT", tmp_path)
+    assert build.missing_dependencies() == ["no-such-package-peg==1.0"]
