@@ -112,7 +112,9 @@ def main() -> None:
         print(json.dumps(row), flush=True)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
-            json.dump({"python": sys.version.split()[0], "games": rows}, f, indent=1)
+            json.dump({"python": sys.version.split()[0], "date": time.strftime("%Y-%m-%d"),
+                       "machine": f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end",
+                       "commands": [" ".join(["python", *sys.argv])], "games": rows}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -20,14 +20,14 @@ import json
 import math
 from pathlib import Path
 
-from . import report_lp, report_parallel
+from . import report_lp, report_parallel, report_sets
 from . import report_sections as sections
 
 RESULTS = "benchmarks"
 """The folder (under the project root) holding the JSON results and the SVG figures."""
 MACHINE = "2-core shared Linux VM (Intel Xeon, 23 GB), shared with other work"
-FILES = ("suite", "anchors", "scaling", "sat", "startup", "tables", "exact", "neverlose", "hardening", "parallel",
-         "research", "lp")
+FILES = ("suite", "anchors", "scaling", "sat", "startup", "tables", "exact", "neverlose", "sets", "hardening",
+         "parallel", "research", "lp")
 """The result files, ``benchmarks/NAME.json``, in the order the report uses them."""
 
 
@@ -185,6 +185,8 @@ def render(data: dict) -> str:
     for name in ("exact", "tables", "sat", "startup", "neverlose"):
         if name in data:
             parts.append(getattr(sections, name)(data[name]))
+    if "sets" in data:
+        parts.append(report_sets.section(data["sets"]))
     if data.get("parallel", {}).get("parallel"):
         parts.append(report_parallel.section(data["parallel"], data.get("exact")))
     if "research" in data:

@@ -1,0 +1,54 @@
+"""BENCHMARKS.md's table of the standard games' winnable sets, from ``benchmarks/sets.json``.
+
+Why: whether a game's never-lose answers come from an exact set (milliseconds, no search) or from the
+search depends on the set's size and the CPU it takes to build; ``scripts/measure_sets.py`` measures both
+for every standard game and this table shows them beside what the page does with each (shipped by the
+build, committed as an artefact, or left to the search, and why).  Every figure is read from the JSON.
+"""
+
+from __future__ import annotations
+
+
+def _int(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int) else "-"
+
+
+def _mb(value: object) -> str:
+    return f"{value / 1e6:.2f} MB" if isinstance(value, int) else "-"
+
+
+def _cpu(game: dict) -> str:
+    if "cpu_winnable" in game:
+        ways = f" + {game['cpu_ways']:.0f} s counts" if "cpu_ways" in game else ""
+        return f"{game['cpu_winnable']:.0f} s{ways}"
+    return f"est. {game['estimated_cpu']:,.0f} s" if "estimated_cpu" in game else "-"
+
+
+def _method(game: dict) -> str:
+    if "obstacle" in game:
+        return f"impossible: {game['obstacle']}"
+    if "shipped" in game:
+        return f"exact set, {game['shipped']}"
+    if "not_shipped" in game:
+        return f"search; set not shipped: {game['not_shipped']}"
+    cpu = game.get("estimated_cpu", 0.0)
+    if cpu < 900:
+        return "search (set not computed yet: buildable as a committed artefact, `scripts/make_sets.py`)"
+    return f"search (set not built: estimated {cpu / 3600:.1f} CPU hours)"
+
+
+def section(data: dict) -> str:
+    """The games table: one row per game that is not ruled out by position class, then a count of those."""
+    rows = [g for g in data["games"] if "obstacle" not in g]
+    ruled = [g for g in data["games"] if "obstacle" in g]
+    out = ["### The standard games' winnable sets", "",
+           f"CPython {data['python']}; {data['machine']}.", "", "```sh", *data["commands"], "```", "",
+           "| game | never-lose answers from | positions (estimated) | winnable classes | set | solution counts "
+           "| CPU to build |", "|---|---|---:|---:|---:|---:|---:|"]
+    for g in rows:
+        out.append(f"| {g['board']} {g['start']} -> {g['goal']} | {_method(g)} | {_int(g.get('estimated_positions'))} "
+                   f"| {_int(g.get('classes'))} | {_mb(g.get('bytes'))} | {_mb(g.get('ways_bytes'))} | {_cpu(g)} |")
+    if ruled:
+        names = ", ".join(f"{g['board']} {g['start']} -> {g['goal']}" for g in ruled)
+        out += ["", f"Ruled out by position class, no set needed ({len(ruled)}): {names}."]
+    return "\n".join(out)
