@@ -60,18 +60,25 @@ def settle(spec: Spec, shard: dict[int, int], pairs: list[Bucket]) -> int:
     """``sum T(C) * T(D) / |D|`` over the pairs ``(D, T(C))`` sent to this shard whose class ``D`` it holds
     (``shard``: its keys and weights ``T(D)``).  A weight not divisible by its orbit size is a broken
     invariant and raises: never a silently wrong count."""
-    cd = spec.codec()
-    images, orbit = cd.packed_key, cd.orbit_size
-    get = shard.get
+    run = _settler(spec.codec())
     total = 0
     for b in pairs:
         keys, weights = load_bucket(b, True) if isinstance(b, str) else b
         ks = _from_bytes(keys)
-        for d, t in zip(ks, decode_weights(weights or b"", len(ks)), strict=True):
-            w = get(d)
-            if w:
-                ways, rest = divmod(w, orbit(images(d)))
-                if rest:  # pragma: no cover - a broken invariant, never silently wrong
-                    raise ArithmeticError("class weights not divisible by the orbit size")
-                total += t * ways
+        total += run(ks, decode_weights(weights or b"", len(ks)), shard.get)
     return total
+
+
+@cache
+def _settler(cd: Codec) -> Callable:
+    """``run(keys, weights, get)``, generated: the partial sum of :func:`settle` for one pair bucket, the
+    orbit size ``|D|`` (distinct lanes of the packed images, as ``Codec.orbit_size``) inlined."""
+    n, m, count = cd.holes, cd.everything, len(cd.group)
+    lanes = ", ".join(f"({'x' if g == 0 else f'x >> {n * g}'}) & {m}" for g in range(count))
+    src = ("def run(keys, weights, get):\n    total = 0\n    for d, t in zip(keys, weights, strict=True):\n"
+           "        w = get(d)\n        if w:\n"
+           f"            x = {cd.images_source('d')}\n            ways, rest = divmod(w, len({{{lanes}}}))\n"
+           "            if rest:  # a broken invariant: never a silently wrong count\n"
+           "                raise ArithmeticError('class weights not divisible by the orbit size')\n"
+           "            total += t * ways\n    return total\n")
+    return cd.compile_source(src, "run")
