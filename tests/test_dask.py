@@ -35,6 +35,9 @@ def test_counts_and_levels_equal_the_in_process_run(client):
     t6 = build("triangle6").problem
     got, want = count_exact(t6, parallel=Parallel(pool)), count_exact(t6)
     assert (got.solutions, got.positions) == (want.solutions, want.positions) == (113077359159, want.positions)
+    t6c = build("triangle6", start="5", goal="5").problem  # a complement count: the shards sum the halves
+    got, want = count_exact(t6c, parallel=Parallel(pool)), count_exact(t6c)
+    assert (got.solutions, got.positions) == (want.solutions, want.positions)
     par = Parallel(pool)
     t5 = build("triangle5", start="1", goal="any").problem  # the winnable levels of a cheaper board than English
     rows = level_table(t5, parallel=par).rows

@@ -34,6 +34,7 @@ class Runner:
         self.order = order
         self.buckets: dict[tuple[int, int], tuple[bytes, bytes | None]] = {}
         self.steps = 0
+        self.kept = 0
         self.shards_seen: set[int] = set()
 
     def run_pending(self) -> None:
@@ -48,16 +49,17 @@ class Runner:
             for ref in t["incoming"]:
                 if "task" in ref:
                     k, w = self.buckets.pop((ref["task"], ref["bucket"]))
-                    assert ref["bucket"] == t["shard"]  # routed to its owner shard
+                    assert ref["bucket"] % t["spec"]["shards"] == t["shard"]  # routed to its owner (pairs: S + j)
                 else:
                     k, w = blobs[ref["keys"]], None if ref["weights"] is None else blobs[ref["weights"]]
                 keys.append(k)
                 weights.append(w)
             out = run_step(t["spec"], keys, weights if t["spec"]["weights"] else None,
-                           expand_it=t["expand_it"], keep=t["keep"])
+                           expand_it=t["expand_it"], keep=t["keep"], pairs_out=t["pairs_out"], pairs_in=t["pairs_in"])
             for j, b in enumerate(out["buckets"]):
                 self.buckets[(t["id"], j)] = b
             kept = out["kept"]
+            self.kept += kept is not None
             self.relay.deliver(t["id"], json.dumps(out["info"]), *(kept if kept else (None, None)))
             self.steps += 1
             self.shards_seen.add(t["shard"])
@@ -101,6 +103,13 @@ def test_relay_count_levels_and_fewest_answer_as_the_command_line():
     c = _drain(counted)
     plain = count_exact(p)
     assert (c.status, c.solutions, c.positions, c.meet) == ("counted", plain.solutions, plain.positions, plain.meet)
+    q = build("triangle6", start="5", goal="5").problem  # a complement count: the shards sum the halves
+    relay = Relay(3)
+    runner = Runner(relay)
+    c = _drain(runner.drive(sweep_steps(q, parallel=Parallel(relay))))
+    plain = count_exact(q)
+    assert (c.status, c.solutions, c.positions, c.meet) == ("counted", plain.solutions, plain.positions, plain.meet)
+    assert not runner.buckets and runner.kept == 0  # the pair buckets consumed too; no shard came back here
     relay = Relay(3)
     table = _drain(Runner(relay).drive(levels_steps(p, parallel=Parallel(relay))))
     assert table.rows == level_table(p).rows

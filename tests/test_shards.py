@@ -74,6 +74,24 @@ def test_count_and_levels_equal_in_process(processes):
     assert level_table(p5, parallel=Parallel(processes, shards=4)).rows == level_table(p5).rows
 
 
+def test_a_complement_count_is_summed_by_the_shards(processes):
+    """triangle 6, vacancy 5 -> 5 (one sweep gives both halves): the steps of the middle levels sum the count
+    (pyapp.exact.pairs) on every pool and shard count, spilled or not, and no level is gathered or shelved."""
+    problem = build("triangle6", start="5", goal="5").problem
+    want = count_exact(problem)
+    for par, budget in ((Parallel(InProcess(), shards=1), None), (Parallel(InProcess(), shards=3), None),
+                        (Parallel(processes), None), (Parallel(processes), _budget(max_bytes=60_000))):
+        got = count_exact(problem, parallel=par, budget=budget)
+        assert (got.status, got.solutions, got.positions, got.meet) == ("counted", want.solutions, want.positions,
+                                                                        want.meet)
+    assert any(st.spilled for st in par.stats)
+    assert not [f for f in os.listdir(processes.exchange_dir) if ".K" in f]
+    s = sides(problem)
+    spec = Spec(s.codec.board, s.codec.group, True, 2)
+    with pytest.raises(ValueError):
+        step(spec, first_buckets(spec, {s.start: 1}, {s.start: 1})[0], expand_it=False, pairs_out=True)
+
+
 def test_bytes_interface_round_trips():
     """What a JavaScript pool sees: buckets of little-endian 64-bit keys and weight limbs, a JSON spec."""
     big = [1, 2**64 + 5, 3 * 2**70]

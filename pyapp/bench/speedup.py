@@ -17,7 +17,9 @@ CPU seconds of unsharded work and ``B_l`` bytes of buckets::
 * ``bw``: the bytes a worker sends per second (default 1 GB/s: a 10 Gb/s link, or shared memory);
 * ``tasks(S) = S + S**2``: a step per shard and a part (a bucket) per pair of shards, each costing the
   scheduler ``t_task`` (Dask: about 0.2 ms); ``S = 2 P`` on a cluster;
-* ``T_serial``: what the driver does alone (gathering the middle levels, the final combination).
+* ``T_serial``: what the driver does alone: routing the buckets between levels, and where the count is not a
+  complement count, gathering the middle levels and the final combination (a complement count, such as
+  English's, sums its halves in the shards' own steps: :mod:`pyapp.exact.pairs`).
 
 It stops scaling where the scheduler's ``S**2`` parts per level cost as much as the shrinking
 ``W_l / P``; the row says at which worker count the model's time is least (found by trying every count up
@@ -115,7 +117,8 @@ def measure(case: Case, workers: int) -> dict:
 
 def model(single_cpu: float, runs: list[dict], overhead: float | None = None) -> dict:
     """The projection of the docstring from a sharded run's levels (their bytes) and the unsharded CPU time;
-    ``T_serial`` is that run's wall time outside the levels (the driver alone: gathering, combining).
+    ``T_serial`` is that run's wall time outside the levels (the driver alone: routing, and gathering and
+    combining where the shards do not combine).
     ``overhead`` is ``d`` (default :data:`OVERHEAD_PER_DUPLICATE`).  Besides the exchange the sweep does
     (all to all: ``S**2`` parts a level), ``grouped`` projects a two-round exchange through ``sqrt(S)``
     groups (``2 S sqrt(S)`` parts, each byte sent twice), which the sweep does not do: what it would buy."""

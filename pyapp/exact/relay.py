@@ -96,7 +96,8 @@ class Relay(Pool):
         self._next_id += 1
         self._open[task.id] = task
         self._outbox.append({"id": task.id, "shard": shard, "spec": spec.as_dict(), "incoming": refs,
-                             "expand_it": bool(kwargs.get("expand_it", True)), "keep": bool(kwargs.get("keep"))})
+                             "expand_it": bool(kwargs.get("expand_it", True)), "keep": bool(kwargs.get("keep")),
+                             "pairs_out": bool(kwargs.get("pairs_out")), "pairs_in": int(kwargs.get("pairs_in", 0))})
         return task
 
     def _blob(self, data: bytes) -> int:
@@ -179,9 +180,12 @@ def _as_bytes(data: Any) -> bytes:
     return bytes(data.to_bytes())
 
 
-def run_step(spec: dict, keys: list, weights: list | None, *, expand_it: bool, keep: bool) -> dict:
+def run_step(spec: dict, keys: list, weights: list | None, *, expand_it: bool, keep: bool, pairs_out: bool = False,
+             pairs_in: int = 0) -> dict:
     """One step as the outside worker runs it: :func:`~.shards.step` on plain bytes (each item
-    ``bytes`` or anything with ``to_bytes()``); ``weights`` None when the sweep only asks reachability."""
+    ``bytes`` or anything with ``to_bytes()``); ``weights`` None when the sweep only asks reachability;
+    ``pairs_out``/``pairs_in`` as the step takes them (the final combination of a complement count)."""
     incoming: list = [(_as_bytes(k), None if weights is None or weights[i] is None else _as_bytes(weights[i]))
                       for i, k in enumerate(keys)]
-    return step(Spec.from_dict(spec), incoming, expand_it=expand_it, keep=keep)
+    return step(Spec.from_dict(spec), incoming, expand_it=expand_it, keep=keep, pairs_out=pairs_out,
+                pairs_in=pairs_in)

@@ -8,7 +8,9 @@ in slices of :data:`SLICE_SECONDS` (a progress report each, so a budget or Ctrl+
 at once), then routes bucket ``j`` of every step to shard ``j``'s next step.  Levels the caller keeps
 (``keep``) are gathered and sorted; the others come as sizes, gathered only if :meth:`Level.load` is
 called (until the sweep's next level is done: a local pool leaves them in shared memory till then).  Sizes and
-keys are the same as :func:`~.sweep.sweep`'s whatever the back end or shard count.
+keys are the same as :func:`~.sweep.sweep`'s whatever the back end or shard count.  A complement count hands
+a :class:`Pairing` instead: the steps of its two middle levels also sum the count (:mod:`.pairs`), and no
+level is gathered, sorted or shelved.
 
 Faults and memory:
 
@@ -101,6 +103,17 @@ class Checkpoint:
 
 
 @dataclass
+class Pairing:
+    """The final combination of a complement count run by the sweep's own steps (:mod:`.pairs`): the step of
+    each shard of level ``emit`` sends its pairs to level ``settle`` (``emit - 1``, the sweep's last level),
+    whose steps sum them; ``total`` is their sum once that level is done.  No level is kept or gathered."""
+
+    emit: int
+    settle: int
+    total: int | None = None
+
+
+@dataclass
 class Parallel:
     """How the exact analyses sweep: on ``pool``, with an optional checkpoint folder and shard count."""
 
@@ -111,9 +124,10 @@ class Parallel:
 
     def sweep(self, cd: Codec, sources, last_pegs: int, *, weights: bool, stage: str = "sweep",
               kept_bytes: Callable[[], int] = lambda: 0, max_bytes: int | None = None,
-              keep: Callable[[int], bool] = lambda pegs: True) -> Iterator[Progress | Level]:
+              keep: Callable[[int], bool] = lambda pegs: True, pairing: Pairing | None = None,
+              ) -> Iterator[Progress | Level]:
         return sharded_sweep(self, cd, sources, last_pegs, weights=weights, stage=stage, kept_bytes=kept_bytes,
-                             max_bytes=max_bytes, keep=keep)
+                             max_bytes=max_bytes, keep=keep, pairing=pairing)
 
 
 def sweeper(parallel: Parallel | None):
@@ -163,8 +177,14 @@ def _assemble(parts: list, weights: bool) -> tuple[array, array | list | None]:
 def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[int], last_pegs: int, *,
                   weights: bool, stage: str = "sweep", kept_bytes: Callable[[], int] = lambda: 0,
                   max_bytes: int | None = None, keep: Callable[[int], bool] = lambda pegs: True,
-                  ) -> Iterator[Progress | Level]:
-    """Sweep down from ``sources`` to ``last_pegs`` on ``par.pool`` (see the module docstring)."""
+                  pairing: Pairing | None = None) -> Iterator[Progress | Level]:
+    """Sweep down from ``sources`` to ``last_pegs`` on ``par.pool`` (see the module docstring).  With
+    ``pairing`` (a counting sweep without a checkpoint, ``pairing.settle == last_pegs``) the steps also
+    run the final combination and every level comes as its size only (``keep`` is ignored: nothing is
+    gathered, sorted or shelved)."""
+    if pairing is not None and (par.checkpoint or not weights or pairing.settle != last_pegs
+                                or pairing.emit != pairing.settle + 1):
+        raise ValueError("pairing needs a counting sweep without a checkpoint that ends one level below emit")
     t0 = time.perf_counter()
     pool, ck = par.pool, par.checkpoint
     src: dict[int, int] | list[int] = dict(sources) if weights else list(sources)  # type: ignore[arg-type]
@@ -203,7 +223,7 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
         spilled: list[str] = []
         while True:
             expand_it = pegs > last_pegs
-            if resumed:  # the shards of this level are on disk already: only expand them
+            if resumed or pairing:  # on disk already: only expand them; paired: sizes only
                 kept = False
             else:  # a level can be left out only where it can be fetched later
                 kept = keep(pegs) or (pool.local and not pool.exchange_dir and not ck)
@@ -213,13 +233,15 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
             shelf = []  # where the shards of a level not gathered wait for Level.load (local pools)
             for j in range(spec.shards):
                 save = ck.shard_path(sweep_id, pegs, j) if ck and not resumed else None
-                if save is None and not kept and not resumed and pool.exchange_dir:
+                if save is None and not kept and not resumed and pool.exchange_dir and not pairing:
                     save = os.path.join(pool.exchange_dir, f"{sweep_id}.K{pegs}.s{j}")
                     shelf.append(save)
                 where = spill_dir if spill else pool.exchange_dir
                 out = os.path.join(where, f"{sweep_id}.B{pegs - 1}.s{j}") if where else None
-                handles.append(pool.submit(step, spec, incoming[j], expand_it=expand_it, keep=kept or not pool.local,
-                                           save=save, spill=out))
+                pairs = {"pairs_out": pegs == pairing.emit, "pairs_in": spec.shards if pegs == pairing.settle else 0
+                         } if pairing else {}
+                handles.append(pool.submit(step, spec, incoming[j], expand_it=expand_it,
+                                           keep=kept or not (pool.local or pairing), save=save, spill=out, **pairs))
             t_level = time.perf_counter()
             while not pool.wait(handles, SLICE_SECONDS):
                 ready = sum(1 for h in handles if pool.ready(h))
@@ -234,10 +256,12 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
                 if ck:
                     ck.record(sweep_id, spec.shards, pegs, size)
                 total += size
+                if pairing and pegs == pairing.settle:
+                    pairing.total = sum(int(i["pairs"]) for i in infos)
                 if kept:
                     keys, ws = _gather(pool, handles, weights)
                     yield Level(pegs, keys, ws)
-                elif not pool.local:
+                elif not pool.local and not pairing:
                     yield Level(pegs, array("Q"), size=size, fetch=partial(_gather, pool, list(handles), weights))
                 elif ck or shelf:
                     paths = [ck.shard_path(sweep_id, pegs, j) for j in range(spec.shards)] if ck else shelf
@@ -260,6 +284,9 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
             if not expand_it or size == 0:
                 break
             incoming = [[pool.part(h, ("buckets", j)) for h in handles] for j in range(spec.shards)]
+            if pairing and pegs == pairing.emit:  # the pair buckets follow the level's: S + j to shard j
+                for j in range(spec.shards):
+                    incoming[j] += [pool.part(h, ("buckets", spec.shards + j)) for h in handles]
             spilled = [b for row in incoming for b in row if isinstance(b, str)]
             pegs -= 1
             yield Progress(stage, pegs, 0, spec.shards, 0, total, held + moved, time.perf_counter() - t0)

@@ -30,8 +30,9 @@ worker or (later) a Pyodide worker in the page, driven from JavaScript:
   ``w`` little-endian 64-bit limbs per key (``w = len(weights) // len(keys)``; 1 while every weight
   fits 64 bits), or the path of a file holding the same (:func:`save_bucket`, a spilled bucket);
 * :func:`step` returns a dict: ``info`` (``size``, the positions of the shard, and ``stats``:
-  ``seconds``, ``bytes_in``, ``bytes_out``, the measured cost of the step), ``kept`` (the
-  shard as a bucket, sorted, when asked to keep it) and ``buckets`` (one per shard, for the next level).
+  ``seconds``, ``bytes_in``, ``bytes_out``, the measured cost of the step; ``pairs``, a partial sum of
+  the final combination of a complement count, :mod:`.pairs`), ``kept`` (the shard as a bucket, sorted,
+  when asked to keep it) and ``buckets`` (one per shard, for the next level; then the pair buckets).
 
 A JavaScript pool passes the ``ArrayBuffer`` of each bucket as ``bytes`` and transfers the
 returned ones back without copying.
@@ -166,7 +167,12 @@ def bucket_bytes(bucket: Bucket) -> int:
 # ---------------------------------------------------------------- the step
 def merge(spec: Spec, incoming: list[Bucket], *, ordered: bool = True) -> tuple[array, array | list | None]:
     """The shard the buckets make up: its keys without duplicates (and their summed weights), sorted when
-    ``ordered``, else in the order the buckets brought them (the largest bucket's first).
+    ``ordered``, else in the order the buckets brought them (the largest bucket's first)."""
+    return arrays(spec, accumulate(spec, incoming), ordered=ordered)
+
+
+def accumulate(spec: Spec, incoming: list[Bucket]) -> dict[int, int] | dict[int, None]:
+    """The buckets merged into one dict: key -> summed weight (None when only reachability is asked).
 
     Each bucket holds a key at most once (its sender merged its own duplicates), so the weights are added
     by C loops alone: the largest bucket becomes the dict, and each other one updates it with its
@@ -177,7 +183,7 @@ def merge(spec: Spec, incoming: list[Bucket], *, ordered: bool = True) -> tuple[
         seen: dict[int, None] = {}
         for keys, _ in loaded:
             seen.update(dict.fromkeys(_from_bytes(keys)))
-        return _q(sorted(seen) if ordered else seen), None
+        return seen
     acc: dict[int, int] = {}
     for keys, weights in loaded:
         ks = _from_bytes(keys)
@@ -186,6 +192,13 @@ def merge(spec: Spec, incoming: list[Bucket], *, ordered: bool = True) -> tuple[
             acc.update(zip(ks, map(add, ws, map(acc.get, ks, repeat(0)))))
         else:
             acc = dict(zip(ks, ws, strict=True))
+    return acc
+
+
+def arrays(spec: Spec, acc: dict, *, ordered: bool) -> tuple[array, array | list | None]:
+    """The keys of :func:`accumulate`'s dict (and their weights, in the same order), sorted when ``ordered``."""
+    if not spec.weights:
+        return _q(sorted(acc) if ordered else acc), None
     if ordered:
         keys_in = sorted(acc)
         return _q(keys_in), _weights_of(list(map(acc.__getitem__, keys_in)))
@@ -249,30 +262,45 @@ def bucket(spec: Spec, accs: list[dict[int, int]] | list[set[int]]) -> list[tupl
 
 
 def step(spec: Spec, incoming: list[Bucket], *, expand_it: bool = True, keep: bool = False,
-         save: str | None = None, spill: str | None = None) -> dict:
+         save: str | None = None, spill: str | None = None, pairs_out: bool = False, pairs_in: int = 0) -> dict:
     """Merge ``incoming`` into one shard; keep it in the answer (``keep``), save it to the file ``save`` (a
     checkpoint); expand it into the next level's buckets (``expand_it``), written as files ``spill + '.<j>'``
-    instead of returned as bytes when ``spill`` is given.
+    instead of returned as bytes when ``spill`` is given.  The final combination of a complement count
+    (:mod:`.pairs`): ``pairs_out`` appends the shard's pair buckets (buckets ``S + j``); ``pairs_in`` says
+    that the last ``pairs_in`` of ``incoming`` are pair buckets, summed against the shard (``info["pairs"]``).
 
-    Returns ``{"info": {"size", "stats"}, "kept": (keys, weights) or None, "buckets": [...]}``: a driver
-    reads the small ``info`` first and the rest only where it needs it."""
+    Returns ``{"info": {"size", "stats"[, "pairs"]}, "kept": (keys, weights) or None, "buckets": [...]}``:
+    a driver reads the small ``info`` first and the rest only where it needs it."""
+    if (pairs_out or pairs_in) and not spec.weights or pairs_out and not expand_it:
+        raise ValueError("pair buckets need a counting sweep, and pairs_out a level that is expanded")
     t0, c0 = time.perf_counter(), time.process_time()
     bytes_in = sum(os.path.getsize(b) if isinstance(b, str) else bucket_bytes(b) for b in incoming)
-    keys, weights = merge(spec, incoming, ordered=keep)  # a kept shard is gathered by merging sorted runs
+    split = len(incoming) - pairs_in
+    acc = accumulate(spec, incoming[:split])
+    info: dict = {"size": len(acc)}
+    if pairs_in:
+        from .pairs import settle
+        info["pairs"] = str(settle(spec, acc, incoming[split:]))  # type: ignore[arg-type]
     kept: tuple[bytes, bytes | None] | None = None
-    if keep or save:
-        kept = (keys.tobytes(), None if weights is None else encode_weights(weights))
-        if save:
-            save_bucket(save, kept)
     buckets: list[Bucket] = []
     bytes_out = 0
-    if expand_it:
-        made = expand(spec, keys, weights)
+    if keep or save or expand_it or pairs_out:
+        keys, weights = arrays(spec, acc, ordered=keep)  # a kept shard is gathered by merging sorted runs
+        del acc
+        if keep or save:
+            kept = (keys.tobytes(), None if weights is None else encode_weights(weights))
+            if save:
+                save_bucket(save, kept)
+        made = expand(spec, keys, weights) if expand_it else []
+        if pairs_out:
+            from .pairs import emit
+            made += emit(spec, keys, weights)
         bytes_out = sum(len(b[0]) + len(b[1] or b"") for b in made)
         buckets = [save_bucket(f"{spill}.{j}", b) for j, b in enumerate(made)] if spill else list(made)
     stats = {"seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0, "bytes_in": bytes_in,
              "bytes_out": bytes_out, "pid": os.getpid()}
-    return {"info": {"size": len(keys), "stats": stats}, "kept": kept if keep else None, "buckets": buckets}
+    info["stats"] = stats
+    return {"info": info, "kept": kept if keep else None, "buckets": buckets}
 
 
 def first_buckets(spec: Spec, sources, weights: dict[int, int] | None = None

@@ -23,9 +23,10 @@ side (message envelopes, ids, cancel, JSDoc types) is ``static/engine/protocol.m
   and kept, so never-lose and Hint on that game answer by lookup: ``{"ok": {board, keys, bytes, seconds}}``
   or ``{"error": why}`` (stale, truncated or damaged: the worker drops it and fetches it again).  A ``ways``
   file (the solutions left per position, the survival funnel) is loaded after its set the same way.
-* ``shard_step(spec_json, keys, weights, expand_it, keep)``: one shard step of a sweep run on the page's pool
-  (:func:`pyapp.exact.relay.run_step`; this worker is then a pool worker): ``keys``/``weights`` the incoming
-  buckets' bytes (typed arrays), ``weights`` None for reachability.  Answer: a tuple ``(info_json,
+* ``shard_step(spec_json, keys, weights, expand_it, keep, pairs_out, pairs_in)``: one shard step of a sweep run
+  on the page's pool (:func:`pyapp.exact.relay.run_step`; this worker is then a pool worker): ``keys``/``weights``
+  the incoming buckets' bytes (typed arrays), ``weights`` None for reachability; ``pairs_out``/``pairs_in`` the
+  final combination of a complement count (:mod:`pyapp.exact.pairs`).  Answer: a tuple ``(info_json,
   kept_keys, kept_weights, buckets)`` of bytes (``kept_*`` None unless kept; ``buckets`` flat: keys then
   weights of bucket 0, then of bucket 1...), which the worker transfers as ``ArrayBuffer`` s.
 * Answers while the player moves (both with ``board``, ``start`` or the default game, ``goal``, ``moves``: the
@@ -322,12 +323,13 @@ def start(fn: str, args_json: str) -> Job:
         return Job(failing(), lambda value: value, lambda item: item, cancelled=lambda: None)
 
 
-def shard_step(spec_json: str, keys: Any, weights: Any, expand_it: bool, keep: bool) -> tuple:
+def shard_step(spec_json: str, keys: Any, weights: Any, expand_it: bool, keep: bool, pairs_out: bool = False,
+               pairs_in: int = 0) -> tuple:
     """One step of a sharded sweep for the page's pool (see the module docstring)."""
     from ..exact.relay import run_step
 
     out = run_step(json.loads(spec_json), list(keys), None if weights is None else list(weights),
-                   expand_it=bool(expand_it), keep=bool(keep))
+                   expand_it=bool(expand_it), keep=bool(keep), pairs_out=bool(pairs_out), pairs_in=int(pairs_in or 0))
     kept = out["kept"] or (None, None)
     flat: list[bytes | None] = [part for bucket in out["buckets"] for part in bucket]
     return json.dumps(out["info"]), kept[0], kept[1], flat

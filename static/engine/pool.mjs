@@ -112,7 +112,8 @@ export function runPooled(driver, pool, fn, args, { onProgress } = {}) {
         weights.push(b.weights);
       }
       const weighted = JSON.parse(t.spec).weights;
-      const task = { spec: t.spec, keys, weights: weighted ? weights : undefined, expand_it: t.expand_it, keep: t.keep };
+      const task = { spec: t.spec, keys, weights: weighted ? weights : undefined, expand_it: t.expand_it, keep: t.keep,
+        pairs_out: t.pairs_out, pairs_in: t.pairs_in };
       const transfer = [...keys, ...(weighted ? weights : [])].filter(Boolean);
       pool.run(t.shard, task, transfer).then((out) => {
         if (over) return;

@@ -16,12 +16,13 @@ function bufferOf(proxy) {
   }
 }
 
-/** Pool worker: run `task` ({spec, keys, weights, expand_it, keep}: buffers in, as the page sent
- *  them) and return {value: {info, kept_keys, kept_weights, buckets: [{keys, weights}]}, transfer}. */
+/** Pool worker: run `task` ({spec, keys, weights, expand_it, keep, pairs_out, pairs_in}: buffers in, as
+ *  the page sent them; the pairs are a complement count's final combination) and return {value: {info, kept_keys, kept_weights, buckets: [{keys, weights}]}, transfer}. */
 export function runShardStep(webapi, task) {
   const u8 = (b) => (b === undefined || b === null ? undefined : new Uint8Array(b));
   const weights = task.weights ? task.weights.map(u8) : undefined;
-  const out = webapi.shard_step(task.spec, task.keys.map(u8), weights, task.expand_it, task.keep);
+  const out = webapi.shard_step(task.spec, task.keys.map(u8), weights, task.expand_it, task.keep,
+    Boolean(task.pairs_out), task.pairs_in || 0);
   try {
     const info = out.get(0);
     const keptKeys = bufferOf(out.get(1));

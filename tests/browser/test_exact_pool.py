@@ -70,6 +70,18 @@ def test_count_on_two_pool_workers_is_the_command_lines(pooled):
     screenshot_both(pooled, "#analysis", "exact-count-pool")
 
 
+def test_a_complement_count_on_two_pool_workers_is_the_command_lines(pooled):
+    """The goal is the start's complement: the pool's steps sum the two middle levels (pyapp.exact.pairs)."""
+    out = subprocess.run([sys.executable, "-m", "pyapp", "count", "triangle6", "--start", "5", "--goal", "5", "--json"],
+                         capture_output=True, text=True, cwd=ROOT, check=True)
+    cli = json.loads(out.stdout)
+    text = _count(pooled, "#board=triangle6&start=5&goal=5")
+    assert f"{cli['solutions']:,} jump sequences solve it" in text and "on 2 workers" in text
+    r = pooled.evaluate("window.pegLab.exact")
+    assert (r["solutions"], r["positions"], r["workers"]) == (cli["solutions"], cli["positions"], 2)
+    assert not pooled.errors
+
+
 def test_fewest_moves_on_two_pool_workers_is_the_command_lines(pooled):
     out = subprocess.run([sys.executable, "-m", "pyapp", "fewest", "triangle6", "--json", "--workers", "1"],
                          capture_output=True, text=True, cwd=ROOT, check=True)

@@ -18,7 +18,8 @@ they are read at whichever image the backward sweep reached (one per coset of it
 On triangle7 vacancy 4 (no symmetry fixes the start) this makes the forward sweep about six
 times smaller.  When the goal is
 the start's complement (the English central game) the two sweeps are one and the same,
-so a single sweep down to the middle gives both halves.
+so a single sweep down to the middle gives both halves; sharded on a pool, that sweep's own steps
+sum them where the classes lie (:mod:`pyapp.exact.pairs`) and no level is gathered here.
 
 Sources: the English central game has 40,861,647,040,079,968 solutions (Durango Bill,
 "Peg solitaire: the number of solutions"; George I. Bell, "English peg solitaire" pages);
@@ -35,7 +36,7 @@ from ...core.budget import Budget, drive
 from ...core.codec.compiled import Codec
 from ...core.problem import Problem
 from ..setup import Cancelled, OutOfTime, Sides, sides, stop_if_over
-from ..sharded import Parallel, sweeper
+from ..sharded import Pairing, Parallel, sweeper
 from ..sweep import CHUNK, Level, MemoryCeiling, Progress
 from ..sweep import sweep as _plain_sweep
 
@@ -88,10 +89,10 @@ def count_steps(problem: Problem, budget: Budget | None = None, meet: int | None
     def held() -> int:
         return sum(level.nbytes for level in kept.values())
 
-    def run(stage: str, sources: dict[int, int], keep: tuple[int, ...]):
+    def run(stage: str, sources: dict[int, int], keep: tuple[int, ...], **pairing):
         last = min(keep)
         for item in sweeper(parallel)(s.codec, sources, last, weights=True, stage=stage, kept_bytes=held,
-                                      max_bytes=budget.max_bytes, keep=lambda pegs: pegs in keep):
+                                      max_bytes=budget.max_bytes, keep=lambda pegs: pegs in keep, **pairing):
             if isinstance(item, Level):
                 state["positions"] += len(item)
                 if item.pegs in keep:
@@ -103,6 +104,15 @@ def count_steps(problem: Problem, budget: Budget | None = None, meet: int | None
             yield item
 
     try:
+        if s.complement_problem and forced is None and _pairs_on_pool(s, parallel, meet):
+            # the shards sum the halves where they lie (pyapp.exact.pairs): no level is gathered
+            pairing = Pairing(meet, s.holes - meet)
+            yield from run("forward", {s.start: 1}, (meet, pairing.settle), pairing=pairing)
+            if pairing.total is None:  # the sweep died out before the middle
+                return ExactCount("counted", 0, "no position of the middle level is reachable from both ends",
+                                  state["positions"], meet, group, budget.elapsed(), state["peak"])
+            return ExactCount("counted", pairing.total, None, state["positions"], meet, group, budget.elapsed(),
+                              state["peak"])
         if s.complement_problem and forced is None:
             back_meet = s.holes - meet
             yield from run("forward", {s.start: 1}, (meet, back_meet))
@@ -120,6 +130,14 @@ def count_steps(problem: Problem, budget: Budget | None = None, meet: int | None
         return ExactCount("unknown", None, f"{stop} (after {state['positions']:,} positions)",
                           state["positions"], meet, group, budget.elapsed(), state["peak"])
     return ExactCount("counted", total, None, state["positions"], meet, group, budget.elapsed(), state["peak"])
+
+
+def _pairs_on_pool(s: Sides, parallel: Parallel | None, meet: int) -> bool:
+    """Whether the sharded sweep can run the final combination itself: a pool without a checkpoint (a resumed
+    sweep has no pairs to send), one symmetry group on both sides, and the halves on two successive levels
+    (an odd number of holes; with an even one both halves are the same level, combined in this process)."""
+    return (parallel is not None and parallel.checkpoint is None and s.back_codec is s.codec
+            and meet == s.holes - meet + 1)
 
 
 def _meet(s: Sides, budget: Budget, state: dict, held, forced: int | None = None, sweep=None
