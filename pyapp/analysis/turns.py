@@ -73,13 +73,15 @@ class _Task:
 def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST_TURN,
                 wanted: Callable[[int], bool] = lambda i: True,
                 on_result: Callable[[int, Result], object] | None = None,
-                table: Proven | None = None) -> Generator[Progress, None, list[Result | None]]:
+                table: Proven | None = None, beam_widths: tuple[int, ...] | None = None
+                ) -> Generator[Progress, None, list[Result | None]]:
     """Decide ``problems`` (one board and goal) side by side on ``budget``; yield its progress; return
     each one's :class:`Result` in order (None for one dropped by ``wanted`` before it answered).
 
     ``first``: the first round's turn in seconds of a search's own time (without a time limit but with
     a node limit, the turns count nodes: ``first`` times 1,000 nodes, doubling).  ``on_result(i, result)``
-    is called as each answer comes; ``wanted(i)`` is asked before each turn."""
+    is called as each answer comes; ``wanted(i)`` is asked before each turn; ``beam_widths``: the solver's
+    beams (:func:`pyapp.search.solver.search`; None: its own)."""
     if not problems:
         return []
     table = table_for(problems[0]) if table is None else table
@@ -111,7 +113,7 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
                 left = budget.remaining_nodes()
                 task.budget = Budget(budget.max_seconds, left, budget.max_bytes,
                                      slice_seconds=budget.slice_seconds, parent=budget, clock=task.clock)
-                task.steps = decide_steps(task.problem, task.budget, table)
+                task.steps = decide_steps(task.problem, task.budget, table, beam_widths)
             done = yield from _turn(task, budget, turn)
             if done is not None:
                 finish(i, done)
