@@ -82,3 +82,14 @@ def test_a_task_clock_runs_only_during_its_turns():
     spent = clock()
     time.sleep(0.02)
     assert 0.015 < spent == clock() < 0.5
+
+
+def test_two_portfolios_side_by_side_give_one_answer_per_problem():
+    problem = default_problem("triangle5")
+    first = _after_each_jump(problem)[0]
+    problems = [first, *_after_each_jump(first)]
+    seen: list[int] = []
+    results = drive(turns_steps(problems, Budget(20), on_result=lambda i, r: seen.append(i), table=Proven(),
+                                portfolios=(None, (128,))))
+    assert sorted(seen) == list(range(len(problems)))  # once each, whichever search decided it
+    assert [r.status for r in results if r] == [solve(p, max_seconds=20).status for p in problems]

@@ -37,12 +37,14 @@ from .turns import turns_steps
 SLICE_SECONDS = 0.05
 FUNNEL_SECONDS = 2.0
 """At most this long for the solution counts of the funnel off the shipped games (after every verdict)."""
-BEAM_WIDTHS = (128, 256)
-"""The solver's beams in never-lose's searches toward a definite goal: the two narrow ones, then the linear
-programme and the complete search (depth-first and level search), without the wider beams.  Measured on 6 French
-d2 -> d6 jump verdicts the default portfolio left unknown in 10 s (3 lost, 3 winnable; each decided by a long
-solve): CPU seconds to decide fell from 3.08, 10.05, 1.48, 3.91, 2.11, 2.70 to 1.18, 7.80, 1.28, 2.27, 0.27, 0.66;
-the complete search decides both kinds, and the wider beams before it mostly spent time on lost positions."""
+PORTFOLIOS: tuple[tuple[int, ...] | None, ...] = (None, (128, 256))
+"""Never-lose toward a definite goal searches each position twice side by side (:mod:`.turns`): with the
+solver's own portfolio, whose wide beams find most winnable lines soonest, and with only the two narrow
+beams before the linear programme and the complete search (depth-first and level search), which decides
+both kinds but proves a lost position soonest.  Measured on French d2 -> d6 jump verdicts the solver's own
+portfolio left unknown in 10 CPU s (decided by a long solve): 4 lost ones were proved in 0.27-1.18 s
+instead of 2.1-3.1 s, 4 winnable ones found in 1.3-7.8 s instead of 1.5-10 s; but 2 winnable ones the wide
+beams find in 0.6 s took the complete search 9 s or more, hence both."""
 VERDICT = "verdict:"
 """The note of the progress report that carries the position's own status, before the jumps are filed."""
 
@@ -129,7 +131,8 @@ def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int
             out.status, out.line = "winnable", [first, *out.jumps.lines[first]]
 
     problems = [problem, *(Problem(board, apply_jump(start, members[0][0]), goal) for members in classes)]
-    steps = turns_steps(problems, budget, wanted=wanted, on_result=on_result, beam_widths=BEAM_WIDTHS)
+    steps = turns_steps(problems, budget, wanted=wanted, on_result=on_result,
+                        portfolios=PORTFOLIOS)
     told = False
     try:
         while True:

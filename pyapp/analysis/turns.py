@@ -59,9 +59,14 @@ class TaskClock:
 class _Task:
     problem: Problem
     clock: TaskClock
+    index: int
+    """Which problem it searches."""
+    widths: tuple[int, ...] | None
+    """The beam widths of its portfolio (None: the solver's own)."""
     budget: Budget | None = None
+    ended: Result | None = None
+    """Its own answer, once it ended (``unknown`` only when the budget was spent)."""
     steps: Generator[Progress, None, Result] | None = None
-    result: Result | None = None
 
     def used(self) -> float:
         """Its work so far: own seconds, or nodes when the budget counts nodes only."""
@@ -73,38 +78,44 @@ class _Task:
 def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST_TURN,
                 wanted: Callable[[int], bool] = lambda i: True,
                 on_result: Callable[[int, Result], object] | None = None,
-                table: Proven | None = None, beam_widths: tuple[int, ...] | None = None
+                table: Proven | None = None, portfolios: tuple[tuple[int, ...] | None, ...] = (None,)
                 ) -> Generator[Progress, None, list[Result | None]]:
     """Decide ``problems`` (one board and goal) side by side on ``budget``; yield its progress; return
     each one's :class:`Result` in order (None for one dropped by ``wanted`` before it answered).
 
     ``first``: the first round's turn in seconds of a search's own time (without a time limit but with
     a node limit, the turns count nodes: ``first`` times 1,000 nodes, doubling).  ``on_result(i, result)``
-    is called as each answer comes; ``wanted(i)`` is asked before each turn; ``beam_widths``: the solver's
-    beams (:func:`pyapp.search.solver.search`; None: its own)."""
+    is called as each answer comes; ``wanted(i)`` is asked before each turn.  ``portfolios``: each problem
+    is searched once per entry, with those beam widths (:func:`pyapp.search.solver.search`; None: the
+    solver's own), side by side; the first to decide answers and the others stop (a winnable position is
+    often found soonest by the wide beams, a lost one proved soonest by the complete search, which comes
+    early when the beams are few)."""
     if not problems:
         return []
     table = table_for(problems[0]) if table is None else table
     by_nodes = budget.max_seconds is None and budget.max_nodes is not None
-    tasks = [_Task(p, TaskClock(budget.clock)) for p in problems]
+    tasks = [_Task(p, TaskClock(budget.clock), i, widths) for i, p in enumerate(problems) for widths in portfolios]
+    answers: list[Result | None] = [None] * len(problems)
     turn = first * 1000 if by_nodes else first
 
     def finish(i: int, result: Result) -> None:
-        tasks[i].result = result
+        answers[i] = result
+        for task in tasks:
+            if task.index == i:
+                _close(task)
         if on_result is not None:
             on_result(i, result)
 
-    def open_ones() -> list[int]:
-        return [i for i, t in enumerate(tasks) if t.result is None and wanted(i)]
+    def open_tasks() -> list[_Task]:
+        return [t for t in tasks if answers[t.index] is None and not t.ended and wanted(t.index)]
 
-    while not budget.over() and (todo := open_ones()):
-        for i in todo:
-            task = tasks[i]
-            if task.result is not None or not wanted(i):
+    while not budget.over() and (todo := open_tasks()):
+        for task in todo:
+            i = task.index
+            if answers[i] is not None or not wanted(i):
                 continue
             known = table.answer(task.problem)
             if known is not None:
-                _close(task)
                 finish(i, known)
                 continue
             if budget.over():
@@ -113,21 +124,30 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
                 left = budget.remaining_nodes()
                 task.budget = Budget(budget.max_seconds, left, budget.max_bytes,
                                      slice_seconds=budget.slice_seconds, parent=budget, clock=task.clock)
-                task.steps = decide_steps(task.problem, task.budget, table, beam_widths)
+                task.steps = decide_steps(task.problem, task.budget, table, task.widths)
             done = yield from _turn(task, budget, turn)
             if done is not None:
-                finish(i, done)
+                task.ended = done
+                if done.status != "unknown":
+                    finish(i, done)
         turn *= 2
     # the budget is spent: each search still running answers what it has (``unknown``, how far it got)
-    for i, task in enumerate(tasks):
-        if task.result is None and task.steps is not None and wanted(i):
+    for task in tasks:
+        i = task.index
+        if answers[i] is None and task.steps is not None and wanted(i):
             assert task.budget is not None
             task.budget.expire()
             done = yield from _turn(task, budget, None)
-            if done is not None:
-                finish(i, done)
+            task.ended = done
         _close(task)
-    return [t.result for t in tasks]
+    for i, answer in enumerate(answers):
+        if answer is None and wanted(i):
+            ended = [t.ended for t in tasks if t.index == i and t.ended is not None]
+            if ended:
+                answers[i] = ended[-1]  # the last portfolio's: the complete search says how far it got
+                if on_result is not None:
+                    on_result(i, ended[-1])
+    return answers
 
 
 def _turn(task: _Task, budget: Budget, until: float | None) -> Generator[Progress, None, Result | None]:
