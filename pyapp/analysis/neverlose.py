@@ -38,13 +38,18 @@ SLICE_SECONDS = 0.05
 FUNNEL_SECONDS = 2.0
 """At most this long for the solution counts of the funnel off the shipped games (after every verdict)."""
 PORTFOLIOS: tuple[tuple[int, ...] | None, ...] = (None, (128, 256))
-"""Never-lose toward a definite goal searches each position twice side by side (:mod:`.turns`): with the
-solver's own portfolio, whose wide beams find most winnable lines soonest, and with only the two narrow
-beams before the linear programme and the complete search (depth-first and level search), which decides
-both kinds but proves a lost position soonest.  Measured on French d2 -> d6 jump verdicts the solver's own
-portfolio left unknown in 10 CPU s (decided by a long solve): 4 lost ones were proved in 0.27-1.18 s
-instead of 2.1-3.1 s, 4 winnable ones found in 1.3-7.8 s instead of 1.5-10 s; but 2 winnable ones the wide
-beams find in 0.6 s took the complete search 9 s or more, hence both."""
+"""Never-lose toward a definite goal searches each position after a jump with at most :data:`PROVER_PEGS`
+pegs twice side by side (:mod:`.turns`): with the solver's own portfolio, whose wide beams find most winnable
+lines soonest, and with only the two narrow beams before the linear programme and the complete search
+(depth-first and level search), which decides both kinds but proves a lost position soonest.  Measured on
+French d2 -> d6 jump verdicts (25-32 pegs) the solver's own portfolio left unknown in 10 CPU s (decided by a
+long solve): 4 lost ones were proved in 0.27-1.18 s instead of 2.1-3.1 s, 4 winnable ones found in 1.3-7.8 s
+instead of 1.5-10 s; but 2 winnable ones the wide beams find in 0.6 s took the complete search 9 s or more,
+hence both."""
+PROVER_PEGS = 32
+"""Above this many pegs the complete search does not finish in a never-lose budget (German e5 -> e5 at 41
+pegs: no answer after 120 CPU s and 11.6 million stored positions), and the second portfolio would only halve
+the wide beams' time: those positions are searched with the solver's own portfolio alone."""
 VERDICT = "verdict:"
 """The note of the progress report that carries the position's own status, before the jumps are filed."""
 
@@ -131,8 +136,8 @@ def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int
             out.status, out.line = "winnable", [first, *out.jumps.lines[first]]
 
     problems = [problem, *(Problem(board, apply_jump(start, members[0][0]), goal) for members in classes)]
-    steps = turns_steps(problems, budget, wanted=wanted, on_result=on_result,
-                        portfolios=PORTFOLIOS)
+    portfolios = PORTFOLIOS if start.bit_count() - 1 <= PROVER_PEGS else PORTFOLIOS[:1]
+    steps = turns_steps(problems, budget, wanted=wanted, on_result=on_result, portfolios=portfolios)
     told = False
     try:
         while True:
