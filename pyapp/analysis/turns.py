@@ -63,6 +63,9 @@ class _Task:
     """Which problem it searches."""
     widths: tuple[int, ...] | None
     """The beam widths of its portfolio (None: the solver's own)."""
+    rank: int
+    """Its portfolio's place in the list: the ``k``-th starts in round ``k`` (the first answers most
+    questions in its first turn, and the others then never start)."""
     budget: Budget | None = None
     ended: Result | None = None
     """Its own answer, once it ended (``unknown`` only when the budget was spent)."""
@@ -87,16 +90,18 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
     a node limit, the turns count nodes: ``first`` times 1,000 nodes, doubling).  ``on_result(i, result)``
     is called as each answer comes; ``wanted(i)`` is asked before each turn.  ``portfolios``: each problem
     is searched once per entry, with those beam widths (:func:`pyapp.search.solver.search`; None: the
-    solver's own), side by side; the first to decide answers and the others stop (a winnable position is
-    often found soonest by the wide beams, a lost one proved soonest by the complete search, which comes
-    early when the beams are few)."""
+    solver's own), side by side, the ``k``-th from round ``k`` on; the first to decide answers and the others
+    stop (a winnable position is often found soonest by the wide beams, a lost one proved soonest by the
+    complete search, which comes early when the beams are few)."""
     if not problems:
         return []
     table = table_for(problems[0]) if table is None else table
     by_nodes = budget.max_seconds is None and budget.max_nodes is not None
-    tasks = [_Task(p, TaskClock(budget.clock), i, widths) for i, p in enumerate(problems) for widths in portfolios]
+    tasks = [_Task(p, TaskClock(budget.clock), i, widths, k) for i, p in enumerate(problems)
+             for k, widths in enumerate(portfolios)]
     answers: list[Result | None] = [None] * len(problems)
     turn = first * 1000 if by_nodes else first
+    round_ = 0
 
     def finish(i: int, result: Result) -> None:
         answers[i] = result
@@ -112,7 +117,7 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
     while not budget.over() and (todo := open_tasks()):
         for task in todo:
             i = task.index
-            if answers[i] is not None or not wanted(i):
+            if answers[i] is not None or not wanted(i) or task.rank > round_:
                 continue
             known = table.answer(task.problem)
             if known is not None:
@@ -131,6 +136,7 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
                 if done.status != "unknown":
                     finish(i, done)
         turn *= 2
+        round_ += 1
     # the budget is spent: each search still running answers what it has (``unknown``, how far it got)
     for task in tasks:
         i = task.index
