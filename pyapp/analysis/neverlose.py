@@ -12,7 +12,10 @@ answers both questions the page asks in that mode, in one cancellable step gener
    ``bad`` (with why) or ``unknown``.
 
 It uses the Hint budget (``DEFAULT_HINT_SECONDS``) and Hint's filing rules (the ``min`` goal
-included), only driving the solver's step generator instead of blocking on it.  Every search goes
+included), only driving the solver's step generator instead of blocking on it.  Toward a definite goal
+the searches of the position and of its jumps run side by side in turns that double
+(:func:`pyapp.analysis.turns.turns_steps`): a jump whose position is winnable usually needs a fraction of
+a second, a losing one may need seconds for its proof, and neither waits on the other's share.  Every search goes
 through the game's table of proved positions (:mod:`.proven`): the position after a jump on a line
 already found, an undo, or a position proved lost before is answered at once, and nothing proved is
 searched twice.
@@ -20,7 +23,7 @@ searched twice.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 from ..core.budget import Budget, Progress, budget_of, drive
@@ -29,10 +32,24 @@ from ..core.problem import Problem, Result
 from ..exact.count import memo_steps
 from .hint import DEFAULT_HINT_SECONDS, Hint, _classes, _file
 from .proven import decide_steps
+from .turns import turns_steps
 
 SLICE_SECONDS = 0.05
 FUNNEL_SECONDS = 2.0
 """At most this long for the solution counts of the funnel off the shipped games (after every verdict)."""
+PORTFOLIOS: tuple[tuple[int, ...] | None, ...] = (None, (128, 256))
+"""Never-lose toward a definite goal searches each position after a jump with at most :data:`PROVER_PEGS`
+pegs twice side by side (:mod:`.turns`): with the solver's own portfolio, whose wide beams find most winnable
+lines soonest, and with only the two narrow beams before the linear programme and the complete search
+(depth-first and level search), which decides both kinds but proves a lost position soonest.  Measured on
+French d2 -> d6 jump verdicts (25-32 pegs) the solver's own portfolio left unknown in 10 CPU s (decided by a
+long solve): 4 lost ones were proved in 0.27-1.18 s instead of 2.1-3.1 s, 4 winnable ones found in 1.3-7.8 s
+instead of 1.5-10 s; but 2 winnable ones the wide beams find in 0.6 s took the complete search 9 s or more,
+hence both."""
+PROVER_PEGS = 32
+"""Above this many pegs the complete search does not finish in a never-lose budget (German e5 -> e5 at 41
+pegs: no answer after 120 CPU s and 11.6 million stored positions), and the second portfolio would only halve
+the wide beams' time: those positions are searched with the solver's own portfolio alone."""
 VERDICT = "verdict:"
 """The note of the progress report that carries the position's own status, before the jumps are filed."""
 
@@ -64,12 +81,11 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
                      budget: Budget | None = None) -> Generator[Progress, None, NeverLose]:
     """Yield the solver's progress (nodes summed over its runs) every slice; return :class:`NeverLose`.
 
-    ``budget`` (or one of ``max_seconds``): each search gets an equal share of what is left."""
+    ``budget`` (or one of ``max_seconds``).  Toward a definite goal the position and its jumps are decided
+    side by side in doubling turns (:mod:`.turns`), so the easy verdicts come first and the hard ones get
+    what is left; toward the fewest pegs, the position first, then each jump on an equal share."""
     budget = budget_of(budget, max_seconds, slice_seconds=slice_seconds)
     board, start, goal = problem.board, problem.start, problem.goal
-
-    def share(parts: int) -> Budget:
-        return budget.share(parts)
 
     def run(pos: int, part: Budget) -> Generator[Progress, None, Result]:
         gen = decide_steps(Problem(board, pos, goal), part)
@@ -82,8 +98,85 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
 
     jumps = legal_jumps(board, start)
     classes = _classes(problem, jumps) if jumps else []
-    # the position's own verdict first, on up to half the budget: it is what the page shows first
-    whole = yield from run(start, share(2 if classes else 1))
+    if goal.definite and jumps:
+        out = yield from _side_by_side(problem, classes, budget)
+    else:
+        out = yield from _one_by_one(problem, jumps, classes, budget, run)
+    if out.status == "winnable" and goal.definite and not budget.over():
+        yield from _funnel(problem, out, budget)
+    out.nodes = budget.nodes
+    out.seconds = out.jumps.seconds = budget.elapsed()
+    return out
+
+
+def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int]]]], budget: Budget
+                  ) -> Generator[Progress, None, NeverLose]:
+    """A definite goal: the position and one position per class of jumps decided side by side in turns
+    that double (:mod:`.turns`); the position's verdict is announced as soon as it is known (its own proof,
+    a jump proved good, or every jump proved bad)."""
+    board, start, goal = problem.board, problem.start, problem.goal
+    out = NeverLose("unknown")
+    own: list[Result] = []
+
+    def wanted(i: int) -> bool:
+        return out.status == "unknown" if i == 0 else out.status != "lost"
+
+    def on_result(i: int, result: Result) -> None:
+        if i == 0:
+            own.append(result)
+            if result.status == "impossible":
+                out.status, out.reason = "lost", result.reason
+            elif result.status == "solved":
+                out.status, out.line = "winnable", list(result.jumps)
+            return
+        for jump, perm in classes[i - 1]:
+            _file(out.jumps, True, jump, result, [(perm[a], perm[b], perm[c]) for a, b, c in result.jumps])
+        if out.status == "unknown" and out.jumps.good:  # a jump that keeps the goal reachable proves the position
+            first = out.jumps.good[0]
+            out.status, out.line = "winnable", [first, *out.jumps.lines[first]]
+
+    problems = [problem, *(Problem(board, apply_jump(start, members[0][0]), goal) for members in classes)]
+    portfolios = PORTFOLIOS if start.bit_count() - 1 <= PROVER_PEGS else PORTFOLIOS[:1]
+    steps = turns_steps(problems, budget, wanted=wanted, on_result=on_result, portfolios=portfolios)
+    told = False
+    try:
+        while True:
+            yield next(steps)
+            if not told and out.status != "unknown":
+                told = True
+                yield budget.progress(note=f"{VERDICT}{out.status}")
+    except StopIteration as stop:
+        results = stop.value
+    jumps = legal_jumps(board, start)
+    if out.status == "lost":
+        out.jumps = Hint()  # a lost position files no jumps (every one loses, by the same proof)
+        return out
+    for members, result in zip(classes, results[1:]):
+        if result is None:
+            for jump, _ in members:
+                out.jumps.unknown.append(jump)
+                out.jumps.reasons[jump] = budget.why()
+    if out.status == "unknown" and len(out.jumps.bad) == len(jumps):
+        out.status, out.reason, out.jumps = "lost", "every legal jump leads to a lost position", Hint()
+    elif out.status == "unknown":
+        nodes = own[0].nodes if own else budget.nodes
+        out.reason = f"budget spent after {nodes:,} nodes"
+    order = {j: i for i, j in enumerate(jumps)}
+    for bucket in (out.jumps.good, out.jumps.bad, out.jumps.unknown):
+        bucket.sort(key=order.__getitem__)
+    if not told:
+        yield budget.progress(note=f"{VERDICT}{out.status}")
+    return out
+
+
+def _one_by_one(problem: Problem, jumps: list[Jump], classes: list[list[tuple[Jump, dict[int, int]]]],
+                budget: Budget, run: Callable[[int, Budget], Generator[Progress, None, Result]]
+                ) -> Generator[Progress, None, NeverLose]:
+    """The fewest-pegs goal (no jump can be judged before the fewest pegs from the position are known)
+    and a position without a jump: the position first, on up to half the budget, then each class of
+    jumps on an equal share of what is left."""
+    start, goal = problem.start, problem.goal
+    whole = yield from run(start, budget.share(2 if classes else 1))
     out = NeverLose("unknown", f"budget spent after {whole.nodes:,} nodes")
     if not jumps:
         out.status = "over"
@@ -102,7 +195,7 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
             out.jumps.reasons = {j: "the fewest pegs reachable from here is not known (budget spent)" for j in jumps}
         else:
             for n, members in enumerate(classes):
-                result = yield from run(apply_jump(start, members[0][0]), share(len(classes) - n))
+                result = yield from run(apply_jump(start, members[0][0]), budget.share(len(classes) - n))
                 for jump, perm in members:
                     line = [(perm[a], perm[b], perm[c]) for a, b, c in result.jumps]
                     _file(out.jumps, goal.definite, jump, result, line)
@@ -115,10 +208,6 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
             # a jump after which the goal is reachable proves the position winnable
             first = out.jumps.good[0]
             out.status, out.reason, out.line = "winnable", None, [first, *out.jumps.lines[first]]
-    if out.status == "winnable" and goal.definite and not budget.over():
-        yield from _funnel(problem, out, budget)
-    out.nodes = budget.nodes
-    out.seconds = out.jumps.seconds = budget.elapsed()
     return out
 
 

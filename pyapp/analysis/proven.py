@@ -103,14 +103,15 @@ def table_for(problem: Problem) -> Proven:
     return _TABLES[key]
 
 
-def decide_steps(problem: Problem, budget: Budget, table: Proven | None = None
-                 ) -> Generator[Progress, None, Result]:
+def decide_steps(problem: Problem, budget: Budget, table: Proven | None = None,
+                 beam_widths: tuple[int, ...] | None = None) -> Generator[Progress, None, Result]:
     """The solver's answer for ``problem``, from ``table`` when it was proved before, else searched on
-    ``budget`` and recorded (``table`` defaults to the engine's table for the problem)."""
+    ``budget`` and recorded (``table`` defaults to the engine's table for the problem; ``beam_widths``:
+    the solver's beams, by default its own)."""
     table = table_for(problem) if table is None else table
     known = table.answer(problem)
     if known is not None:
         return known
-    result = yield from search(problem, budget=budget)
+    result = yield from search(problem, budget=budget, beam_widths=beam_widths)
     table.record(problem, result)
     return result

@@ -143,6 +143,11 @@ class Budget:
             return True
         return self.deadline is not None and self.clock() >= self.deadline
 
+    def expire(self) -> None:
+        """End this budget's time now (not its parent's): the call answers with what it has at its
+        next check, as when its time runs out (a scheduler taking back a paused search's turn)."""
+        self.deadline = self.clock()
+
     def out_of_time(self) -> bool:
         return self.deadline is not None and self.clock() >= self.deadline
 

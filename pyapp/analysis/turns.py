@@ -1,0 +1,181 @@
+"""Several searches of one analysis side by side in one process, in turns that double.
+
+Never-lose asks the solver about a position and about the position after each class of its jumps.
+Those questions are not equally hard: a winnable position usually gives up a solution in a fraction
+of a second, while a lost one may need its pagoda found by linear programming or an exhaustive
+search.  Handing every question an equal share up front spends most of the budget waiting on the
+shares of easy questions that ended early, and leaves each hard one a small, fixed slice.
+
+:func:`turns_steps` runs the searches (each a :func:`pyapp.analysis.proven.decide_steps` generator, so
+the game's table of proved positions answers what was proved before) in rounds: in round ``r`` every
+undecided search runs until it has spent ``first * 2**r`` of its own time, so the easy questions are
+answered in the first rounds, and the hard ones get what is left, the longer turns last.  No work
+is thrown away between turns: a search is paused between two of its progress reports (every slice
+of the budget) and resumed where it stopped.  Each search reads its own clock, which runs only
+during its turns (on the budget's clock, CPU or wall), so its budget (the whole budget, on its own
+clock) and the phases of its portfolio see the time it had, not the time the others had.
+
+Before each turn the table is consulted again: a position another search has proved meanwhile (it
+lay on that search's solution) is answered at once.  The caller's ``wanted`` drops searches whose
+answer no longer matters (the position's own verdict once a jump is proved good).  When the budget is
+spent each search still running is stopped at its next check and answers ``unknown`` with how far it
+got, as a search on its own budget does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+
+from ..core.budget import Budget, Clock, Progress
+from ..core.problem import Problem, Result
+from .proven import Proven, decide_steps, table_for
+
+FIRST_TURN = 0.05
+"""Seconds of its own time each search has after the first round (then 0.1, 0.2, ...)."""
+
+
+class TaskClock:
+    """A clock that runs only while its search has the turn (reading ``base`` for the time that passes)."""
+
+    def __init__(self, base: Clock) -> None:
+        self.base = base
+        self.spent = 0.0
+        self.since: float | None = None
+
+    def __call__(self) -> float:
+        return self.spent if self.since is None else self.spent + self.base() - self.since
+
+    def resume(self) -> None:
+        self.since = self.base()
+
+    def pause(self) -> None:
+        if self.since is not None:
+            self.spent += self.base() - self.since
+            self.since = None
+
+
+@dataclass
+class _Task:
+    problem: Problem
+    clock: TaskClock
+    index: int
+    """Which problem it searches."""
+    widths: tuple[int, ...] | None
+    """The beam widths of its portfolio (None: the solver's own)."""
+    rank: int
+    """Its portfolio's place in the list: the ``k``-th starts in round ``k`` (the first answers most
+    questions in its first turn, and the others then never start)."""
+    budget: Budget | None = None
+    ended: Result | None = None
+    """Its own answer, once it ended (``unknown`` only when the budget was spent)."""
+    steps: Generator[Progress, None, Result] | None = None
+
+    def used(self) -> float:
+        """Its work so far: own seconds, or nodes when the budget counts nodes only."""
+        if self.budget is not None and self.budget.max_seconds is None:
+            return float(self.budget.nodes)
+        return self.clock()
+
+
+def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST_TURN,
+                wanted: Callable[[int], bool] = lambda i: True,
+                on_result: Callable[[int, Result], object] | None = None,
+                table: Proven | None = None, portfolios: tuple[tuple[int, ...] | None, ...] = (None,)
+                ) -> Generator[Progress, None, list[Result | None]]:
+    """Decide ``problems`` (one board and goal) side by side on ``budget``; yield its progress; return
+    each one's :class:`Result` in order (None for one dropped by ``wanted`` before it answered).
+
+    ``first``: the first round's turn in seconds of a search's own time (without a time limit but with
+    a node limit, the turns count nodes: ``first`` times 1,000 nodes, doubling).  ``on_result(i, result)``
+    is called as each answer comes; ``wanted(i)`` is asked before each turn.  ``portfolios``: each problem
+    is searched once per entry, with those beam widths (:func:`pyapp.search.solver.search`; None: the
+    solver's own), side by side, the ``k``-th from round ``k`` on; the first to decide answers and the others
+    stop (a winnable position is often found soonest by the wide beams, a lost one proved soonest by the
+    complete search, which comes early when the beams are few)."""
+    if not problems:
+        return []
+    table = table_for(problems[0]) if table is None else table
+    by_nodes = budget.max_seconds is None and budget.max_nodes is not None
+    tasks = [_Task(p, TaskClock(budget.clock), i, widths, k) for i, p in enumerate(problems)
+             for k, widths in enumerate(portfolios)]
+    answers: list[Result | None] = [None] * len(problems)
+    turn = first * 1000 if by_nodes else first
+    round_ = 0
+
+    def finish(i: int, result: Result) -> None:
+        answers[i] = result
+        for task in tasks:
+            if task.index == i:
+                _close(task)
+        if on_result is not None:
+            on_result(i, result)
+
+    def open_tasks() -> list[_Task]:
+        return [t for t in tasks if answers[t.index] is None and not t.ended and wanted(t.index)]
+
+    while not budget.over() and (todo := open_tasks()):
+        for task in todo:
+            i = task.index
+            if answers[i] is not None or not wanted(i) or task.rank > round_:
+                continue
+            known = table.answer(task.problem)
+            if known is not None:
+                finish(i, known)
+                continue
+            if budget.over():
+                break
+            if task.steps is None:
+                left = budget.remaining_nodes()
+                task.budget = Budget(budget.max_seconds, left, budget.max_bytes,
+                                     slice_seconds=budget.slice_seconds, parent=budget, clock=task.clock)
+                task.steps = decide_steps(task.problem, task.budget, table, task.widths)
+            done = yield from _turn(task, budget, turn)
+            if done is not None:
+                task.ended = done
+                if done.status != "unknown":
+                    finish(i, done)
+        turn *= 2
+        round_ += 1
+    # the budget is spent: each search still running answers what it has (``unknown``, how far it got)
+    for task in tasks:
+        i = task.index
+        if answers[i] is None and task.steps is not None and wanted(i):
+            assert task.budget is not None
+            task.budget.expire()
+            done = yield from _turn(task, budget, None)
+            task.ended = done
+        _close(task)
+    for i, answer in enumerate(answers):
+        if answer is None and wanted(i):
+            ended = [t.ended for t in tasks if t.index == i and t.ended is not None]
+            if ended:
+                answers[i] = ended[-1]  # the last portfolio's: the complete search says how far it got
+                if on_result is not None:
+                    on_result(i, ended[-1])
+    return answers
+
+
+def _turn(task: _Task, budget: Budget, until: float | None) -> Generator[Progress, None, Result | None]:
+    """Run ``task`` until its work reaches ``until`` (None: to its answer) or ``budget`` is over; its answer or None."""
+    assert task.steps is not None
+    task.clock.resume()
+    try:
+        while True:
+            p = next(task.steps)
+            task.clock.pause()
+            yield budget.progress(entries=p.entries, depth=p.depth)
+            if until is not None and (task.used() >= until or budget.over()):
+                return None
+            task.clock.resume()
+    except StopIteration as stop:
+        task.steps = None
+        return stop.value
+    finally:
+        task.clock.pause()
+
+
+def _close(task: _Task) -> None:
+    if task.steps is not None:
+        task.steps.close()
+        task.steps = None
