@@ -50,9 +50,14 @@ export function checkOnPool(ctx, args, { onVerdict, onPool }) {
     if (stopped) return plan;
     if (got.size < 2) return { ...(await stage(engine.request("never_lose", args, { onProgress }))), why: got.why };
     const job = spread(got.pool, args, plan.shares, t0, { onVerdict, onPool });
-    stop = () => job.cancel(CANCEL_GRACE_MS).then(({ terminated }) => {
-      if (terminated) store.do("pool/set", { status: "off" });
-    });
+    stop = () => {
+      const t = performance.now();
+      job.cancel(CANCEL_GRACE_MS).then(({ terminated }) => {
+        // measured for tests and the bench: from the stop until every pool worker answered or was terminated
+        ctx.lab?.neverloseStops.push({ ms: Math.round(performance.now() - t), terminated });
+        if (terminated) store.do("pool/set", { status: "off" });
+      });
+    };
     const answers = await job.promise;
     const parts = answers.map((a) => (a && a.decide ? a : null)); // a share closed without its answer: not answered
     return ctx.call("never_lose_merge", { ...args, parts, cancelled: stopped, workers: got.size,

@@ -4,8 +4,9 @@ worker; every position of a game gets its data-verdict, the note says the check 
 verdicts are the one-worker check's (CPython's ``never_lose``, the same code in one process).
 
 The game follows the solver's line for the default game (d2 -> d6), opened by a link 15 jumps in, then
-played on with never-lose on; finally an undo answers at once from the engine's game-long table of proved
-positions (what the pool proved was recorded there by the merge).
+played on with never-lose on; an undo then answers from the engine's game-long table of proved positions (what
+the pool proved was recorded there by the merge: only the jumps it left undecided go to the pool again), and a
+move played while the pool decides stops its questions at once.
 """
 
 from __future__ import annotations
@@ -96,4 +97,18 @@ def test_a_french_game_on_two_pool_workers_gets_the_one_worker_verdicts(pooled):
     assert pooled.evaluate("window.nlAsked") <= len(before["unknown"])
     assert ("workers" in again) == bool(before["unknown"])
     assert again["status"] == before["status"] and set(map(tuple, before["good"])) <= set(map(tuple, again["good"]))
+    # a new move while the pool decides: its questions stop (answered or terminated) within the grace period
+    x, _, y = next(j for j in again["good"] if (j[0], j[2]) != names[OPENED + PLAYED - 1])
+    pooled.click(f"[data-hole='{x}']")
+    pooled.click(f"[data-hole='{y}']")
+    wait_state(pooled, OPENED + PLAYED)
+    pooled.wait_for_function("() => window.pegLab.store.state.neverlose.pool", timeout=60_000)
+    x, _, y = pooled.evaluate("window.pegLab.store.state.board.legal")[0]
+    pooled.click(f"[data-hole='{x}']")
+    pooled.click(f"[data-hole='{y}']")
+    pooled.wait_for_function("() => window.pegLab.neverloseStops.length > 0", timeout=30_000)
+    stop = pooled.evaluate("window.pegLab.neverloseStops[0]")
+    print("stopped in", stop)
+    assert not stop["terminated"] and stop["ms"] < 1000, stop
+    _verdict(pooled, 36 - OPENED - PLAYED - 1)
     assert not pooled.errors
