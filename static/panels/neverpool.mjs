@@ -15,7 +15,7 @@
 // A newer position, never-lose switched off or a task stops the check: its running questions are asked to
 // stop (each answers with what it did within a slice, and what they proved is still merged into the
 // engine's table); a pool worker that has not answered after CANCEL_GRACE_MS is terminated (the pool then
-// starts afresh when next needed).
+// starts afresh when next needed), unless a task has taken the pool meanwhile (it is then left to answer).
 //
 // The pool is used when it is up already or the page was opened with ?workers=N; never-lose alone does not
 // start it, and a game whose winnable set ships never needs it (the plan answers by lookup).
@@ -52,10 +52,18 @@ export function checkOnPool(ctx, args, { onVerdict, onPool }) {
     const job = spread(got.pool, args, plan.shares, t0, { onVerdict, onPool });
     stop = () => {
       const t = performance.now();
-      job.cancel(CANCEL_GRACE_MS).then(({ terminated }) => {
+      let timer;
+      const late = new Promise((resolve) => { timer = setTimeout(() => resolve("late"), CANCEL_GRACE_MS); });
+      Promise.race([job.cancel(), late]).then((how) => {
+        clearTimeout(timer);
+        // a worker that has not answered in time is terminated, unless an analysis (a task) now uses the pool
+        const terminated = how === "late" && !store.state.task;
+        if (terminated) {
+          got.pool.stop();
+          store.do("pool/set", { status: "off" });
+        }
         // measured for tests and the bench: from the stop until every pool worker answered or was terminated
         ctx.lab?.neverloseStops.push({ ms: Math.round(performance.now() - t), terminated });
-        if (terminated) store.do("pool/set", { status: "off" });
       });
     };
     const answers = await job.promise;
