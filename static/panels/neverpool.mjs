@@ -23,6 +23,7 @@
 import { spreadRequests } from "../engine/pool.mjs";
 
 const CANCEL_GRACE_MS = 1000;
+const SHOW_MS = 250;
 const POSITION = "position";
 const firstJump = (move) => move.split("-").slice(0, 2).join("-");
 
@@ -81,8 +82,15 @@ function spread(pool, args, shares, t0, { onVerdict, onPool }) {
   const nodes = new Array(n).fill(0);
   const at = shares.indexOf(POSITION);
   let launched = 0;
-  const show = () => onPool({ done: answers.filter(Boolean).length, total: n,
-    nodes: nodes.reduce((a, b) => a + b, 0), workers: pool.size });
+  let shown = { at: -Infinity, done: -1 };
+  // the note follows every answer, and the nodes at most every SHOW_MS (each pool worker reports every slice)
+  const show = () => {
+    const done = answers.filter(Boolean).length;
+    const now = performance.now();
+    if (done === shown.done && now - shown.at < SHOW_MS) return;
+    shown = { at: now, done };
+    onPool({ done, total: n, nodes: nodes.reduce((a, b) => a + b, 0), workers: pool.size });
+  };
   // each question gets its lane's equal share of what is left of the budget (as the one-worker check
   // shares it out), counted when it starts
   const argsOf = (decide) => {
