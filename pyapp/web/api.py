@@ -5,8 +5,8 @@ side (message envelopes, ids, cancel, JSDoc types) is ``static/engine/protocol.m
 
 * ``call(fn, args_json) -> str``: one-shot requests (:data:`ONE_SHOT`: ``boards``, ``state``, ``puzzle``,
   ``apply``, ``legal``, ``custom_board``, ``cnf``, ``warm``, ``table_info``, ``table_merge``,
-  ``finishes_merge``; ``hint`` and ``finishes`` too, run to the end).  Answer: ``{"ok": value}`` or
-  ``{"error": message}``.
+  ``finishes_merge``, ``never_lose_merge``; ``hint`` and ``finishes`` too, run to the end).  Answer:
+  ``{"ok": value}`` or ``{"error": message}``.
 * ``start(fn, args_json) -> Job`` and ``is_streaming(fn)``: long requests
   (:data:`pyapp.web.jobs.STREAMING`: ``solve``, ``hint``, ``finishes``, ``never_lose``, ``count``,
   ``fewest``, ``table``, ``bench``, ``study``; built in :mod:`pyapp.web.jobs`).  The worker calls ``job.step()`` (about
@@ -38,7 +38,11 @@ side (message envelopes, ids, cancel, JSDoc types) is ``static/engine/protocol.m
     the search got), ``line``, ``good``, ``bad`` and ``unknown`` (each with its reason), ``nodes``,
     ``seconds``, and the funnel: ``solutions`` (here), ``through`` (``[{jump, solutions}]``, every legal
     jump, 0 for a losing one) and ``history`` (one per position of the game, None where not known), as
-    decimal strings above 2**53 (:mod:`.wire`); all None or empty where not counted.
+    decimal strings above 2**53 (:mod:`.wire`); all None or empty where not counted.  On the page's pool
+    (:mod:`pyapp.web.neverpool`): with ``workers`` N the plan (the answer itself, or ``shares``: the
+    questions to decide side by side), with ``decide`` a pool worker's share (one question: the solver's
+    ``status``, ``reason``, ``moves``, ``nodes``), then ``never_lose_merge`` (``parts``, ``cancelled``,
+    ``workers``, ``seconds``) checks and records them and answers as the one-worker request, with ``workers``.
   - ``hint``: ``good``, ``bad`` (with reasons), ``unknown``, ``legal``, ``cancelled`` and ``method``
     (``exact`` from a loaded set by lookup, ``search`` through the game's table of proved positions).
   - ``finishes``: ``possible`` (hole -> solution), ``impossible`` and ``unknown`` (hole -> reason),
@@ -274,10 +278,20 @@ def finishes_merge(args: dict) -> dict:
     return webfinishes.merge_request(args)
 
 
+def never_lose_merge(args: dict) -> dict:
+    """Never-lose verdicts the page's pool decided question by question, checked (every solution replayed,
+    every proof named), kept in the engine's table of proved positions and answered as the one-worker
+    ``never_lose`` request (:func:`pyapp.web.neverpool.merge_request`)."""
+    from . import neverpool
+
+    return neverpool.merge_request(args)
+
+
 ONE_SHOT: dict[str, Callable[[dict], Any]] = {
     "boards": boards, "state": state, "render": state, "custom_board": custom_board,
     "hint": hint, "finishes": finishes, "cnf": cnf, "puzzle": puzzle, "exact_estimate": exact_estimate,
     "table_info": table_info, "table_merge": table_merge, "finishes_merge": finishes_merge,
+    "never_lose_merge": never_lose_merge,
 }
 def call(fn: str, args_json: str) -> str:
     """Run a one-shot request; returns JSON ``{"ok": value}`` or ``{"error": message}``."""

@@ -17,6 +17,7 @@ from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.notation import format_moves
 from ..core.problem import Result
 from ..core.request import from_request, result_json
+from . import neverpool
 from . import play as webplay
 from .wire import dumps
 
@@ -115,6 +116,8 @@ def solve_job(args: dict) -> Job:
 
 
 def never_lose_job(args: dict) -> Job:
+    """Never-lose in this worker; with ``workers`` N (2 or more) the plan for the page's pool, with ``decide``
+    a pool worker's share (both in :mod:`pyapp.web.neverpool`)."""
     s = from_request(args)
     seconds = fields.number(args, "max_seconds", webplay.NEVER_LOSE_SECONDS)
     t0 = time.perf_counter()
@@ -135,8 +138,16 @@ def never_lose_job(args: dict) -> Job:
     history = [s.start]
     for jump in s.jumps:
         history.append(apply_jump(history[-1], jump))
-    return Job(webplay.never_lose_job(s.problem, seconds, history), lambda value: value, progress,
-               cancelled=cancelled)
+    workers = fields.integer(args, "workers", 1, low=1, high=64) or 1
+    decide = fields.text(args, "decide", 100)
+    if decide is not None:  # a pool worker's share (pyapp.web.neverpool)
+        if workers > 1:
+            raise PegError("'decide' (a pool worker's share) and 'workers' (the plan for a pool) do not go together")
+        budget = _budget(args, seconds, ANALYSIS_SLICE_SECONDS)
+        return Job(neverpool.share_steps(s.problem, decide, budget), lambda value: value, _progress, budget)
+    gen = neverpool.plan_steps(s.problem, seconds, history) if workers > 1 else \
+        webplay.never_lose_job(s.problem, seconds, history)
+    return Job(gen, lambda value: value, progress, cancelled=cancelled)
 
 
 def bench_job(args: dict) -> Job:

@@ -154,12 +154,18 @@ export function runPooled(driver, pool, fn, args, { onProgress } = {}) {
  *  what it has done, within a slice or two.  A worker that has not answered after `graceMs` (busy in
  *  a step that does not pause, or starved of CPU) is not waited for: the whole pool is terminated
  *  (its item answers null, "not computed") and starts afresh next time.  The returned promise
- *  settles when every worker has stopped, with {terminated}. */
+ *  settles when every worker has stopped, with {terminated}.  skip(i) leaves item i out: not started,
+ *  or asked to stop (it then answers with what it has done) when it runs. */
 export function spreadRequests(pool, fn, items, { argsOf = (item) => item, onProgress, onResult } = {}) {
   const results = new Array(items.length).fill(null);
   const running = new Map(); // item index -> {cancel, promise}
+  const skipped = new Set();
   let next = 0;
   let stopped = false;
+  const skip = (i) => {
+    skipped.add(i);
+    running.get(i)?.cancel();
+  };
   const cancel = (graceMs = Infinity) => {
     stopped = true;
     const pending = [...running.values()];
@@ -178,6 +184,7 @@ export function spreadRequests(pool, fn, items, { argsOf = (item) => item, onPro
   const lane = async (w) => {
     while (!stopped && next < items.length) {
       const i = next++;
+      if (skipped.has(i)) continue;
       const req = pool.request(w, fn, argsOf(items[i]), { onProgress: (p) => onProgress?.(i, p) });
       running.set(i, req);
       try {
@@ -195,5 +202,5 @@ export function spreadRequests(pool, fn, items, { argsOf = (item) => item, onPro
     cancel();
     throw err;
   });
-  return { promise, cancel };
+  return { promise, cancel, skip };
 }

@@ -8,11 +8,14 @@
 //     selected the targets of its losing jumps are marked `loses-to`;
 //   * when the budget runs out the note says "unknown", with how far the search got.
 // The check runs beside the game, not as a task: the board stays playable, a newer position
-// cancels the older check.  Store slice "neverlose": {on, key, checking, result}.
+// cancels the older check.  When the page's pool of workers is up (or ?workers=N), the position's own
+// verdict and its jumps are decided side by side there (neverpool.mjs).  Store slice "neverlose":
+// {on, key, checking, result, early, pool (the pool's progress: {done, total, nodes, workers})}.
 
 import { positionKey } from "./finishmap.mjs";
 import { gameArgs } from "../play/game.mjs";
 import { renderFunnel, shortCount } from "./funnel.mjs";
+import { checkOnPool, poolWanted } from "./neverpool.mjs";
 import { bookAnswer } from "./opening.mjs";
 
 export const NEVER_LOSE_SECONDS = 10; // Hint's budget (pyapp.analysis.hint.DEFAULT_HINT_SECONDS)
@@ -20,11 +23,12 @@ const jumpText = (j) => `${j[0]}-${j[2]}`;
 const sameJump = (a, b) => a.join() === b.join();
 
 export function defineNeverLose(store) {
-  store.define("neverlose", { on: false, key: null, checking: false, result: null, early: null }, {
-    toggle(s, on) { s.neverlose = { on, key: null, checking: false, result: null }; },
-    checking(s, key) { s.neverlose = { ...s.neverlose, key, checking: true, result: null, early: null }; },
+  store.define("neverlose", { on: false, key: null, checking: false, result: null, early: null, pool: null }, {
+    toggle(s, on) { s.neverlose = { on, key: null, checking: false, result: null, pool: null }; },
+    checking(s, key) { s.neverlose = { ...s.neverlose, key, checking: true, result: null, early: null, pool: null }; },
     early(s, key, status, ms) { if (s.neverlose.key === key) s.neverlose = { ...s.neverlose, early: { status, ms } }; },
-    result(s, key, result) { if (s.neverlose.on) s.neverlose = { ...s.neverlose, key, checking: false, result }; },
+    pool(s, key, progress) { if (s.neverlose.key === key && s.neverlose.checking) s.neverlose = { ...s.neverlose, pool: progress }; },
+    result(s, key, result) { if (s.neverlose.on) s.neverlose = { ...s.neverlose, key, checking: false, result, pool: null }; },
   });
 }
 
@@ -61,8 +65,9 @@ export function neverLoseView(view, ui) {
       : nl.checking && nl.key === key ? "checking" : null;
     setData(ui.note, { verdict, pegs: verdict ? state.board?.pegs.length : null, ms: (r ?? early)?.ms });
     if (!nl.on) return;
-    if (early) ui.note.textContent = EARLY[early.status] ?? "Never lose: checking each jump…";
-    else if (nl.checking && nl.key === key) ui.note.textContent = "Never lose: checking this position…";
+    const pooled = nl.checking && nl.key === key && nl.pool ? ` ${poolText(nl.pool)}` : "";
+    if (early) ui.note.textContent = (EARLY[early.status] ?? "Never lose: checking each jump…") + pooled;
+    else if (nl.checking && nl.key === key) ui.note.textContent = `Never lose: checking this position…${pooled}`;
     else if (!r) ui.note.textContent = "Never lose: on.";
     else ui.note.textContent = noteText(r);
   };
@@ -92,6 +97,10 @@ const PROOFS = [["pagoda", "pagoda function"], ["position class", "position clas
   ["exact analysis", "exact winnable set"], ["sat solver", "SAT solver"], ["leaves at best", "search"]];
 const proofOf = (reason = "") => PROOFS.find(([p]) => reason.toLowerCase().startsWith(p))?.[1] ?? "proved";
 
+/** The pool's progress, as the note shows it while the check runs. */
+const poolText = (p) => `(on ${p.workers} workers: ${p.done} of ${p.total} questions decided, `
+  + `${p.nodes.toLocaleString("en")} positions searched)`;
+
 function noteText(r) {
   if (r.status === "lost") return `Never lose: the goal can no longer be reached (${r.reason}).`;
   if (r.status === "over") return "Never lose: no jump is left.";
@@ -104,14 +113,21 @@ function noteText(r) {
   if (r.bad.length) parts.push(`Losing jumps (red): ${r.bad.map((b) => `${jumpText(b.jump)} (${proofOf(b.reason)})`).join(", ")}.`);
   else if (r.status === "winnable" && !r.unknown.length) parts.push("No jump loses here.");
   if (r.unknown.length) parts.push(`Not decided in time: ${r.unknown.map((u) => jumpText(u.jump)).join(", ")}.`);
+  if (r.workers > 1) parts.push(`(Decided on ${r.workers} workers side by side.)`);
   return parts.join(" ");
 }
 
-/** ctx = {store, engine, game}.  Returns {toggle}. */
+/** The check in the page's engine worker alone: {promise, cancel}. */
+function oneWorker(engine, args, onProgress) {
+  const { id, promise } = engine.request("never_lose", args, { onProgress });
+  return { promise, cancel: () => engine.cancel(id) };
+}
+
+/** ctx = {store, engine, game, pool}.  Returns {toggle}. */
 export function createNeverLose(ctx) {
   const { store } = ctx;
   const s = store.state;
-  let running = null; // {id, key}
+  let running = null; // {key, cancel}
   let seenKey = null;
   let changedAt = performance.now(); // when the position shown last changed (data-ms counts from it)
   let lastDone = null; // {key, jumps, result}: the last finished check, to flag the next move at once
@@ -137,7 +153,7 @@ export function createNeverLose(ctx) {
     const booked = await bookAnswer(s.game); // the start of a default game: decided when the site was built
     if (positionKey(s) !== key || !s.neverlose.on || s.task || key === running?.key) return;
     if (booked) {
-      if (running) ctx.engine.cancel(running.id);
+      running?.cancel();
       running = null;
       store.do("neverlose/result", key, { ...booked, ms: Math.round(performance.now() - t0) });
       lastDone = { key, jumps, result: booked };
@@ -147,15 +163,18 @@ export function createNeverLose(ctx) {
       store.do("neverlose/checking", key);
       return;
     }
-    if (running) ctx.engine.cancel(running.id);
+    running?.cancel();
     const flagged = flagNow();
     const early = (p) => { // the position's own status arrives before each jump is filed
       if (!EARLY[p.verdict] || positionKey(s) !== key || !s.neverlose.checking) return; // "unknown" only at the end
       store.do("neverlose/early", key, p.verdict, Math.round(performance.now() - t0));
     };
-    const { id, promise } = ctx.engine.request("never_lose", { ...gameArgs(s.game), max_seconds: NEVER_LOSE_SECONDS },
-      { onProgress: early });
-    running = { id, key };
+    const args = { ...gameArgs(s.game), max_seconds: NEVER_LOSE_SECONDS };
+    const mine = poolWanted(ctx)
+      ? checkOnPool(ctx, args, { onVerdict: (verdict) => early({ verdict }), onPool: (p) => store.do("neverlose/pool", key, p) })
+      : oneWorker(ctx.engine, args, early);
+    const { promise } = mine;
+    running = { key, cancel: mine.cancel };
     store.do("neverlose/checking", key);
     let r;
     try {
@@ -163,7 +182,7 @@ export function createNeverLose(ctx) {
     } catch (err) {
       r = { status: "unknown", reason: err.message, good: [], bad: [], unknown: [], line: [], budget: NEVER_LOSE_SECONDS };
     }
-    if (running?.id === id) running = null;
+    if (running?.cancel === mine.cancel) running = null;
     if (positionKey(s) !== key || !s.neverlose.on || s.task) return; // a newer check follows
     store.do("neverlose/result", key, { ...r, ms: Math.round(performance.now() - t0) });
     lastDone = { key, jumps, result: r };
@@ -183,7 +202,7 @@ export function createNeverLose(ctx) {
     }
     if (state.task) {
       // a Solve or an analysis gets the engine to itself; the check runs again once it is over
-      if (running) ctx.engine.cancel(running.id);
+      running?.cancel();
       seenKey = null;
       return;
     }
@@ -195,7 +214,7 @@ export function createNeverLose(ctx) {
 
   function toggle() {
     const on = !s.neverlose.on;
-    if (!on && running) ctx.engine.cancel(running.id);
+    if (!on) running?.cancel();
     running = null;
     seenKey = null;
     lastDone = null;

@@ -1,7 +1,8 @@
 // The page's one pool of engine workers (engine/pool.mjs), shared by the analyses that can use
 // every core: the exact count and fewest moves (sharded sweeps, exact.mjs), the whole-board
-// table (its starts side by side, table.mjs) and the finishes' solver method (its hole shares side
-// by side, finishpool.mjs).  This module owns the pool's store slice, starts the
+// table (its starts side by side, table.mjs), the finishes' solver method (its hole shares side
+// by side, finishpool.mjs) and never-lose's questions (a position's verdict and its jumps side by side,
+// neverpool.mjs: only when the pool is up already or ?workers=N).  This module owns the pool's store slice, starts the
 // pool when an analysis is heavy enough to pay for it (and keeps it), and routes the one Cancel to
 // whichever analysis runs on it.
 //

@@ -1,0 +1,221 @@
+"""Never-lose on the page's pool of workers: the plan, a share, the merge.
+
+The ``never_lose`` request (:func:`pyapp.web.play.never_lose_job`) decides a position and then each class
+of its legal jumps one after the other, in one worker.  Those are independent problems, so the page can
+decide them side by side on its pool instead (``static/panels/neverpool.mjs``), in three steps:
+
+1. ``never_lose`` with ``workers`` N, in the page's engine worker (:func:`plan_steps`): a game whose
+   winnable set is held answers by lookup, and so does a position whose verdicts the engine's table of
+   proved positions (:mod:`pyapp.analysis.proven`) holds; a position with no jump, a goal without a
+   definite end (Hint needs the fewest pegs first) or fewer than two questions left to search also
+   runs as the one-worker request.  Otherwise the answer is ``{"shares": [...]}``: the questions not in
+   the table, each ``position`` (the position's own verdict) or the first jump of a class of symmetric
+   jumps (:func:`pyapp.analysis.hint._classes`, as the one-worker request groups them) in notation.
+2. ``never_lose`` with ``decide`` (one of those), in a pool worker (:func:`share_steps`): that one
+   position searched through the pool worker's own table on the share's budget; the answer is the
+   solver's (``status``, ``reason``, ``moves`` from the position after the jump, ``nodes``).
+3. ``never_lose_merge``, in the page's engine worker (:func:`merge_request`): every share checked (a
+   question of this position, none twice, every ``solved`` line replayed to the goal, every
+   ``impossible`` with its named proof), recorded in the engine's table (so an undo, a revisit or the
+   next position answers at once), the questions not shared answered from that table, and the jumps
+   filed by Hint's rules into the one-worker answer (:func:`pyapp.web.play.never_lose_json`), with
+   ``workers``.  The survival funnel is not counted on this path (``solutions`` None).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator, Sequence
+from typing import Any
+
+from ..analysis.hint import _classes, _file
+from ..analysis.neverlose import NeverLose
+from ..analysis.neverlose_exact import never_lose_exact
+from ..analysis.proven import Proven, decide_steps, table_for
+from ..core import fields
+from ..core.board import Board
+from ..core.budget import Budget, Progress
+from ..core.errors import PegError
+from ..core.game import replay
+from ..core.moves import Jump, apply_jump, legal_jumps
+from ..core.notation import format_moves
+from ..core.problem import Problem, Result
+from ..core.request import from_request
+from . import play as webplay
+
+POSITION = "position"
+"""The share that decides the position itself (the others name the first jump of a class)."""
+MAX_REASON_CHARS = 4000
+NOT_SEARCHED = "not searched (decided without it)"
+CANCELLED = "cancelled"
+
+Classes = list[list[tuple[Jump, dict[int, int]]]]
+
+
+def questions(problem: Problem) -> tuple[list[Jump], Classes, dict[str, int]]:
+    """The legal jumps, their classes, and each question by name (``position``, then each class's first
+    jump in notation) with the position it asks about."""
+    board, start = problem.board, problem.start
+    jumps = legal_jumps(board, start)
+    classes = _classes(problem, jumps) if jumps else []
+    asked = {POSITION: start}
+    for members in classes:
+        first = members[0][0]
+        asked[format_moves(board, [first])[0]] = apply_jump(start, first)
+    return jumps, classes, asked
+
+
+def _known(table: Proven, pos: int) -> bool:
+    return pos in table.won or pos in table.lost
+
+
+def plan_steps(problem: Problem, max_seconds: float | None,
+               history: Sequence[int]) -> Generator[Progress, None, dict]:
+    """Step 1 (module docstring): the one-worker answer, or ``{"shares", "seconds"}`` for the pool."""
+    t0 = time.perf_counter()
+    board, goal = problem.board, problem.goal
+    jumps, _, asked = questions(problem)
+    table = table_for(problem)
+    exact = never_lose_exact(board, goal, history) if history else None
+    shares = [] if exact is not None or not jumps or not goal.definite or problem.start in table.lost else \
+        [name for name, pos in asked.items() if not _known(table, pos)]
+    if len(shares) < 2:
+        return (yield from webplay.never_lose_job(problem, max_seconds, history))
+    return {"shares": shares, "seconds": round(time.perf_counter() - t0, 3)}
+
+
+def asked_position(problem: Problem, decide: str) -> int:
+    """The position a share's ``decide`` names: the position itself, or the position after one legal jump."""
+    if decide == POSITION:
+        return problem.start
+    rep = replay(problem.board, problem.start, [decide])
+    if not rep.valid or len(rep.jumps) != 1:
+        raise PegError(f"'decide' must be {POSITION!r} or one legal jump, not {decide[:40]!r}"
+                       + (f" ({rep.error})" if rep.error else ""))
+    return rep.final
+
+
+def share_steps(problem: Problem, decide: str, budget: Budget) -> Generator[Progress, None, dict]:
+    """Step 2: one question decided through this worker's table on ``budget``."""
+    after = asked_position(problem, decide)
+    result = yield from decide_steps(Problem(problem.board, after, problem.goal), budget)
+    return share_json(problem.board, decide, result)
+
+
+def share_json(board: Board, decide: str, result: Result) -> dict:
+    """A share's answer: the solver's status, reason, line (from the position asked about) and nodes."""
+    return {"decide": decide, "status": result.status, "reason": result.reason,
+            "moves": format_moves(board, result.jumps), "nodes": result.nodes, "method": result.method}
+
+
+def _checked(problem: Problem, name: str, after: int, part: dict) -> Result:
+    """A share's answer as a :class:`Result`: a solution must replay from ``after`` to the goal, a proof or
+    an unknown must say why."""
+    status, nodes = part.get("status"), fields.integer(part, "nodes", 0) or 0
+    if status == "solved":
+        moves = part.get("moves")
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise PegError(f"the share {name!r} must list its solution's moves as text")
+        rep = replay(problem.board, after, moves)
+        if not rep.valid or not problem.goal.reached(rep.final):
+            raise PegError(f"the solution of the share {name!r} does not replay to the goal"
+                           + (f" ({rep.error})" if rep.error else ""))
+        return Result("solved", None, rep.jumps, rep.final, nodes)
+    if status not in ("impossible", "unknown"):
+        raise PegError(f"the share {name!r} answered {str(status)[:20]!r}, not solved, impossible or unknown")
+    reason = part.get("reason")
+    if not isinstance(reason, str) or not reason or len(reason) > MAX_REASON_CHARS:
+        raise PegError(f"the share {name!r} must say why in 1 to {MAX_REASON_CHARS} characters")
+    return Result(status, reason, [], after, nodes)
+
+
+def _parts(problem: Problem, asked: dict[str, int], raw: Any) -> dict[str, Result]:
+    if not isinstance(raw, list) or len(raw) > len(asked):
+        raise PegError(f"'parts' must be a list of at most {len(asked)} share answers, not {fields.kind(raw)}")
+    out: dict[str, Result] = {}
+    for part in raw:
+        if part is None:
+            continue
+        if not isinstance(part, dict):
+            raise PegError(f"a share's answer must be an object, not {fields.kind(part)}")
+        name = part.get("decide")
+        if not isinstance(name, str) or name not in asked:
+            raise PegError(f"a share answered {str(name)[:40]!r}, which is not a question of this position "
+                           f"(expected {POSITION!r} or the first jump of a class)")
+        if name in out:
+            raise PegError(f"two shares answered {name!r}")
+        out[name] = _checked(problem, name, asked[name], part)
+    return out
+
+
+def merge_request(args: dict) -> dict:
+    """``never_lose_merge`` (step 3): the game as for ``never_lose``, ``parts`` (the shares' answers, null
+    for one not run), ``cancelled``, ``workers`` (how many ran them), ``seconds`` (the check's wall time as
+    the page measured it) and ``max_seconds`` (its budget)."""
+    args = fields.request(args)
+    problem = from_request(args).problem
+    board, goal = problem.board, problem.goal
+    if not goal.definite:
+        raise PegError("never-lose runs on the pool only for a goal with a definite end")
+    jumps, classes, asked = questions(problem)
+    cancelled = fields.flag(args, "cancelled", False)
+    workers = fields.integer(args, "workers", 1, low=1, high=64) or 1
+    budget = fields.number(args, "max_seconds", webplay.NEVER_LOSE_SECONDS)
+    got = _parts(problem, asked, args.get("parts"))
+    table = table_for(problem)
+    for name, part in got.items():  # what the pool proved, kept for the rest of the game
+        table.record(Problem(board, asked[name], goal), part)
+    results: dict[str, Result] = {}
+    for name, pos in asked.items():
+        shared = got.get(name)
+        if shared is None or shared.status == "unknown":
+            shared = table.answer(Problem(board, pos, goal)) or shared
+        if shared is None:  # a jump's question may be left out only when the position is proved lost
+            if name != POSITION and not cancelled and results[POSITION].status != "impossible":
+                raise PegError(f"no share answered {name} (and the check was not cancelled)")
+            shared = Result("unknown", CANCELLED if cancelled else NOT_SEARCHED, [], pos)
+        results[name] = shared
+    out = merged(problem, jumps, classes, results)
+    if out.status == "winnable":
+        table.record(problem, Result("solved", None, out.line, _end(problem.start, out.line)))
+    elif out.status == "lost":
+        table.record(problem, Result("impossible", out.reason, [], problem.start))
+    out.nodes = sum(r.nodes for r in got.values())
+    out.seconds = out.jumps.seconds = fields.number(args, "seconds", 0.0)
+    return {**webplay.never_lose_json(board, out, budget), "workers": workers, "cancelled": cancelled}
+
+
+def _end(pos: int, line: list[Jump]) -> int:
+    for jump in line:
+        pos = apply_jump(pos, jump)
+    return pos
+
+
+def merged(problem: Problem, jumps: list[Jump], classes: Classes, results: dict[str, Result]) -> NeverLose:
+    """The one-worker answer from every question's result (:func:`pyapp.analysis.neverlose.never_lose_steps`'s
+    rules: the position's own verdict, then every jump filed; a good jump proves the position winnable,
+    every jump bad proves it lost)."""
+    whole = results[POSITION]
+    out = NeverLose("unknown", whole.reason if whole.status == "unknown" and whole.reason != NOT_SEARCHED
+                    else "budget spent")
+    if whole.status == "impossible":
+        out.status, out.reason = "lost", whole.reason
+    elif whole.status == "solved":
+        out.status, out.reason, out.line = "winnable", None, list(whole.jumps)
+    if out.status == "lost":
+        return out
+    names = list(results)[1:]
+    for name, members in zip(names, classes):
+        result = results[name]
+        for jump, perm in members:
+            line = [(perm[a], perm[b], perm[c]) for a, b, c in result.jumps]
+            _file(out.jumps, True, jump, result, line)
+    order = {j: i for i, j in enumerate(jumps)}
+    for bucket in (out.jumps.good, out.jumps.bad, out.jumps.unknown):
+        bucket.sort(key=order.__getitem__)
+    if out.status == "unknown" and len(out.jumps.bad) == len(jumps):
+        out.status, out.reason = "lost", "every legal jump leads to a lost position"
+    elif out.status == "unknown" and out.jumps.good:
+        first = out.jumps.good[0]
+        out.status, out.reason, out.line = "winnable", None, [first, *out.jumps.lines[first]]
+    return out

@@ -1,0 +1,114 @@
+"""Never lose on the page's pool of workers (``?workers=2``): on the French board (no shipped set) the
+position's verdict and its jumps are decided side by side on two pool workers and merged in the engine
+worker; every position of a game gets its data-verdict, the note says the check ran on 2 workers, and the
+verdicts are the one-worker check's (CPython's ``never_lose``, the same code in one process).
+
+The game follows the solver's line for the default game (d2 -> d6), opened by a link 15 jumps in, then
+played on with never-lose on; an undo then answers from the engine's game-long table of proved positions (what
+the pool proved was recorded there by the merge: only the jumps it left undecided go to the pool again), and a
+move played while the pool decides stops its questions at once.
+"""
+
+from __future__ import annotations
+
+import pytest
+from browser_support import go, open_app, wait_state
+
+pytestmark = pytest.mark.browser
+
+OPENED, PLAYED = 15, 4
+RESULT = "window.pegLab.store.state.neverlose.result"
+
+
+@pytest.fixture(scope="module")
+def pooled(chromium, server):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = open_app(context, server.url + "?workers=2")
+    yield page
+    context.close()
+
+
+def _verdict(page, pegs: int) -> dict:
+    page.wait_for_function("n => { const d = document.getElementById('neverlose-note').dataset;"
+                           " return d.pegs === String(n) && ['win', 'lose', 'unknown'].includes(d.verdict); }",
+                           arg=pegs, timeout=180_000)
+    # the whole answer, not only the position's early verdict
+    page.wait_for_function("() => { const nl = window.pegLab.store.state.neverlose;"
+                           " return !nl.checking && nl.result; }", timeout=180_000)
+    return page.evaluate(f"({RESULT})")
+
+
+def _one_worker(problem, position: int) -> dict:
+    from pyapp.analysis.neverlose import never_lose
+    from pyapp.core.problem import Problem
+
+    board = problem.board
+    r = never_lose(Problem(board, position, problem.goal), max_seconds=30)
+    name = lambda j: [board.name_of[b] for b in j]  # noqa: E731
+    return {"status": r.status, "good": [name(j) for j in r.jumps.good], "bad": [name(j) for j in r.jumps.bad],
+            "unknown": [name(j) for j in r.jumps.unknown]}
+
+
+def test_a_french_game_on_two_pool_workers_gets_the_one_worker_verdicts(pooled):
+    from pyapp.core.moves import apply_jump
+    from pyapp.core.problem import default_problem
+    from pyapp.search.solver import solve
+
+    problem = default_problem("french")
+    board = problem.board
+    line = solve(problem).jumps
+    names = [(board.name_of[a], board.name_of[c]) for a, _, c in line]
+    go(pooled, "#board=french&moves=" + ",".join(f"{x}-{y}" for x, y in names[:OPENED]))
+    wait_state(pooled, OPENED)
+    assert pooled.evaluate("window.pegLab.store.state.pool.status") == "off"  # not started at load
+    pooled.get_by_role("button", name="Never lose").click()
+    results = [_verdict(pooled, 36 - OPENED)]
+    note = pooled.text_content("#neverlose-note") or ""
+    for played, (x, y) in enumerate(names[OPENED:OPENED + PLAYED], OPENED + 1):
+        pooled.click(f"[data-hole='{x}']")
+        pooled.click(f"[data-hole='{y}']")
+        wait_state(pooled, played)
+        results.append(_verdict(pooled, 36 - played))
+    assert results[0]["workers"] == 2 and "on 2 workers" in note, note
+    assert len(pooled.workers) == 3  # the page's engine and the two pool workers
+    assert [r["status"] for r in results] == ["winnable"] * len(results)  # the solver's line never loses
+    pos, compared = problem.start, 0
+    for jump in line[:OPENED]:
+        pos = apply_jump(pos, jump)
+    for played, got in enumerate(results):
+        one = _one_worker(problem, pos)
+        decided = {tuple(j) for j in one["good"] + one["bad"]} - {tuple(u["jump"]) for u in got["unknown"]}
+        assert got["status"] == one["status"] or "unknown" in (got["status"], one["status"]), (played, got, one)
+        for verdict in ("good", "bad"):
+            mine = {tuple(j if verdict == "good" else j["jump"]) for j in got[verdict]}
+            assert mine & decided == {tuple(j) for j in one[verdict]} & decided, (played, verdict, got, one)
+        compared += len(decided)
+        pos = apply_jump(pos, line[OPENED + played]) if played < PLAYED else pos
+    assert compared >= 20, compared
+    # an undo: the position before is answered from the engine's table, where the pool's answers were
+    # recorded; only the jumps it left undecided go to the pool again
+    pooled.evaluate("""() => { window.nlAsked = 0; window.pegLab.store.subscribe((s) => {
+      if (s.neverlose.pool) window.nlAsked = Math.max(window.nlAsked, s.neverlose.pool.total); }); }""")
+    pooled.click("#undo")
+    wait_state(pooled, OPENED + PLAYED - 1)
+    again, before = _verdict(pooled, 36 - OPENED - PLAYED + 1), results[-2]
+    print("ms per position:", [r["ms"] for r in results], "unknown:", [len(r["unknown"]) for r in results],
+          "undo:", again["ms"], "ms, asked again", pooled.evaluate("window.nlAsked"))
+    assert pooled.evaluate("window.nlAsked") <= len(before["unknown"])
+    assert ("workers" in again) == bool(before["unknown"])
+    assert again["status"] == before["status"] and set(map(tuple, before["good"])) <= set(map(tuple, again["good"]))
+    # a new move while the pool decides: its questions stop (answered or terminated) within the grace period
+    x, _, y = next(j for j in again["good"] if (j[0], j[2]) != names[OPENED + PLAYED - 1])
+    pooled.click(f"[data-hole='{x}']")
+    pooled.click(f"[data-hole='{y}']")
+    wait_state(pooled, OPENED + PLAYED)
+    pooled.wait_for_function("() => window.pegLab.store.state.neverlose.pool", timeout=60_000)
+    x, _, y = pooled.evaluate("window.pegLab.store.state.board.legal")[0]
+    pooled.click(f"[data-hole='{x}']")
+    pooled.click(f"[data-hole='{y}']")
+    pooled.wait_for_function("() => window.pegLab.neverloseStops.length > 0", timeout=30_000)
+    stop = pooled.evaluate("window.pegLab.neverloseStops[0]")
+    print("stopped in", stop)
+    assert not stop["terminated"] and stop["ms"] < 1000, stop
+    _verdict(pooled, 36 - OPENED - PLAYED - 1)
+    assert not pooled.errors
