@@ -47,7 +47,7 @@ BOOT = """async (helper) => {
   py.FS.writeFile("/home/pyodide/app/pyapp_cell.py", helper);
   await lp.ready();
   window.py = py;
-  return { python: py.runPython("import sys; sys.version.split()[0]"), highs: lp.state(),
+  return { python: py.runPython("import sys; sys.version.split()[0]"), pyodide: py.version, highs: lp.state(),
            seconds: (performance.now() - t0) / 1000 };
 }"""
 
@@ -129,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
         page.route(f"{base}/__ilp.html", lambda route: route.fulfill(status=200, content_type="text/html", body=blank))
         page.goto(f"{base}/__ilp.html")
         boot = page.evaluate(BOOT, PROBLEM_OF)
-        print(f"ilp: Pyodide {boot['python']} and HiGHS ({boot['highs']}) loaded in {boot['seconds']:.1f} s",
+        print(f"ilp: Pyodide {boot['pyodide']} (Python {boot['python']}) and HiGHS ({boot['highs']}) loaded in "
+              f"{boot['seconds']:.1f} s",
               file=sys.stderr, flush=True)
         for c in cells:
             name = f"{c['board']} {c['start'] or 'default'}" + (f" -> {c['goal']}" if c["goal"] else "")
@@ -145,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"CPython {native['status']} {native['wall_s']} s", file=sys.stderr, flush=True)
         version = browser.version
         browser.close()
-    print(json.dumps({"runtime": f"Pyodide {boot['python']} in Chromium {version}; CPython {sys.version.split()[0]}",
+    print(json.dumps({"runtime": f"Pyodide {boot['pyodide']} (Python {boot['python']}) in Chromium {version}; "
+                                 f"CPython {sys.version.split()[0]}",
                       "pyodide_and_highs_load_s": round(boot["seconds"], 2), "rows": rows}, indent=1))
     return 0 if all(r["agree"] for r in rows) else 1
 
