@@ -243,7 +243,7 @@ def meetings(a: dict, b: dict, log) -> tuple[int, int] | None:
     """A position kept by sweep ``a`` whose complement sweep ``b`` kept at the level that fits: (level, index)."""
     c, tabs, steps = a["c"], a["tabs"], a["steps"]
     for k in a["range"]:
-        if steps - k not in b["kept"]:
+        if steps - k not in b["kept"] or (a is b and k > steps - k):  # one beam: each pair of levels once
             continue
         a_keys, b_keys = a["kept"][k][0], b["kept"][steps - k][0]
         comp = canonical(c, tabs, U64(c.full) ^ a_keys)
