@@ -3,8 +3,9 @@ and compiled by the engine worker) against the next ones (HiGHS loaded).
 
 Serves a build (``--dist DIR``, or a fresh one in a temporary folder), opens the app with the service worker
 blocked (a cold first visit), and solves Diamond 41 cells that only pagoda separation settles, one after the
-other, each a linear programme or two.  Prints JSON: per cell the answer, the engine's seconds and the seconds
-from the click to the answer, and when HiGHS's file was requested.
+other, each a linear programme or two, then d2 -> f8 and an image of it, which the page answers from the book
+(:mod:`pyapp.proofs.book`: the integer programme's proof).  Prints JSON: per cell the answer, the first words of
+its proof, the engine's seconds and the seconds from the click to the answer, and when HiGHS's file was requested.
 
     python scripts/lp_chromium.py [--dist dist] [--runs 3]
 """
@@ -22,8 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_chromium import CHROMIUM, CHROMIUM_ARGS, served_site  # noqa: E402
 
-CELLS = ("e1&goal=e9", "e1&goal=b6", "d2&goal=i5", "e3&goal=e1")
-"""Diamond 41 cells settled by pagoda separation (the first pays for loading HiGHS)."""
+CELLS = ("e1&goal=e9", "e1&goal=b6", "d2&goal=i5", "e3&goal=e1", "d2&goal=f8", "h4&goal=b6")
+"""Diamond 41 cells settled by pagoda separation (the first pays for loading HiGHS), then d2 -> f8 and its image
+h4 -> b6, which the page answers from the book (the integer programme's proof, minutes in CPython)."""
 
 
 def run_once(browser, url: str) -> list[dict]:
@@ -44,6 +46,7 @@ def run_once(browser, url: str) -> list[dict]:
         page.wait_for_function("n => window.pegLab.solves.length > n", arg=before, timeout=120_000)
         s = page.evaluate("window.pegLab.solves[window.pegLab.solves.length - 1]")
         out.append({"cell": cell.replace("&goal=", " -> "), "status": s["status"], "engine_s": s["engineSeconds"],
+                    "proof": (s.get("reason") or "")[:60],
                     "click_to_answer_s": round(time.perf_counter() - clicked, 3),
                     "highs_requested_after_click_s": round(asked[0] - clicked, 3) if asked and asked[0] >= clicked
                     else None})
@@ -67,6 +70,7 @@ def main() -> int:
     for i in range(len(CELLS)):
         rows = [r[i] for r in runs]
         cells.append({"cell": rows[0]["cell"], "statuses": sorted({r["status"] for r in rows}),
+                      "proofs": sorted({r["proof"] for r in rows}),
                       "click_to_answer_median_s": statistics.median(r["click_to_answer_s"] for r in rows),
                       "engine_median_s": statistics.median(r["engine_s"] for r in rows), "runs": rows})
     print(json.dumps({"runtime": f"Pyodide in Chromium {browser_version}", "runs": args.runs, "cells": cells},

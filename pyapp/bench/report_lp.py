@@ -4,7 +4,8 @@ The file holds four measurements, each naming its command, runtime and date: the
 the prover's callers before (the hand-written simplex) and after (HiGHS) the move to :mod:`pyapp.proofs.lp`
 (``scripts/lp_timing.py`` on both checkouts, alternated), searches and bench rows that use programmes (answers,
 nodes and seconds before and after), the page's first programme against the next ones
-(``scripts/lp_chromium.py``), and the integer programme's cells (``solve --engine ilp``).  Ratios are computed
+(``scripts/lp_chromium.py``, with the cells the page answers from the book), and the integer programme's cells
+(``solve --engine ilp``; in Chromium: ``scripts/ilp_chromium.py``).  Ratios are computed
 here from the JSON, never typed in.
 """
 
@@ -54,6 +55,12 @@ def section(data: dict) -> str:
                     f"from the click to the answer, HiGHS's WebAssembly requested {asked[len(asked) // 2]:.2f} s after "
                     f"the click and fetched and compiled in the worker; the next cells "
                     + ", ".join(f"{c['cell']} {c['click_to_answer_s']:.2f} s" for c in rest) + "."]
+    book = data.get("chromium_book")
+    if book:
+        out += ["", f"Cells the integer programme settled in minutes are answered from the book in the page "
+                    f"({book['runtime']}, `{book['command']}`, {book['date']}; {book['note']}): "
+                    + ", ".join(f"Diamond 41 {c['cell']} {c['answer']} in {c['click_to_answer_s']:.2f} s from the "
+                                f"click ({c['engine_s'] * 1000:.1f} ms in the engine)" for c in book["cells"]) + "."]
     cells = data.get("ilp")
     if cells:
         out += ["", "### The integer programme (`solve --engine ilp`)", "",
