@@ -21,7 +21,7 @@ from pyapp.exact.pool import InProcess
 from pyapp.exact.relay import Relay, run_step
 from pyapp.exact.setup import sides
 from pyapp.exact.sharded import Parallel, sharded_sweep
-from pyapp.exact.shards import step
+from pyapp.exact.shardstep import step
 from pyapp.exact.sweep import Level
 
 

@@ -32,8 +32,8 @@ from pyapp.exact.shards import (
     merge,
     save_bucket,
     shard_of,
-    step,
 )
+from pyapp.exact.shardstep import step
 from pyapp.exact.sweep import Level, sweep
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -3,7 +3,7 @@
 Python in a Pyodide worker is synchronous: while it runs, its worker sees no message, so a driver
 that blocks until its shards are done (as :class:`~.pool.Processes` does) would never hear that
 they are.  The sweep itself needs no change for that: :func:`~.sharded.sharded_sweep` is a
-generator that submits one :func:`~.shards.step` per shard, then polls ``pool.wait`` and yields a
+generator that submits one :func:`~.shardstep.step` per shard, then polls ``pool.wait`` and yields a
 :class:`~.sweep.Progress` while the shards run.  :class:`Relay` is a :class:`~.pool.Pool` whose
 ``submit`` only *records* the step and whose ``wait`` never blocks, so the sweep's generator
 yields at once; whoever drives the generator (the engine worker's job loop in
@@ -30,7 +30,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .pool import Pool
-from .shards import Spec, step
+from .shards import Spec
+from .shardstep import step
 
 
 class Task:
@@ -55,7 +56,7 @@ class Part:
 
 
 class Relay(Pool):
-    """Records :func:`~.shards.step` calls for an outside runner (see the module docstring).
+    """Records :func:`~.shardstep.step` calls for an outside runner (see the module docstring).
 
     ``workers`` is the size of the outside pool (the sweep makes that many shards per level).
     The runner's side: :meth:`take` (the steps to run, as JSON, and the bytes they carry),
@@ -182,7 +183,7 @@ def _as_bytes(data: Any) -> bytes:
 
 def run_step(spec: dict, keys: list, weights: list | None, *, expand_it: bool, keep: bool, pairs_out: bool = False,
              pairs_in: int = 0) -> dict:
-    """One step as the outside worker runs it: :func:`~.shards.step` on plain bytes (each item
+    """One step as the outside worker runs it: :func:`~.shardstep.step` on plain bytes (each item
     ``bytes`` or anything with ``to_bytes()``); ``weights`` None when the sweep only asks reachability;
     ``pairs_out``/``pairs_in`` as the step takes them (the final combination of a complement count)."""
     incoming: list = [(_as_bytes(k), None if weights is None or weights[i] is None else _as_bytes(weights[i]))

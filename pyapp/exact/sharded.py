@@ -2,7 +2,7 @@
 
 :func:`sharded_sweep` takes the same arguments and yields the same :class:`~.sweep.Progress` and
 :class:`~.sweep.Level` items as :func:`~.sweep.sweep`, so every exact analysis runs on it unchanged
-(:class:`Parallel` is what they are handed).  Per level it submits one :func:`~.shards.step` per
+(:class:`Parallel` is what they are handed).  Per level it submits one :func:`~.shardstep.step` per
 shard (merge the buckets sent to the shard, expand it, bucket the children by their shard), waits
 in slices of :data:`SLICE_SECONDS` (a progress report each, so a budget or Ctrl+C stops every worker
 at once), then routes bucket ``j`` of every step to shard ``j``'s next step.  Levels the caller keeps
@@ -42,7 +42,8 @@ from functools import partial
 from ..core.codec.compiled import Codec
 from ..core.errors import PegError
 from .pool import InProcess, Pool, Processes
-from .shards import Spec, decode_weights, first_buckets, load_bucket, step
+from .shards import Spec, decode_weights, first_buckets, load_bucket
+from .shardstep import step
 from .sweep import Level, MemoryCeiling, Progress, sweep, weights_array
 
 SLICE_SECONDS = 0.05

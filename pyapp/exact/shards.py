@@ -1,7 +1,7 @@
 """One level of a sweep split into shards: the per-shard functions every back end calls.
 
 A level's canonical keys are split into ``S`` shards by a hash of the key's top bits (:func:`shard_of`).
-One *step* on shard ``j`` (:func:`step`) merges the buckets sent to it (duplicates removed, class
+One *step* on shard ``j`` (:func:`.shardstep.step`) merges the buckets sent to it (duplicates removed, class
 weights added: the shard of level ``L``), may save that shard to a file (a checkpoint),
 then expands it: its children's canonical keys, bucketed by *their* shard, are the buckets of
 level ``L - 1``.  Shards never share a key, so the level is the union of its shards and its
@@ -29,7 +29,7 @@ worker or (later) a Pyodide worker in the page, driven from JavaScript:
   (little-endian, unsorted, no duplicates), ``weights`` None when only reachability is asked, else
   ``w`` little-endian 64-bit limbs per key (``w = len(weights) // len(keys)``; 1 while every weight
   fits 64 bits), or the path of a file holding the same (:func:`save_bucket`, a spilled bucket);
-* :func:`step` returns a dict: ``info`` (``size``, the positions of the shard, and ``stats``:
+* :func:`.shardstep.step` returns a dict: ``info`` (``size``, the positions of the shard, and ``stats``:
   ``seconds``, ``bytes_in``, ``bytes_out``, the measured cost of the step; ``pairs``, a partial sum of
   the final combination of a complement count, :mod:`.pairs`), ``kept`` (the shard as a bucket, sorted,
   when asked to keep it) and ``buckets`` (one per shard, for the next level; then the pair buckets).
@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -259,48 +258,6 @@ def bucket(spec: Spec, accs: list[dict[int, int]] | list[set[int]]) -> list[tupl
     if spec.weights:
         return [(_q(a).tobytes(), encode_weights(a.values())) for a in accs]  # type: ignore[union-attr]
     return [(_q(a).tobytes(), None) for a in accs]
-
-
-def step(spec: Spec, incoming: list[Bucket], *, expand_it: bool = True, keep: bool = False,
-         save: str | None = None, spill: str | None = None, pairs_out: bool = False, pairs_in: int = 0) -> dict:
-    """Merge ``incoming`` into one shard; keep it in the answer (``keep``), save it to the file ``save`` (a
-    checkpoint); expand it into the next level's buckets (``expand_it``), written as files ``spill + '.<j>'``
-    instead of returned as bytes when ``spill`` is given.  The final combination of a complement count
-    (:mod:`.pairs`): ``pairs_out`` appends the shard's pair buckets (buckets ``S + j``); ``pairs_in`` says
-    that the last ``pairs_in`` of ``incoming`` are pair buckets, summed against the shard (``info["pairs"]``).
-
-    Returns ``{"info": {"size", "stats"[, "pairs"]}, "kept": (keys, weights) or None, "buckets": [...]}``:
-    a driver reads the small ``info`` first and the rest only where it needs it."""
-    if (pairs_out or pairs_in) and not spec.weights or pairs_out and not expand_it:
-        raise ValueError("pair buckets need a counting sweep, and pairs_out a level that is expanded")
-    t0, c0 = time.perf_counter(), time.process_time()
-    bytes_in = sum(os.path.getsize(b) if isinstance(b, str) else bucket_bytes(b) for b in incoming)
-    split = len(incoming) - pairs_in
-    acc = accumulate(spec, incoming[:split])
-    info: dict = {"size": len(acc)}
-    if pairs_in:
-        from .pairs import settle
-        info["pairs"] = str(settle(spec, acc, incoming[split:]))  # type: ignore[arg-type]
-    kept: tuple[bytes, bytes | None] | None = None
-    buckets: list[Bucket] = []
-    bytes_out = 0
-    if keep or save or expand_it or pairs_out:
-        keys, weights = arrays(spec, acc, ordered=keep)  # a kept shard is gathered by merging sorted runs
-        del acc
-        if keep or save:
-            kept = (keys.tobytes(), None if weights is None else encode_weights(weights))
-            if save:
-                save_bucket(save, kept)
-        made = expand(spec, keys, weights) if expand_it else []
-        if pairs_out:
-            from .pairs import emit
-            made += emit(spec, keys, weights)
-        bytes_out = sum(len(b[0]) + len(b[1] or b"") for b in made)
-        buckets = [save_bucket(f"{spill}.{j}", b) for j, b in enumerate(made)] if spill else list(made)
-    stats = {"seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0, "bytes_in": bytes_in,
-             "bytes_out": bytes_out, "pid": os.getpid()}
-    info["stats"] = stats
-    return {"info": info, "kept": kept if keep else None, "buckets": buckets}
 
 
 def first_buckets(spec: Spec, sources, weights: dict[int, int] | None = None
