@@ -1,0 +1,132 @@
+"""The two ends of a problem swept at the same time, each whole in its own worker of a local pool.
+
+The forward sweep (from the start) and the backward one (the complement game from the goal's
+complement, :mod:`.setup`) never look at each other until they meet.  On a local pool of two
+workers each runs unsharded in its own worker process (:func:`run_side`, the in-process
+:func:`~.sweep.sweep`: no exchange between shards, so each does exactly the in-process work) while the
+driver only waits, reports progress and checks the budget (:func:`sweep_sides`).  The levels a caller
+keeps are written by the worker to the pool's exchange folder (shared memory where there is one) as
+sorted keys (and class weights) and read back where they are needed (:func:`load_level`): by the driver,
+or by further tasks on the pool.
+
+Both sweeps must know where to stop before they start: a caller passes the levels (the in-process count
+instead extends the smaller frontier first; on triangle7 vacancy 4 both meet at 14 pegs).  Used when
+the pool has at most :data:`MAX_WORKERS` local workers (:func:`two_sided`); on more, the sharded sweep
+(:mod:`.sharded`) divides the work further.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from array import array
+from collections.abc import Generator
+from dataclasses import dataclass
+
+from ..core.board import Board
+from ..core.budget import Budget
+from ..core.codec.compiled import codec
+from .setup import stop_if_over
+from .sharded import Parallel
+from .shards import decode_weights, encode_weights, load_bucket, save_bucket
+from .sweep import Level, Progress, sweep
+
+MAX_WORKERS = 2
+"""The most workers on which the two sides run whole, one per worker (see the module docstring)."""
+SLICE_SECONDS = 0.05
+"""How often the driver reports progress (and so notices a cancel or the budget) while the sides run."""
+
+
+def two_sided(parallel: Parallel | None) -> bool:
+    """Whether ``parallel`` runs the two sides at once: a local pool of 2 to :data:`MAX_WORKERS` workers with a
+    shared exchange folder, no checkpoint and no forced shard count (those ask for the sharded sweep)."""
+    if parallel is None:
+        return False
+    pool = parallel.pool
+    return (pool.local and pool.exchange_dir is not None and 2 <= pool.workers <= MAX_WORKERS
+            and parallel.checkpoint is None and parallel.shards is None)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One sweep for a worker: the board and symmetry group (the worker compiles the codec itself), the
+    sources (layout positions, mapped to weights when counting), where to stop, which levels to keep."""
+
+    board: Board
+    group: tuple[int, ...]
+    sources: dict[int, int] | tuple[int, ...]
+    last_pegs: int
+    weights: bool
+    keep: tuple[int, ...]
+    folder: str
+    tag: str
+    max_bytes: int | None = None
+
+
+def run_side(side: Side) -> dict:
+    """Run one side's sweep (in a worker); the kept levels go to files in ``side.folder``.
+
+    Returns ``{"paths": {pegs: path}, "sizes": {pegs: positions}, "peak": bytes, "cpu": seconds}``;
+    a :class:`~.sweep.MemoryCeiling` passes to the driver."""
+    c0 = time.process_time()
+    cd = codec(side.board, side.group)
+    held = [0]
+    paths: dict[int, str] = {}
+    sizes: dict[int, int] = {}
+    peak = 0
+    sources = dict(side.sources) if side.weights else list(side.sources)  # type: ignore[arg-type]
+    for item in sweep(cd, sources, side.last_pegs, weights=side.weights, stage=side.tag,
+                      kept_bytes=lambda: held[0], max_bytes=side.max_bytes):
+        if isinstance(item, Level):
+            sizes[item.pegs] = len(item)
+            if item.pegs in side.keep:
+                path = os.path.join(side.folder, f"{side.tag}.L{item.pegs}")
+                keys = item.keys if sys.byteorder == "little" else _swapped(item.keys)
+                save_bucket(path, (keys.tobytes(), encode_weights(item.weights) if side.weights else None))
+                paths[item.pegs] = path
+                held[0] += item.nbytes
+        else:
+            peak = max(peak, item.bytes)
+    return {"paths": paths, "sizes": sizes, "peak": peak, "cpu": time.process_time() - c0}
+
+
+def _swapped(keys: array) -> array:  # pragma: no cover - files are little-endian everywhere
+    out = array("Q", keys)
+    out.byteswap()
+    return out
+
+
+def load_level(path: str, weights: bool) -> tuple[array, array | list | None]:
+    """The sorted keys (and weights) of a level a side kept."""
+    kb, wb = load_bucket(path, weights)
+    keys = array("Q")
+    keys.frombytes(kb)
+    if sys.byteorder == "big":  # pragma: no cover
+        keys.byteswap()
+    return keys, (decode_weights(wb or b"", len(keys)) if weights else None)
+
+
+def wait_all(parallel: Parallel, handles: list, budget: Budget, stage: str, pegs: int, total: int = 0
+             ) -> Generator[Progress, None, list]:
+    """Wait for the tasks ``handles`` on the pool, a :class:`Progress` every :data:`SLICE_SECONDS` (the budget
+    checked each time); their answers.  A budget stop, an error or the caller dropping the generator stops
+    every worker at once."""
+    pool = parallel.pool
+    try:
+        while not pool.wait(handles, SLICE_SECONDS):
+            stop_if_over(budget)
+            done = sum(1 for h in handles if pool.ready(h))
+            yield Progress(stage, pegs, done, len(handles), 0, total, 0, budget.elapsed())
+        return [pool.result(h) for h in handles]
+    except BaseException:
+        if any(not pool.ready(h) for h in handles):
+            pool.cancel()
+        raise
+
+
+def sweep_sides(parallel: Parallel, sides: list[Side], budget: Budget, stage: str
+                ) -> Generator[Progress, None, list[dict]]:
+    """Run every side of ``sides`` at once on the pool (:func:`run_side`); their answers, in order."""
+    handles = [parallel.pool.submit(run_side, side) for side in sides]
+    return (yield from wait_all(parallel, handles, budget, stage, min(side.last_pegs for side in sides)))
