@@ -57,3 +57,21 @@ def test_a_memory_ceiling_in_a_worker_answers_unknown():
     with Processes(2) as pool:  # a side that fails stops the other: the pool is cancelled
         got = count_exact(problem, Budget(max_bytes=2_000_000), parallel=Parallel(pool))
     assert got.status == "unknown" and "memory ceiling" in (got.reason or "")
+
+
+def test_winnable_sets_and_fewest_moves_equal_the_in_process_ones(processes):
+    from pyapp.core.budget import drive
+    from pyapp.exact.fewest import fewest_steps
+    from pyapp.exact.winnable import clear_cache, winnable_steps
+
+    problem = build("triangle5", start="1", goal="any").problem
+    clear_cache()
+    want = drive(winnable_steps(problem))
+    want_moves = drive(fewest_steps(problem))
+    clear_cache()
+    got = drive(winnable_steps(problem, parallel=Parallel(processes)))
+    clear_cache()
+    moves = drive(fewest_steps(problem, parallel=Parallel(processes)))
+    assert got.levels == want.levels and got.reachable == want.reachable and len(got) == 390
+    assert (moves.status, moves.moves, moves.winnable) == (want_moves.status, want_moves.moves, want_moves.winnable)
+    assert not os.listdir(processes.exchange_dir)

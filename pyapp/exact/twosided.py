@@ -130,3 +130,20 @@ def sweep_sides(parallel: Parallel, sides: list[Side], budget: Budget, stage: st
     """Run every side of ``sides`` at once on the pool (:func:`run_side`); their answers, in order."""
     handles = [parallel.pool.submit(run_side, side) for side in sides]
     return (yield from wait_all(parallel, handles, budget, stage, min(side.last_pegs for side in sides)))
+
+
+def sweep_sets(parallel: Parallel, sides: list[Side], budget: Budget, stage: str
+               ) -> Generator[Progress, None, list[dict[int, array]]]:
+    """Run ``sides`` (reachability only) at once on the pool; each side's kept levels, read back here (their
+    files removed)."""
+    answers = yield from sweep_sides(parallel, sides, budget, stage)
+    out: list[dict[int, array]] = []
+    try:
+        for answer in answers:
+            out.append({pegs: load_level(path, False)[0] for pegs, path in answer["paths"].items()})
+    finally:
+        for answer in answers:
+            for path in answer["paths"].values():
+                if os.path.exists(path):
+                    os.remove(path)
+    return out

@@ -26,6 +26,7 @@ binary search (the never-lose mode of the page can call it after each move).
 
 from __future__ import annotations
 
+import os
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Generator
@@ -37,6 +38,7 @@ from ..core.problem import Problem
 from .setup import Sides, sides, stop_if_over
 from .sharded import Parallel, sweeper
 from .sweep import Level, Progress, to_array
+from .twosided import Side, sweep_sets, two_sided
 
 
 def member(keys: array, key: int) -> bool:
@@ -125,6 +127,8 @@ def winnable_steps(problem: Problem, budget: Budget | None = None, forward: dict
     ``forward`` may give reachable levels already swept from the start with that codec
     (``count --levels`` sweeps every level and passes them on); the levels this sweep adds go into
     it too, so problems with the same start and codec (``fewest --all``) sweep from the start once.
+    ``parallel`` runs the sweeps on its pool: on a local pool of two workers the forward and backward sweeps
+    at once, each whole in a worker (:mod:`.twosided`), else sharded (:mod:`.sharded`).
     """
     hit = cached(problem) if wide else _CACHE.get(_cache_key(problem, wide))
     if hit is not None:
@@ -156,6 +160,16 @@ def winnable_steps(problem: Problem, budget: Budget | None = None, forward: dict
         if low not in reach:
             yield from run([s.start], low, "reachable", reach, fcd)
         back = reach
+    elif two_sided(parallel) and meet not in reach:  # both sides at once, each whole in a worker
+        assert parallel is not None
+        board, folder, tag = problem.board, parallel.pool.exchange_dir or "", f"win-{os.getpid()}-{id(reach)}"
+        ceiling = None if budget.max_bytes is None else budget.max_bytes // 2
+        ahead, back = yield from sweep_sets(parallel, [
+            Side(board, fcd.group, (s.start,), meet, False, tuple(range(meet, s.first_pegs + 1)), folder, f"{tag}-f",
+                 ceiling),
+            Side(board, s.back_codec.group, tuple(s.backward), n - meet, False, tuple(range(n - meet, n + 1)),
+                 folder, f"{tag}-b", ceiling)], budget, "reachable and can reach the goal")
+        reach.update(ahead)
     else:
         if meet not in reach:
             yield from run([s.start], meet, "reachable", reach, fcd)
