@@ -92,6 +92,9 @@ def level_fn(cd: Codec) -> LevelFn:
             lines.append(f"        m = {d.src} & pos & (pos >> {a}) & (e >> {2 * a})")
         else:
             lines.append(f"        m = {d.src} & pos & (pos << {a}) & (e << {2 * a})")
+        # the landing hole in the frame of the child's key, worked out only for a jump that sets the child's cost
+        landing = (f"(L{d_index}[j] >> SHIFTS[({lanes}).index(kk)]) & {full_dense}" if size > 1
+                   else f"L{d_index}[j] & {full_dense}")
         for cost, pick in (("b", "m & ML"), ("b1", "m & ~ML")):
             lines += [
                 f"        mm = {pick}",
@@ -106,14 +109,12 @@ def level_fn(cd: Codec) -> LevelFn:
                 "                hi2 = idx[bb + 1]",
                 "                q = bisect_left(live, kk, idx[bb], hi2)",
                 "                if q < hi2 and live[q] == kk:",
-                (f"                    h = (L{d_index}[j] >> SHIFTS[({lanes}).index(kk)]) & {full_dense}"
-                 if size > 1 else f"                    h = L{d_index}[j] & {full_dense}"),
                 "                    cur = cbest[q]",
                 f"                    if not cur or {cost} < cur:",
                 f"                        cbest[q] = {cost}",
-                "                        child_masks[q] = h",
+                f"                        child_masks[q] = {landing}",
                 f"                    elif {cost} == cur:",
-                "                        child_masks[q] |= h",
+                f"                        child_masks[q] |= {landing}",
             ]
     return cd.compile_source("\n".join(lines) + "\n", "step", **names)
 
