@@ -75,3 +75,20 @@ def test_winnable_sets_and_fewest_moves_equal_the_in_process_ones(processes):
     assert got.levels == want.levels and got.reachable == want.reachable and len(got) == 390
     assert (moves.status, moves.moves, moves.winnable) == (want_moves.status, want_moves.moves, want_moves.winnable)
     assert not os.listdir(processes.exchange_dir)
+
+
+def test_the_dynamic_programme_split_over_the_pool_gives_the_same_costs_and_masks(processes, monkeypatch):
+    from pyapp.core.budget import Budget, drive
+    from pyapp.exact.fewest import dp, split
+    from pyapp.exact.winnable import winnable
+
+    monkeypatch.setattr(split, "POOL_PARENTS", 1)  # every level on the pool
+    problem = build("triangle5", start="1", goal="any").problem
+    win = winnable(problem)
+    want = drive(dp.costs_steps(win, Budget(), [0]))
+    bound = [0]
+    got = drive(split.costs_on_pool(win, Parallel(processes), Budget(), bound))
+    assert (got.moves, got.goal, got.reached) == (want.moves, want.goal, want.reached) == (10, got.goal, len(win))
+    assert [bytes(level.marks) for level in got.levels] == [bytes(level.marks) for level in want.levels]
+    assert got.masks == want.masks and bound[0] == 10
+    assert not os.listdir(processes.exchange_dir)
