@@ -21,7 +21,7 @@ import os
 import sys
 import time
 from array import array
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
 from ..core.board import Board
@@ -88,7 +88,27 @@ def run_side(side: Side) -> dict:
                 held[0] += item.nbytes
         else:
             peak = max(peak, item.bytes)
+            _report(side, item.pegs, item.positions, sum(sizes.values()), item.bytes)
     return {"paths": paths, "sizes": sizes, "peak": peak, "cpu": time.process_time() - c0}
+
+
+def _report(side: Side, pegs: int, positions: int, total: int, held: int) -> None:
+    """Where a side stands, for the driver (:func:`where`): a small file replaced after each chunk."""
+    path = os.path.join(side.folder, f"{side.tag}.progress")
+    with open(path + ".part", "w") as f:
+        f.write(f"{pegs} {positions} {total} {held}")
+    os.replace(path + ".part", path)
+
+
+def where(side: Side) -> tuple[int, int, int, int]:
+    """``(level, positions there, positions in the levels before, bytes held)`` a side last reported (zeros
+    before its first report)."""
+    try:
+        with open(os.path.join(side.folder, f"{side.tag}.progress")) as f:
+            pegs, positions, total, held = (int(v) for v in f.read().split())
+    except (OSError, ValueError):
+        return 0, 0, 0, 0
+    return pegs, positions, total, held
 
 
 def _swapped(keys: array) -> array:  # pragma: no cover - files are little-endian everywhere
@@ -107,17 +127,17 @@ def load_level(path: str, weights: bool) -> tuple[array, array | list | None]:
     return keys, (decode_weights(wb or b"", len(keys)) if weights else None)
 
 
-def wait_all(parallel: Parallel, handles: list, budget: Budget, stage: str, pegs: int, total: int = 0
-             ) -> Generator[Progress, None, list]:
+def wait_all(parallel: Parallel, handles: list, budget: Budget, stage: str, pegs: int, total: int = 0,
+             status: Callable[[], Progress] | None = None) -> Generator[Progress, None, list]:
     """Wait for the tasks ``handles`` on the pool, a :class:`Progress` every :data:`SLICE_SECONDS` (the budget
-    checked each time); their answers.  A budget stop, an error or the caller dropping the generator stops
-    every worker at once."""
+    checked each time; ``status`` makes it, else it counts the tasks done); their answers.  A budget stop, an
+    error or the caller dropping the generator stops every worker at once."""
     pool = parallel.pool
     try:
         while not pool.wait(handles, SLICE_SECONDS):
             stop_if_over(budget)
             done = sum(1 for h in handles if pool.ready(h))
-            yield Progress(stage, pegs, done, len(handles), 0, total, 0, budget.elapsed())
+            yield status() if status else Progress(stage, pegs, done, len(handles), 0, total, 0, budget.elapsed())
         return [pool.result(h) for h in handles]
     except BaseException:
         if any(not pool.ready(h) for h in handles):
@@ -125,11 +145,31 @@ def wait_all(parallel: Parallel, handles: list, budget: Budget, stage: str, pegs
         raise
 
 
-def sweep_sides(parallel: Parallel, sides: list[Side], budget: Budget, stage: str
+def sweep_sides(parallel: Parallel, sides: list[Side], budget: Budget, stage: str, state: dict | None = None
                 ) -> Generator[Progress, None, list[dict]]:
-    """Run every side of ``sides`` at once on the pool (:func:`run_side`); their answers, in order."""
+    """Run every side of ``sides`` at once on the pool (:func:`run_side`); their answers, in order.
+
+    The progress reports add up where the sides stand (the level is the first side's); ``state["positions"]``,
+    when given, follows the positions the sides have stored, so a caller stopped by its budget can say how far
+    they got."""
     handles = [parallel.pool.submit(run_side, side) for side in sides]
-    return (yield from wait_all(parallel, handles, budget, stage, min(side.last_pegs for side in sides)))
+    base = state["positions"] if state is not None else 0
+
+    def status() -> Progress:
+        at = [where(side) for side in sides]
+        total = base + sum(a[2] for a in at)
+        if state is not None:
+            state["positions"] = total
+        return Progress(stage, at[0][0], 0, 0, sum(a[1] for a in at), total, sum(a[3] for a in at),
+                        budget.elapsed())
+
+    try:
+        return (yield from wait_all(parallel, handles, budget, stage, 0, status=status))
+    finally:
+        for side in sides:
+            path = os.path.join(side.folder, f"{side.tag}.progress")
+            if os.path.exists(path):
+                os.remove(path)
 
 
 def sweep_sets(parallel: Parallel, sides: list[Side], budget: Budget, stage: str

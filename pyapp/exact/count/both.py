@@ -45,9 +45,10 @@ def both_steps(s: Sides, parallel: Parallel, budget: Budget, state: dict, meet: 
             Side(board, bcd.group, dict(s.backward), back_meet, True, (back_meet,), folder, f"{tag}-b", ceiling)]
     paths: list[str] = []
     try:
-        fwd, bwd = yield from sweep_sides(parallel, jobs, budget, "forward and backward")
+        base = state["positions"]
+        fwd, bwd = yield from sweep_sides(parallel, jobs, budget, "forward and backward", state)
         paths = [*fwd["paths"].values(), *bwd["paths"].values()]
-        state["positions"] += sum(fwd["sizes"].values()) + sum(bwd["sizes"].values())
+        state["positions"] = base + sum(fwd["sizes"].values()) + sum(bwd["sizes"].values())
         state["peak"] = max(state["peak"], fwd["peak"] + bwd["peak"])
         fpath, bpath = fwd["paths"].get(meet), bwd["paths"].get(back_meet)
         if not fwd["sizes"].get(meet) or not bwd["sizes"].get(back_meet) or fpath is None or bpath is None:
