@@ -68,8 +68,10 @@ def run_side(side: Side) -> dict:
     """Run one side's sweep (in a worker); the kept levels go to files in ``side.folder``.
 
     Returns ``{"paths": {pegs: path}, "sizes": {pegs: positions}, "peak": bytes, "cpu": seconds}``;
-    a :class:`~.sweep.MemoryCeiling` passes to the driver."""
+    a :class:`~.sweep.MemoryCeiling` passes to the driver.  A side runs for minutes: if the driver dies
+    meanwhile (its worker is handed to another parent), the worker stops at its next chunk."""
     c0 = time.process_time()
+    driver = os.getppid()
     cd = codec(side.board, side.group)
     held = [0]
     paths: dict[int, str] = {}
@@ -89,6 +91,8 @@ def run_side(side: Side) -> dict:
         else:
             peak = max(peak, item.bytes)
             _report(side, item.pegs, item.positions, sum(sizes.values()), item.bytes)
+            if os.getppid() != driver:  # the driver died (killed): nobody will read this side
+                raise SystemExit(1)
     return {"paths": paths, "sizes": sizes, "peak": peak, "cpu": time.process_time() - c0}
 
 
