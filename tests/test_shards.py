@@ -66,7 +66,7 @@ def test_every_level_equals_the_unsharded_sweep(weights, shards, processes):
 def test_count_and_levels_equal_in_process(processes):
     problem = build("triangle6").problem
     ref = count_exact(problem)
-    par = Parallel(processes)
+    par = Parallel(processes, shards=2)  # a local pool of two would sweep the two sides whole (test_twosided)
     got = count_exact(problem, parallel=par)
     assert (got.solutions, got.positions) == (ref.solutions, ref.positions) == (T6_SOLUTIONS, ref.positions)
     assert par.stats and all(st.bytes_exchanged >= 0 and st.shard_seconds for st in par.stats)
@@ -126,7 +126,7 @@ def test_a_spilled_bucket_merges_like_one_in_memory(tmp_path):
 
 def test_spill_under_a_memory_ceiling_keeps_the_answer(processes):
     problem = build("triangle6").problem
-    par = Parallel(processes)
+    par = Parallel(processes, shards=2)
     got = count_exact(problem, parallel=par, budget=_budget(max_bytes=150_000))
     assert got.solutions == T6_SOLUTIONS
     assert any(st.spilled for st in par.stats)
@@ -217,7 +217,7 @@ def test_count_that_meets_two_sweeps_loads_only_the_fronts(processes):
     """triangle 5, vacancy 1 -> any: the two sweeps meet; on every pool the fronts come back whole."""
     problem = build("triangle5", start="1", goal="any").problem
     want = count_exact(problem)
-    for par in (Parallel(processes), Parallel(InProcess(), shards=3)):
+    for par in (Parallel(processes, shards=2), Parallel(InProcess(), shards=3)):
         got = count_exact(problem, parallel=par)
         assert (got.solutions, got.positions) == (want.solutions, want.positions)
     assert not [f for f in os.listdir(processes.exchange_dir) if ".K" in f]  # nothing left in shared memory
@@ -280,7 +280,7 @@ def test_a_sharded_count_survives_a_killed_worker(tmp_path):
                 killed.append(busy)
 
     def count() -> None:
-        done["count"] = count_exact(problem, parallel=Parallel(pool))
+        done["count"] = count_exact(problem, parallel=Parallel(pool, shards=2))
 
     runner = threading.Thread(target=count, daemon=True)
     killer = threading.Thread(target=kill_one, daemon=True)

@@ -26,6 +26,7 @@ binary search (the never-lose mode of the page can call it after each move).
 
 from __future__ import annotations
 
+import os
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Generator
@@ -37,6 +38,7 @@ from ..core.problem import Problem
 from .setup import Sides, sides, stop_if_over
 from .sharded import Parallel, sweeper
 from .sweep import Level, Progress, to_array
+from .twosided import Side, sweep_sets, two_sided, wait_all
 
 
 def member(keys: array, key: int) -> bool:
@@ -125,6 +127,8 @@ def winnable_steps(problem: Problem, budget: Budget | None = None, forward: dict
     ``forward`` may give reachable levels already swept from the start with that codec
     (``count --levels`` sweeps every level and passes them on); the levels this sweep adds go into
     it too, so problems with the same start and codec (``fewest --all``) sweep from the start once.
+    ``parallel`` runs the sweeps on its pool: on a local pool of two workers the forward and backward sweeps
+    at once, each whole in a worker (:mod:`.twosided`), else sharded (:mod:`.sharded`).
     """
     hit = cached(problem) if wide else _CACHE.get(_cache_key(problem, wide))
     if hit is not None:
@@ -156,6 +160,16 @@ def winnable_steps(problem: Problem, budget: Budget | None = None, forward: dict
         if low not in reach:
             yield from run([s.start], low, "reachable", reach, fcd)
         back = reach
+    elif two_sided(parallel) and meet not in reach:  # both sides at once, each whole in a worker
+        assert parallel is not None
+        board, folder, tag = problem.board, parallel.pool.exchange_dir or "", f"win-{os.getpid()}-{id(reach)}"
+        ceiling = None if budget.max_bytes is None else budget.max_bytes // 2
+        ahead, back = yield from sweep_sets(parallel, [
+            Side(board, fcd.group, (s.start,), meet, False, tuple(range(meet, s.first_pegs + 1)), folder, f"{tag}-f",
+                 ceiling),
+            Side(board, s.back_codec.group, tuple(s.backward), n - meet, False, tuple(range(n - meet, n + 1)),
+                 folder, f"{tag}-b", ceiling)], budget, "reachable and can reach the goal")
+        reach.update(ahead)
     else:
         if meet not in reach:
             yield from run([s.start], meet, "reachable", reach, fcd)
@@ -166,19 +180,54 @@ def winnable_steps(problem: Problem, budget: Budget | None = None, forward: dict
         win.seconds = budget.elapsed()
         return win  # a sweep died out before the middle: nothing can win
     win.levels[meet] = yield from _middle(s, fcd, reach[meet], back[n - meet], meet, budget)
-    for pegs in range(meet + 1, s.first_pegs + 1):
-        win.levels[pegs] = yield from _up(fcd, win.levels[pegs - 1], reach[pegs], pegs, budget)
-    for pegs in range(meet - 1, s.last_pegs - 1, -1):
-        if s.complement_problem and fcd is s.back_codec and n - pegs in win.levels:
-            # its own complement game: x can win exactly when its complement can (3x faster than _down)
-            win.levels[pegs] = _flipped(fcd, win.levels[n - pegs])
-        else:
-            win.levels[pegs] = yield from _down(s, fcd, win.levels[pegs + 1], back[n - pegs], pegs, budget)
+    if two_sided(parallel) and not s.complement_problem:  # up from the middle and down from it at once
+        assert parallel is not None
+        above = {p: reach[p] for p in range(meet + 1, s.first_pegs + 1)}
+        below = {n - p: back[n - p] for p in range(meet - 1, s.last_pegs - 1, -1)}
+        middle = win.levels[meet]
+        handles = [parallel.pool.submit(_up_all, problem, wide, middle, meet, above),
+                   parallel.pool.submit(_down_all, problem, wide, middle, meet, below)]
+        up, down = yield from wait_all(parallel, handles, budget, "can still win", meet)
+        win.levels.update(up)
+        win.levels.update(down)
+    else:
+        for pegs in range(meet + 1, s.first_pegs + 1):
+            win.levels[pegs] = yield from _up(fcd, win.levels[pegs - 1], reach[pegs], pegs, budget)
+        for pegs in range(meet - 1, s.last_pegs - 1, -1):
+            if s.complement_problem and fcd is s.back_codec and n - pegs in win.levels:
+                # its own complement game: x can win exactly when its complement can (3x faster than _down)
+                win.levels[pegs] = _flipped(fcd, win.levels[n - pegs])
+            else:
+                win.levels[pegs] = yield from _down(s, fcd, win.levels[pegs + 1], back[n - pegs], pegs, budget)
     win.seconds = budget.elapsed()
     if len(_CACHE) >= CACHE_ENTRIES:
         _CACHE.pop(next(iter(_CACHE)))
     _CACHE[_cache_key(problem, wide)] = win
     return win
+
+
+def _up_all(problem: Problem, wide: bool, middle: array, meet: int, reach: dict[int, array]) -> dict[int, array]:
+    """In a worker: every winnable level above the middle one, ``meet`` pegs (``reach``: the reachable levels
+    above it)."""
+    s = sides(problem)
+    fcd = s.wide_codec if wide else s.codec
+    out: dict[int, array] = {}
+    below = middle
+    for pegs in range(meet + 1, s.first_pegs + 1):
+        below = out[pegs] = drive(_up(fcd, below, reach[pegs], pegs, Budget()))
+    return out
+
+
+def _down_all(problem: Problem, wide: bool, middle: array, meet: int, back: dict[int, array]) -> dict[int, array]:
+    """In a worker: every winnable level below the middle one, ``meet`` pegs (``back``: the backward levels, by
+    their pegs)."""
+    s = sides(problem)
+    fcd = s.wide_codec if wide else s.codec
+    out: dict[int, array] = {}
+    above = middle
+    for pegs in range(meet - 1, s.last_pegs - 1, -1):
+        above = out[pegs] = drive(_down(s, fcd, above, back[s.holes - pegs], pegs, Budget()))
+    return out
 
 
 def _goal_test(s: Sides, fcd: Codec, back: array) -> Callable[[int], bool]:

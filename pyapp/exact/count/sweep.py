@@ -28,7 +28,6 @@ Sources: the English central game has 40,861,647,040,079,968 solutions (Durango 
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Generator
 from dataclasses import dataclass
 
@@ -39,6 +38,9 @@ from ..setup import Cancelled, OutOfTime, Sides, sides, stop_if_over
 from ..sharded import Pairing, Parallel, sweeper
 from ..sweep import CHUNK, Level, MemoryCeiling, Progress
 from ..sweep import sweep as _plain_sweep
+from ..twosided import two_sided
+from .both import both_steps
+from .combine import combine_part
 
 
 @dataclass
@@ -72,7 +74,8 @@ def count_steps(problem: Problem, budget: Budget | None = None, meet: int | None
 
     ``meet`` forces the level (pegs) where the sweeps meet; by default the complement problem meets
     in the middle and any other extends the smaller frontier first (a check may recount elsewhere).
-    ``parallel`` runs the sweeps sharded on its pool (:mod:`pyapp.exact.sharded`), else in this process.
+    ``parallel`` runs the sweeps on its pool: on a local pool of two workers the two sides at once, each
+    whole in a worker (:mod:`.both`), else sharded (:mod:`pyapp.exact.sharded`); without it, in this process.
     """
     budget = budget or Budget()
     s = sides(problem)
@@ -117,6 +120,14 @@ def count_steps(problem: Problem, budget: Budget | None = None, meet: int | None
             back_meet = s.holes - meet
             yield from run("forward", {s.start: 1}, (meet, back_meet))
             forward, backward = kept.get(f"forward{meet}"), kept.get(f"forward{back_meet}")
+        elif two_sided(parallel):
+            assert parallel is not None
+            total = yield from both_steps(s, parallel, budget, state, meet)
+            if total is None:
+                return ExactCount("counted", 0, "no position of the middle level is reachable from both ends",
+                                  state["positions"], meet, group, budget.elapsed(), state["peak"])
+            return ExactCount("counted", total, None, state["positions"], meet, group, budget.elapsed(),
+                              state["peak"])
         else:
             forward, backward = yield from _meet(s, budget, state, held, forced, sweeper(parallel))
         if forward is None or backward is None or not len(forward) or not len(backward):
@@ -178,35 +189,14 @@ def _meet(s: Sides, budget: Budget, state: dict, held, forced: int | None = None
 
 def _combine(s: Sides, forward: Level, backward: Level, budget: Budget, state: dict, fcd: Codec
              ) -> Generator[Progress, None, int]:
-    """``sum T_f(C) * T_b(D) / |D|`` over the forward classes ``C`` of the middle level, ``D`` the
-    backward class of the complement of an image of ``C`` (``T_b(D) / |D|`` is the number of ways from
-    any member of ``C`` to the goal; images outside the start's class have none, hence the max)."""
-    bcd = s.back_codec
-    packed_key, least_greatest, orbit = bcd.packed_key, bcd.least_greatest, bcd.orbit_size
-    everything = bcd.everything
-    holes = fcd.holes
-    lanes = [lane * holes for lane in s.coset_lanes(fcd)]
-    images = fcd.packed_key
-    bkeys, bweights = backward.keys, backward.weights
-    fkeys, fweights = forward.keys, forward.weights
-    assert fweights is not None and bweights is not None
-    nb = len(bkeys)
+    """:func:`combine_part` over the whole middle level, a chunk at a time."""
+    lanes = [lane * fcd.holes for lane in s.coset_lanes(fcd)]
+    assert forward.weights is not None and backward.weights is not None
     total = 0
-    n = len(fkeys)
+    n = len(forward.keys)
     for lo in range(0, n, CHUNK):
-        for i in range(lo, min(n, lo + CHUNK)):
-            y = images(fkeys[i]) if len(lanes) > 1 else fkeys[i]
-            best = 0
-            for shift in lanes:
-                x = packed_key((y >> shift) & everything)  # a forward image's backward images
-                c = everything ^ least_greatest(x)[1]  # the backward canonical key of the complement
-                j = bisect_left(bkeys, c)
-                if j < nb and bkeys[j] == c:
-                    ways, rest = divmod(bweights[j], orbit(x))
-                    if rest:  # pragma: no cover - a broken invariant, never silently wrong
-                        raise ArithmeticError("class weights not divisible by the orbit size")
-                    best = max(best, ways)
-            total += fweights[i] * best
+        total += combine_part(fcd, s.back_codec, lanes, forward.keys, forward.weights, backward.keys,
+                              backward.weights, lo, min(n, lo + CHUNK))
         stop_if_over(budget)
         yield Progress("combine", forward.pegs, min(n, lo + CHUNK), n, 0, state["positions"],
                        forward.nbytes + backward.nbytes, budget.elapsed())

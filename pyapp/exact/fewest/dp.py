@@ -92,6 +92,9 @@ def level_fn(cd: Codec) -> LevelFn:
             lines.append(f"        m = {d.src} & pos & (pos >> {a}) & (e >> {2 * a})")
         else:
             lines.append(f"        m = {d.src} & pos & (pos << {a}) & (e << {2 * a})")
+        # the landing hole in the frame of the child's key, worked out only for a jump that sets the child's cost
+        landing = (f"(L{d_index}[j] >> SHIFTS[({lanes}).index(kk)]) & {full_dense}" if size > 1
+                   else f"L{d_index}[j] & {full_dense}")
         for cost, pick in (("b", "m & ML"), ("b1", "m & ~ML")):
             lines += [
                 f"        mm = {pick}",
@@ -106,14 +109,12 @@ def level_fn(cd: Codec) -> LevelFn:
                 "                hi2 = idx[bb + 1]",
                 "                q = bisect_left(live, kk, idx[bb], hi2)",
                 "                if q < hi2 and live[q] == kk:",
-                (f"                    h = (L{d_index}[j] >> SHIFTS[({lanes}).index(kk)]) & {full_dense}"
-                 if size > 1 else f"                    h = L{d_index}[j] & {full_dense}"),
                 "                    cur = cbest[q]",
                 f"                    if not cur or {cost} < cur:",
                 f"                        cbest[q] = {cost}",
-                "                        child_masks[q] = h",
+                f"                        child_masks[q] = {landing}",
                 f"                    elif {cost} == cur:",
-                "                        child_masks[q] |= h",
+                f"                        child_masks[q] |= {landing}",
             ]
     return cd.compile_source("\n".join(lines) + "\n", "step", **names)
 
@@ -194,21 +195,12 @@ def costs_steps(win: Winnable, budget: Budget, bound: list[int]) -> Generator[Pr
     ``bound[0]`` is kept at a proven lower bound on the moves of any solution (the least ``best`` of
     the last level finished), so a caller stopped by the budget can say how far the sweep got.
     Raises :class:`~.sweep.MemoryCeiling` before allocating when the arrays would pass the ceiling."""
-    cd, problem = win.codec, win.problem
-    need = win.nbytes + sum(index_bytes(len(keys)) + 8 * len(keys) for keys in win.levels.values())
-    if budget.max_bytes is not None and need > budget.max_bytes:
-        raise MemoryCeiling(f"the costs of {len(win):,} winnable positions need about {need / 1e6:,.0f} MB, "
-                            f"over the memory ceiling of {budget.max_bytes / 1e6:,.0f} MB")
-    n = len(problem.board)
-    levels = [Marked(win.levels.get(pegs, array("Q"))) for pegs in range(n + 1)]
-    masks = [array("Q", bytes(8 * len(level))) for level in levels]
+    levels, masks, need = prepared(win, budget)
+    problem = win.problem
     first = problem.start.bit_count()
-    last = problem.goal.final_pegs or 1
-    top = levels[first]
-    top.marks[top.find(cd.canon(problem.start))] = 1  # best + 1: no move yet
-    step = level_fn(cd)
+    step = level_fn(win.codec)
     reached = 1
-    for pegs in range(first, last, -1):
+    for pegs in range(first, problem.goal.final_pegs or 1, -1):
         parents = levels[pegs]
         size = len(parents)
         for lo in range(0, size, DP_CHUNK):
@@ -217,12 +209,38 @@ def costs_steps(win: Winnable, budget: Budget, bound: list[int]) -> Generator[Pr
             stop_if_over(budget)
             yield Progress("fewest moves", pegs - 1, hi, size, len(levels[pegs - 1]), reached, need,
                            budget.elapsed())
-        below = levels[pegs - 1].marks
-        done = len(below) - below.count(0)
-        reached += done
-        if done:
-            bound[0] = max(bound[0], min(c for c in below if c) - 1)
-    final = levels[last]
+        reached += settled(levels[pegs - 1], bound)
+    return least_goal(win, levels, masks, reached)
+
+
+def prepared(win: Winnable, budget: Budget) -> tuple[list[Marked], list[array], int]:
+    """Every winnable level indexed by pegs (the start's class marked: ``best + 1`` = 1), zero masks, and the
+    bytes they need; :class:`~.sweep.MemoryCeiling` first if that passes the budget's ceiling."""
+    cd, problem = win.codec, win.problem
+    need = win.nbytes + sum(index_bytes(len(keys)) + 8 * len(keys) for keys in win.levels.values())
+    if budget.max_bytes is not None and need > budget.max_bytes:
+        raise MemoryCeiling(f"the costs of {len(win):,} winnable positions need about {need / 1e6:,.0f} MB, "
+                            f"over the memory ceiling of {budget.max_bytes / 1e6:,.0f} MB")
+    levels = [Marked(win.levels.get(pegs, array("Q"))) for pegs in range(len(problem.board) + 1)]
+    masks = [array("Q", bytes(8 * len(level))) for level in levels]
+    top = levels[problem.start.bit_count()]
+    top.marks[top.find(cd.canon(problem.start))] = 1  # best + 1: no move yet
+    return levels, masks, need
+
+
+def settled(level: Marked, bound: list[int]) -> int:
+    """How many classes of a level just costed were reached; raises ``bound[0]`` to the least cost among them."""
+    marks = level.marks
+    done = len(marks) - marks.count(0)
+    if done:
+        bound[0] = max(bound[0], min(c for c in marks if c) - 1)
+    return done
+
+
+def least_goal(win: Winnable, levels: list[Marked], masks: list[array], reached: int) -> Costs:
+    """The :class:`Costs` of costed levels: the least ``best`` over the goal positions of the last level."""
+    cd, problem = win.codec, win.problem
+    final = levels[problem.goal.final_pegs or 1]
     found = [(final.marks[i], key) for i, key in enumerate(final.keys)
              if final.marks[i] and problem.goal.reached(cd.layout(key))]
     if not found:

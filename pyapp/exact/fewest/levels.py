@@ -34,9 +34,11 @@ from ..lookup import Marked, index_bytes
 from ..setup import Cancelled, OutOfTime, stop_if_over
 from ..sharded import Parallel
 from ..sweep import MemoryCeiling, Progress
+from ..twosided import two_sided
 from ..winnable import Winnable, winnable_steps
 from .chains import LayerFn, chain_layer
 from .dp import costs_steps, rebuild
+from .split import costs_on_pool
 
 
 @dataclass
@@ -73,7 +75,9 @@ def fewest_steps(problem: Problem, budget: Budget | None = None, *, method: str 
     ``method`` picks the search over the winnable set (see the module docstring); ``forward``, a dict
     shared between problems with the same start and symmetry group, keeps the reachable levels swept
     from the start (:func:`pyapp.exact.winnable.winnable_steps`) so the next problem reuses them;
-    ``parallel`` runs those sweeps sharded on its pool (:mod:`pyapp.exact.sharded`)."""
+    ``parallel`` runs those sweeps on its pool (on a local pool of two workers the two sides at once,
+    :mod:`pyapp.exact.twosided`, and the dynamic programme's levels split over it, :mod:`.split`; else
+    sharded, :mod:`pyapp.exact.sharded`)."""
     if method not in METHODS:
         raise ValueError(f"unknown fewest method {method!r}: expected one of {', '.join(METHODS)}")
     budget = budget or Budget()
@@ -101,7 +105,8 @@ def fewest_steps(problem: Problem, budget: Budget | None = None, *, method: str 
         if method == "levels":
             bound = [0]
             try:
-                costs = yield from costs_steps(win, budget, bound)
+                costs = yield from (costs_on_pool(win, parallel, budget, bound) if two_sided(parallel) and parallel
+                                    else costs_steps(win, budget, bound))
             except (Cancelled, OutOfTime, MemoryCeiling) as stop:
                 why = (f"{stop}: every solution has at least {bound[0]} moves (the fewest moves to any winnable "
                        "position of the last level costed)")

@@ -1,0 +1,95 @@
+"""The two sides of a count swept at the same time, each whole in a worker (pyapp.exact.twosided, count.both)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from pyapp.core.budget import Budget
+from pyapp.core.request import build
+from pyapp.exact.count import count_exact
+from pyapp.exact.pool import InProcess, Processes
+from pyapp.exact.setup import sides
+from pyapp.exact.sharded import Checkpoint, Parallel
+from pyapp.exact.twosided import two_sided
+
+T6_SOLUTIONS = 113077359159
+
+
+@pytest.fixture(scope="module")
+def processes():
+    with Processes(2) as pool:
+        yield pool
+
+
+def test_only_a_local_pool_of_two_runs_the_sides_at_once(processes, tmp_path):
+    assert two_sided(Parallel(processes))
+    assert not two_sided(None)
+    assert not two_sided(Parallel(InProcess()))
+    assert not two_sided(Parallel(processes, shards=2))
+    assert not two_sided(Parallel(processes, Checkpoint(str(tmp_path))))
+
+
+@pytest.mark.parametrize(("board", "start"), [("triangle5", "1"), ("triangle6", "4")])
+def test_count_equals_the_in_process_count_meeting_at_the_same_level(board, start, processes):
+    """Same solutions and, meeting at the same level, the same classes stored; nothing left in shared memory."""
+    problem = build(board, start=start, goal="any").problem
+    s = sides(problem)
+    assert not s.complement_problem  # the sides differ: two sweeps
+    want = count_exact(problem, meet=s.meet())
+    got = count_exact(problem, parallel=Parallel(processes))
+    assert (got.status, got.solutions, got.positions, got.meet) == ("counted", want.solutions, want.positions, s.meet())
+    if board == "triangle6":
+        assert got.solutions == T6_SOLUTIONS
+    assert not os.listdir(processes.exchange_dir)
+
+
+def test_a_spent_budget_stops_both_workers_and_answers_unknown():
+    problem = build("triangle6", start="4", goal="any").problem
+    with Processes(2) as pool:
+        got = count_exact(problem, Budget(max_seconds=2), parallel=Parallel(pool))
+    assert got.status == "unknown" and got.solutions is None and "time budget" in (got.reason or "")
+    assert got.positions > 0 and f"after {got.positions:,} positions" in (got.reason or "")  # how far the sides got
+
+
+def test_a_memory_ceiling_in_a_worker_answers_unknown():
+    problem = build("triangle6", start="4", goal="any").problem
+    with Processes(2) as pool:  # a side that fails stops the other: the pool is cancelled
+        got = count_exact(problem, Budget(max_bytes=2_000_000), parallel=Parallel(pool))
+    assert got.status == "unknown" and "memory ceiling" in (got.reason or "")
+
+
+def test_winnable_sets_and_fewest_moves_equal_the_in_process_ones(processes):
+    from pyapp.core.budget import drive
+    from pyapp.exact.fewest import fewest_steps
+    from pyapp.exact.winnable import clear_cache, winnable_steps
+
+    problem = build("triangle5", start="1", goal="any").problem
+    clear_cache()
+    want = drive(winnable_steps(problem))
+    want_moves = drive(fewest_steps(problem))
+    clear_cache()
+    got = drive(winnable_steps(problem, parallel=Parallel(processes)))
+    clear_cache()
+    moves = drive(fewest_steps(problem, parallel=Parallel(processes)))
+    assert got.levels == want.levels and got.reachable == want.reachable and len(got) == 390
+    assert (moves.status, moves.moves, moves.winnable) == (want_moves.status, want_moves.moves, want_moves.winnable)
+    assert not os.listdir(processes.exchange_dir)
+
+
+def test_the_dynamic_programme_split_over_the_pool_gives_the_same_costs_and_masks(processes, monkeypatch):
+    from pyapp.core.budget import Budget, drive
+    from pyapp.exact.fewest import dp, split
+    from pyapp.exact.winnable import winnable
+
+    monkeypatch.setattr(split, "POOL_PARENTS", 1)  # every level on the pool
+    problem = build("triangle5", start="1", goal="any").problem
+    win = winnable(problem)
+    want = drive(dp.costs_steps(win, Budget(), [0]))
+    bound = [0]
+    got = drive(split.costs_on_pool(win, Parallel(processes), Budget(), bound))
+    assert (got.moves, got.goal, got.reached) == (want.moves, want.goal, want.reached) == (10, got.goal, len(win))
+    assert [bytes(level.marks) for level in got.levels] == [bytes(level.marks) for level in want.levels]
+    assert got.masks == want.masks and bound[0] == 10
+    assert not os.listdir(processes.exchange_dir)
