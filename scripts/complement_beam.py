@@ -1,20 +1,18 @@
-"""Look for a solution of a single-vacancy complement problem (start: every hole but ``s``; finish: one peg
-on ``s``) by meeting a forward search with its own complement.
+"""Look for a solution of a single-vacancy complement problem (start: every hole but ``s``; finish: one peg on ``s``) by
+meeting a forward search with its own complement.
 
-Time reversal (:mod:`pyapp.search.formulations`): if the jumps take ``S`` (all but ``s``) through ``P0 .. Pn``
-to ``{s}``, the complements ``~Pn .. ~P0`` are a solution too, so a position ``p`` reached from ``S`` in ``k``
-jumps is on a solution exactly when its complement ``~p`` is reached from ``S`` in ``n - k`` jumps.  One forward
-sweep from ``S`` serves both halves: every position it reaches at levels ``k`` and ``n - k`` is kept, and a
-position whose complement is kept too joins two paths from ``S`` into a solution (the second read backwards
-and complemented).
+Time reversal (:mod:`pyapp.search.formulations`): if the jumps take ``S`` (all but ``s``) through ``P0 .. Pn`` to
+``{s}``, the complements ``~Pn .. ~P0`` are a solution too, so a position ``p`` reached from ``S`` in ``k`` jumps is on
+a solution exactly when its complement ``~p`` is reached from ``S`` in ``n - k`` jumps.  One forward sweep from ``S``
+serves both halves: every position it reaches at levels ``k`` and ``n - k`` is kept, and a position whose complement is
+kept too joins two paths from ``S`` into a solution (the second read backwards and complemented).
 
-The sweep is a beam (numpy arrays of 64-bit keys over the board's holes, canonical under the problem's
-symmetries, which fix ``s``): each level keeps the ``--width`` best of the positions reached, scored by
-isolated pegs and a weight per hole with random noise, and pruned by every pagoda the project knows toward
-``s`` (each checked on every jump by :func:`pyapp.proofs.pagoda.make_pagoda` before it is used).  All the
-positions reached at the middle levels (before the beam cuts them) are kept for the meeting.  A meeting is
-replayed by :func:`pyapp.core.game.replay` before it is printed.  Not a proof of anything when it finds nothing.
-
+The sweep is a beam (numpy arrays of 64-bit keys over the board's holes, canonical under the problem's symmetries, which
+fix ``s``): each level keeps the ``--width`` best of the positions reached, scored by isolated pegs and a weight per
+hole with random noise, and pruned by every pagoda the project knows toward ``s`` (each checked on every jump by
+:func:`pyapp.proofs.pagoda.make_pagoda` before it is used).  All the positions reached at the middle levels (before the
+beam cuts them) are kept for the meeting.  A meeting is replayed by :func:`pyapp.core.game.replay` before it is printed.
+Not a proof of anything when it finds nothing.
     python scripts/complement_beam.py german e1 [--width 400000] [--runs 4] [--seed 1]
 """
 
@@ -165,8 +163,7 @@ def sweep(board_id: str, hole: str, width: int, seed: int, middle: int, log, sym
     pagodas = [*pagodas_for(board, [1 << t]), *extra_pagodas(board, 1 << t), *learned]
     pag = [(c.sum_tables(lambda i, w=dict(p.weights): w.get(c.bits[i], 0)), thr) for p, thr in pagodas]
     rng = np.random.default_rng(seed)
-    # score: isolated pegs (no neighbour with a peg) and a weight per hole (far from the centre is worse),
-    # with noise so that runs differ
+    # score: isolated pegs and a weight per hole (far from the centre is worse), with noise so runs differ
     rows = {b: board.cell_of[b] for b in c.bits}
     cx = sum(r[1] for r in rows.values()) / c.n
     cy = sum(r[0] for r in rows.values()) / c.n
