@@ -146,7 +146,7 @@ def _breakdown(b: dict, before: dict | None = None) -> list[str]:
 def _model(rows: list[dict]) -> list[str]:
     out = ["| job | 1 worker, CPU s | 8 workers | 64 workers | 512 workers | least time at |",
            "|---|---:|---:|---:|---:|---:|"]
-    for r in rows:
+    for r in (r for r in rows if r["model"]):  # no model: the two sides swept whole, no sharded level to project
         m = r["model"]
         base = _median([x["cpu"] for x in r["runs"] if x["workers"] == min(y["workers"] for y in r["runs"])])
         cells = [f"{_fmt(m[p]['seconds'])} s ({m[p]['speedup']}x)" if m[p]["speedup"] >= 0.1 else

@@ -39,8 +39,10 @@ def _count(page, fragment: str) -> str:
 
 
 def _cli_count(board: str) -> dict:
-    out = subprocess.run([sys.executable, "-m", "pyapp", "count", board, "--json"], capture_output=True, text=True,
-                         cwd=ROOT, check=True)
+    # one process: the page's pool shards each level and meets where the smaller frontier leads, as the
+    # in-process count does (a local pool of two would sweep the two sides whole, to the middle level)
+    out = subprocess.run([sys.executable, "-m", "pyapp", "count", board, "--json", "--workers", "1"],
+                         capture_output=True, text=True, cwd=ROOT, check=True)
     return json.loads(out.stdout)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 from browser_support import go, open_app, wait_state
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 
@@ -102,13 +103,20 @@ def test_a_french_game_on_two_pool_workers_gets_the_one_worker_verdicts(pooled):
     pooled.click(f"[data-hole='{x}']")
     pooled.click(f"[data-hole='{y}']")
     wait_state(pooled, OPENED + PLAYED)
-    pooled.wait_for_function("() => window.pegLab.store.state.neverlose.pool", timeout=60_000)
-    x, _, y = pooled.evaluate("window.pegLab.store.state.board.legal")[0]
-    pooled.click(f"[data-hole='{x}']")
-    pooled.click(f"[data-hole='{y}']")
-    pooled.wait_for_function("() => window.pegLab.neverloseStops.length > 0", timeout=30_000)
+    moved = 0
+    for _ in range(4):  # a check can end between seeing it run and the click: then play on and try again
+        pooled.wait_for_function("() => window.pegLab.store.state.neverlose.pool", timeout=60_000)
+        x, _, y = pooled.evaluate("window.pegLab.store.state.board.legal")[0]
+        pooled.click(f"[data-hole='{x}']")
+        pooled.click(f"[data-hole='{y}']")
+        moved += 1
+        try:
+            pooled.wait_for_function("() => window.pegLab.neverloseStops.length > 0", timeout=10_000)
+            break
+        except PlaywrightTimeout:
+            continue
     stop = pooled.evaluate("window.pegLab.neverloseStops[0]")
-    print("stopped in", stop)
+    print("stopped in", stop, "after", moved, "moves")
     assert not stop["terminated"] and stop["ms"] < 1000, stop
-    _verdict(pooled, 36 - OPENED - PLAYED - 1)
+    _verdict(pooled, 36 - OPENED - PLAYED - moved)
     assert not pooled.errors

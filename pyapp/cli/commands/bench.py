@@ -150,9 +150,12 @@ def text(result: dict) -> str:
             walls = ", ".join(f"{x['workers']}w {x['wall']:.1f} s wall {x['cpu']:.1f} s CPU (load {x['load']})"
                               for x in r["runs"])
             m = r["model"]
-            proj = ", ".join(f"{p} workers {m[p]['seconds']} s ({m[p]['speedup']}x)" for p in ("8", "64", "512"))
-            lines += [f"{r['name']}: speedup {r['speedup']}  [{walls}]",
-                      f"  model: {proj}; least time at about {m['best_workers']} workers"]
+            lines.append(f"{r['name']}: speedup {r['speedup']}  [{walls}]")
+            if m:
+                proj = ", ".join(f"{p} workers {m[p]['seconds']} s ({m[p]['speedup']}x)" for p in ("8", "64", "512"))
+                lines.append(f"  model: {proj}; least time at about {m['best_workers']} workers")
+            else:
+                lines.append("  model: none (the two sides ran whole, one per worker: no sharded level to project)")
         return "\n".join(lines)
     if result.get("names") is not None:
         return "\n".join(f"{n['name']:<30} {'quick ' if n['quick'] else '      '}{n['title']}" for n in result["names"])
