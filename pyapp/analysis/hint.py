@@ -74,13 +74,9 @@ def hint_steps(problem: Problem, budget: Budget, pool: Pool | None = None) -> Ge
             continue
         after = apply_jump(start, members[0][0])
         result = yield from decide_steps(Problem(board, after, goal), budget.share(len(classes) - n))
-        for jump, perm in members:
-            line = [(perm[a], perm[b], perm[c]) for a, b, c in result.jumps]
-            _file(out, goal.definite, jump, result, line)
+        file_class(out, goal.definite, members, result)
         yield budget.progress(note=f"jump {n + 1} of {len(classes)} (up to symmetry)")
-    order = {j: i for i, j in enumerate(jumps)}
-    for bucket in (out.good, out.bad, out.unknown):
-        bucket.sort(key=order.__getitem__)
+    order_as(out, jumps)
     out.seconds = budget.elapsed()
     return out
 
@@ -105,13 +101,12 @@ def _pooled(problem: Problem, classes: list[list[tuple[Jump, dict[int, int]]]], 
              budget.max_bytes, cpu) for i, members in enumerate(classes)]
     results = yield from spread_steps(pool, decide_jump, jobs, budget, "jumps: ")
     for members, result in zip(classes, results):
-        for jump, perm in members:
-            if result is None:
-                out.unknown.append(jump)
-                out.reasons[jump] = "cancelled"
-                continue
-            line = [(perm[a], perm[b], perm[c]) for a, b, c in result.jumps]
-            _file(out, goal.definite, jump, result, line)
+        if result is not None:
+            file_class(out, goal.definite, members, result)
+            continue
+        for jump, _ in members:
+            out.unknown.append(jump)
+            out.reasons[jump] = "cancelled"
 
 
 def hint(problem: Problem, *, max_seconds: float | None = DEFAULT_HINT_SECONDS, budget: Budget | None = None) -> Hint:
@@ -166,3 +161,17 @@ def _classes(problem: Problem, jumps: list[Jump]) -> list[list[tuple[Jump, dict[
             classes.append([(jump, identity)])
             reps.append(after)
     return classes
+
+
+def file_class(out: Hint, definite: bool, members: list[tuple[Jump, dict[int, int]]], result) -> None:
+    """File every jump of a class of symmetric jumps by the answer found after its first one (:func:`_file`),
+    each with the line mapped through the symmetry that takes the first jump to it."""
+    for jump, perm in members:
+        _file(out, definite, jump, result, [(perm[a], perm[b], perm[c]) for a, b, c in result.jumps])
+
+
+def order_as(out: Hint, jumps: list[Jump]) -> None:
+    """Sort good, bad and unknown in the order of ``jumps`` (the legal jumps), whatever order they were filed in."""
+    order = {j: i for i, j in enumerate(jumps)}
+    for bucket in (out.good, out.bad, out.unknown):
+        bucket.sort(key=order.__getitem__)

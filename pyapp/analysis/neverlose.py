@@ -30,7 +30,7 @@ from ..core.budget import Budget, Progress, budget_of, drive
 from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem, Result
 from ..exact.count import memo_steps
-from .hint import DEFAULT_HINT_SECONDS, Hint, _classes, _file
+from .hint import DEFAULT_HINT_SECONDS, Hint, _classes, file_class, order_as
 from .proven import decide_steps
 from .turns import turns_steps
 
@@ -129,8 +129,7 @@ def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int
             elif result.status == "solved":
                 out.status, out.line = "winnable", list(result.jumps)
             return
-        for jump, perm in classes[i - 1]:
-            _file(out.jumps, True, jump, result, [(perm[a], perm[b], perm[c]) for a, b, c in result.jumps])
+        file_class(out.jumps, True, classes[i - 1], result)
         if out.status == "unknown" and out.jumps.good:  # a jump that keeps the goal reachable proves the position
             first = out.jumps.good[0]
             out.status, out.line = "winnable", [first, *out.jumps.lines[first]]
@@ -161,9 +160,7 @@ def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int
     elif out.status == "unknown":
         nodes = own[0].nodes if own else budget.nodes
         out.reason = f"budget spent after {nodes:,} nodes"
-    order = {j: i for i, j in enumerate(jumps)}
-    for bucket in (out.jumps.good, out.jumps.bad, out.jumps.unknown):
-        bucket.sort(key=order.__getitem__)
+    order_as(out.jumps, jumps)
     if not told:
         yield budget.progress(note=f"{VERDICT}{out.status}")
     return out
@@ -196,12 +193,8 @@ def _one_by_one(problem: Problem, jumps: list[Jump], classes: list[list[tuple[Ju
         else:
             for n, members in enumerate(classes):
                 result = yield from run(apply_jump(start, members[0][0]), budget.share(len(classes) - n))
-                for jump, perm in members:
-                    line = [(perm[a], perm[b], perm[c]) for a, b, c in result.jumps]
-                    _file(out.jumps, goal.definite, jump, result, line)
-            order = {j: i for i, j in enumerate(jumps)}
-            for bucket in (out.jumps.good, out.jumps.bad, out.jumps.unknown):
-                bucket.sort(key=order.__getitem__)
+                file_class(out.jumps, goal.definite, members, result)
+            order_as(out.jumps, jumps)
         if out.status == "unknown" and len(out.jumps.bad) == len(jumps):
             out.status, out.reason = "lost", "every legal jump leads to a lost position"
         elif out.status == "unknown" and out.jumps.good:

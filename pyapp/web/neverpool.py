@@ -28,7 +28,7 @@ import time
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from ..analysis.hint import _classes, _file
+from ..analysis.hint import _classes, file_class, order_as
 from ..analysis.neverlose import NeverLose
 from ..analysis.neverlose_exact import never_lose_exact
 from ..analysis.proven import Proven, decide_steps, table_for
@@ -206,13 +206,8 @@ def merged(problem: Problem, jumps: list[Jump], classes: Classes, results: dict[
         return out
     names = list(results)[1:]
     for name, members in zip(names, classes):
-        result = results[name]
-        for jump, perm in members:
-            line = [(perm[a], perm[b], perm[c]) for a, b, c in result.jumps]
-            _file(out.jumps, True, jump, result, line)
-    order = {j: i for i, j in enumerate(jumps)}
-    for bucket in (out.jumps.good, out.jumps.bad, out.jumps.unknown):
-        bucket.sort(key=order.__getitem__)
+        file_class(out.jumps, True, members, results[name])
+    order_as(out.jumps, jumps)
     if out.status == "unknown" and len(out.jumps.bad) == len(jumps):
         out.status, out.reason = "lost", "every legal jump leads to a lost position"
     elif out.status == "unknown" and out.jumps.good:
