@@ -195,13 +195,18 @@ def _one_by_one(problem: Problem, jumps: list[Jump], classes: list[list[tuple[Ju
                 result = yield from run(apply_jump(start, members[0][0]), budget.share(len(classes) - n))
                 file_class(out.jumps, goal.definite, members, result)
             order_as(out.jumps, jumps)
-        if out.status == "unknown" and len(out.jumps.bad) == len(jumps):
-            out.status, out.reason = "lost", "every legal jump leads to a lost position"
-        elif out.status == "unknown" and out.jumps.good:
-            # a jump after which the goal is reachable proves the position winnable
-            first = out.jumps.good[0]
-            out.status, out.reason, out.line = "winnable", None, [first, *out.jumps.lines[first]]
+        conclude(out, jumps)
     return out
+
+
+def conclude(out: NeverLose, jumps: list[Jump]) -> None:
+    """Settle a position its own search left unknown from its filed jumps: lost when every legal jump loses,
+    winnable (the first good jump, then its line) when one keeps the goal reachable."""
+    if out.status == "unknown" and len(out.jumps.bad) == len(jumps):
+        out.status, out.reason = "lost", "every legal jump leads to a lost position"
+    elif out.status == "unknown" and out.jumps.good:
+        first = out.jumps.good[0]
+        out.status, out.reason, out.line = "winnable", None, [first, *out.jumps.lines[first]]
 
 
 def _funnel(problem: Problem, out: NeverLose, budget: Budget) -> Generator[Progress, None, None]:

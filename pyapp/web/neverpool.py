@@ -29,7 +29,7 @@ from collections.abc import Generator, Sequence
 from typing import Any
 
 from ..analysis.hint import _classes, file_class, order_as
-from ..analysis.neverlose import NeverLose
+from ..analysis.neverlose import NeverLose, conclude
 from ..analysis.neverlose_exact import never_lose_exact
 from ..analysis.proven import Proven, decide_steps, table_for
 from ..core import fields
@@ -208,9 +208,5 @@ def merged(problem: Problem, jumps: list[Jump], classes: Classes, results: dict[
     for name, members in zip(names, classes):
         file_class(out.jumps, True, members, results[name])
     order_as(out.jumps, jumps)
-    if out.status == "unknown" and len(out.jumps.bad) == len(jumps):
-        out.status, out.reason = "lost", "every legal jump leads to a lost position"
-    elif out.status == "unknown" and out.jumps.good:
-        first = out.jumps.good[0]
-        out.status, out.reason, out.line = "winnable", None, [first, *out.jumps.lines[first]]
+    conclude(out, jumps)
     return out
