@@ -104,18 +104,23 @@ def test_a_french_game_on_two_pool_workers_gets_the_one_worker_verdicts(pooled):
     pooled.click(f"[data-hole='{y}']")
     wait_state(pooled, OPENED + PLAYED)
     moved = 0
-    for _ in range(4):  # a check can end between seeing it run and the click: then play on and try again
-        pooled.wait_for_function("() => window.pegLab.store.state.neverlose.pool", timeout=60_000)
+    for _ in range(8):  # a check can end before the click lands, or answer from the table: then play on
+        state = pooled.wait_for_function("() => { const nl = window.pegLab.store.state.neverlose;"
+                                         " return nl.pool ? 'pool' : (!nl.checking && nl.result ? 'done' : false); }",
+                                         timeout=60_000).json_value()
         x, _, y = pooled.evaluate("window.pegLab.store.state.board.legal")[0]
         pooled.click(f"[data-hole='{x}']")
         pooled.click(f"[data-hole='{y}']")
         moved += 1
+        if state != "pool":
+            continue
         try:
             pooled.wait_for_function("() => window.pegLab.neverloseStops.length > 0", timeout=10_000)
             break
         except PlaywrightTimeout:
             continue
-    stop = pooled.evaluate("window.pegLab.neverloseStops[0]")
+    stop = pooled.evaluate("window.pegLab.neverloseStops[0] ?? null")
+    assert stop is not None, f"no move landed while the pool decided, in {moved} moves"
     print("stopped in", stop, "after", moved, "moves")
     assert not stop["terminated"] and stop["ms"] < 1000, stop
     _verdict(pooled, 36 - OPENED - PLAYED - moved)
