@@ -12,7 +12,7 @@ move played while the pool decides stops its questions at once.
 from __future__ import annotations
 
 import pytest
-from browser_support import go, open_app, wait_state
+from browser_support import go, open_app, screenshot_both, wait_state
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
@@ -72,6 +72,7 @@ def test_a_french_game_on_two_pool_workers_gets_the_one_worker_verdicts(pooled):
         results.append(_verdict(pooled, 36 - played))
     assert results[0]["workers"] == 2 and "on 2 workers" in note, note
     assert len(pooled.workers) == 3  # the page's engine and the two pool workers
+    screenshot_both(pooled, "body", "never-lose-pool")
     assert [r["status"] for r in results] == ["winnable"] * len(results)  # the solver's line never loses
     pos, compared = problem.start, 0
     for jump in line[:OPENED]:
