@@ -1,0 +1,128 @@
+"""One level of the move-cost sweeps of :mod:`.meet`, compiled per board: the children of a level with their costs.
+
+A level holds, for each class (sorted canonical keys), a cost and a mask of holes in the frame of its
+key.  Swept forward from the start the cost is the fewest moves to the class and the mask the landing
+holes of the last jumps achieving it (as in :mod:`.dp`); swept backward (the complement game from the
+goal's complement, a position's complement standing for it) the cost is the fewest moves from the class
+to the goal, the first jump counted as a new move, and the mask the source holes of the first jumps
+achieving it.  A jump continues the move that came before it (cost 0) when its source is the hole the
+last jump landed on: forward, a jump from a hole of the parent's mask; backward, where the jump found
+in the complement game is the original jump before the ones costed already, a jump landing on a hole
+of the mask.  Every other jump costs 1.
+
+Unlike :mod:`.dp`, the children are not looked up in a finished level: the sweep builds the level.
+:func:`push_fn` puts each jump's child, as its packed images (see
+:class:`pyapp.core.codec.compiled.Codec`), into the dict of its parent's cost, the value the packed
+images of the hole to record (the landing forward, the source backward) joined over the jumps reaching
+that exact position: those of the jumps continuing a move in the low half, the others in the high half.
+:func:`merge_fn` then takes each distinct child once: its canonical key, its cost (the parent's when a
+continuing jump reached it, else one more) and the recorded holes of that cost read in the lane of the
+key, and keeps per key the least cost with the holes of the jumps achieving it (a lower cost replaces,
+an equal one joins, so the order of the parents does not matter).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...core.codec.compiled import Codec
+
+PushFn = Callable[..., None]
+"""``push(keys, costs, masks, lo, hi, raws)``: see :func:`push_fn`."""
+MergeFn = Callable[[dict, int, dict], None]
+"""``merge(raw, cost, acc)``: see :func:`merge_fn`."""
+
+
+def push_fn(cd: Codec, backward: bool) -> PushFn:
+    """``push(keys, costs, masks, lo, hi, raws)``: every jump of the parents ``lo:hi`` (canonical ``keys``,
+    their ``costs`` and dense ``masks``) into ``raws[cost of the parent]``, a dict from the child's packed
+    images to the packed images of the recorded holes (landing forward, source when ``backward``): those of
+    the jumps continuing a move in the low half, those of the others in the high half (shifted by
+    ``holes x symmetries`` bits)."""
+    board = cd.board
+    lines = [
+        "def push(keys, costs, masks, lo, hi, raws):",
+        f"    full = {board.mask}",
+        "    for i in range(lo, hi):",
+        "        k = keys[i]",
+        "        b = costs[i]",
+        f"        pos = {cd.layout_source('k')}",
+        f"        x0 = {cd.images_source('k')}",
+        "        M = masks[i]",
+        f"        ML = {cd.layout_source('M')}",
+        "        e = full ^ pos",
+        "        R = raws[b]",
+        "        get = R.get",
+    ]
+    names: dict[str, object] = {}
+    top = max(board.bits) + 2
+    wide = cd.holes * len(cd.group)
+    for d_index, d in enumerate(board.directions):
+        a = abs(d.shift)
+        jt, rt = [0] * top, [0] * top
+        for bit in board.bits:
+            if d.src >> bit & 1:
+                step = d.shift
+                jt[bit + 1] = cd.packed_of_bit[bit] ^ cd.packed_of_bit[bit + step] ^ cd.packed_of_bit[bit + 2 * step]
+                rt[bit + 1] = cd.packed_of_bit[bit] if backward else cd.packed_of_bit[bit + 2 * step]
+        names[f"J{d_index}"], names[f"H{d_index}"], names[f"N{d_index}"] = jt, rt, [h << wide for h in rt]
+        if d.shift > 0:
+            lines.append(f"        m = {d.src} & pos & (pos >> {a}) & (e >> {2 * a})")
+            on = f"(ML >> {2 * a})" if backward else "ML"
+        else:
+            lines.append(f"        m = {d.src} & pos & (pos << {a}) & (e << {2 * a})")
+            on = f"(ML << {2 * a})" if backward else "ML"
+        # the sources of the jumps that continue the move: forward from a hole of the mask, backward onto one
+        lines += ["        if m:", f"            c = m & {on}"]
+        for table, pick in (("H", "c"), ("N", "m ^ c")):
+            lines += [
+                f"            mm = {pick}",
+                "            while mm:",
+                "                low = mm & -mm",
+                "                mm ^= low",
+                "                j = low.bit_length()",
+                f"                x = x0 ^ J{d_index}[j]",
+                f"                R[x] = get(x, 0) | {table}{d_index}[j]",
+            ]
+    return cd.compile_source("\n".join(lines) + "\n", "push", **names)
+
+
+def merge_fn(cd: Codec) -> MergeFn:
+    """``merge(raw, cost, acc)``: the children of ``raw`` (see :func:`push_fn`: jumps from parents of cost
+    ``cost``) into ``acc`` (canonical key -> ``cost << holes | mask``, the mask dense in the key's frame): a
+    lower cost replaces, an equal one joins its holes, a higher one is dropped (so the order of the calls
+    does not matter)."""
+    n, full = cd.holes, cd.everything
+    size = len(cd.group)
+    wide = n * size
+    if size > 1:
+        lanes = ", ".join(f"(x >> {n * g}) & {full}" if g < size - 1 else f"x >> {n * g}" for g in range(1, size))
+        canon = [f"        t = (x & {full}, {lanes})", "        kk = min(t)", "        s = SHIFTS[t.index(kk)]"]
+    else:
+        canon = ["        kk = x", "        s = 0"]
+    lines = [
+        "def merge(raw, cost, acc):",
+        "    get = acc.get",
+        f"    base0 = cost << {n}",
+        f"    top0 = base0 | {full}",
+        f"    base1 = (cost + 1) << {n}",
+        f"    top1 = base1 | {full}",
+        "    for x, v in raw.items():",
+        *canon,
+        f"        h = v & {(1 << wide) - 1}",
+        "        cur = get(kk, INF)",
+        "        if h:  # a jump continuing a move reached it: cost, these holes",
+        f"            mm = (h >> s) & {full}",
+        "            if cur > top0:",
+        "                acc[kk] = base0 | mm",
+        "            elif cur >= base0:",
+        "                acc[kk] = cur | mm",
+        "        else:  # only new moves: cost + 1",
+        f"            mm = (v >> ({wide} + s)) & {full}",
+        "            if cur > top1:",
+        "                acc[kk] = base1 | mm",
+        "            elif cur >= base1:",
+        "                acc[kk] = cur | mm",
+    ]
+    return cd.compile_source("\n".join(lines) + "\n", "merge", SHIFTS=[n * g for g in range(size)],
+                             INF=1 << (n + 16))
