@@ -92,7 +92,7 @@ def fewest_steps(problem: Problem, budget: Budget | None = None, *, method: str 
     if goal.reached(start):
         return ExactFewest("solved", 0, [], None, 0, 1, 0, budget.elapsed())
     if method == "meet":
-        return (yield from _meet(problem, budget))
+        return (yield from _meet(problem, budget, parallel))
     depth = 0
     positions = 0
     last: Progress | None = None
@@ -153,12 +153,13 @@ def fewest_steps(problem: Problem, budget: Budget | None = None, *, method: str 
                            seconds=budget.elapsed())
 
 
-def _meet(problem: Problem, budget: Budget) -> Generator[Progress, None, ExactFewest]:
-    """``method="meet"``: the costs swept from both ends and joined at the middle level (:mod:`.meet`)."""
+def _meet(problem: Problem, budget: Budget, parallel: Parallel | None) -> Generator[Progress, None, ExactFewest]:
+    """``method="meet"``: the costs swept from both ends and joined at the middle level (:mod:`.meet`; on a local
+    pool of two, each side in a worker)."""
     bound = [0]
     stage: list[Progress] = []
     try:
-        steps = meet_steps(problem, budget, bound)
+        steps = meet_steps(problem, budget, bound, parallel)
         while True:
             try:
                 item = next(steps)

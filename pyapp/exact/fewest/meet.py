@@ -25,7 +25,6 @@ so that the costs account for the moves left; its jumps replay as they are.
 
 from __future__ import annotations
 
-from array import array
 from bisect import bisect_left
 from collections.abc import Generator
 from dataclasses import dataclass, field
@@ -36,81 +35,11 @@ from ...core.codec.compiled import Codec
 from ...core.moves import Jump
 from ...core.problem import Problem
 from ..setup import Sides, sides, stop_if_over
-from ..sweep import DICT_ENTRY_BYTES, MemoryCeiling, Progress
-from .push import merge_fn, push_fn
-
-CHUNK = 20_000
-"""Parents pushed between two progress reports."""
-
-
-@dataclass
-class CostLevel:
-    """One costed level: sorted canonical keys, a cost and a dense mask (in the key's frame) per key."""
-
-    keys: array
-    costs: array
-    masks: array
-
-    def find(self, key: int) -> int:
-        i = bisect_left(self.keys, key)
-        return i if i < len(self.keys) and self.keys[i] == key else -1
-
-    @property
-    def nbytes(self) -> int:
-        return 17 * len(self.keys)
-
-
-def _first(cd: Codec, sources: list[int]) -> CostLevel:
-    keys = array("Q", sorted({cd.canon(p) for p in sources}))
-    return CostLevel(keys, array("B", bytes(len(keys))), array("Q", bytes(8 * len(keys))))
-
-
-def side_steps(cd: Codec, sources: list[int], last_pegs: int, backward: bool, budget: Budget, stage: str,
-               held: list[int], bound: list[int]) -> Generator[Progress, None, dict[int, CostLevel]]:
-    """Cost every level from ``sources`` (layout positions with the same pegs) down to ``last_pegs`` pegs
-    (:mod:`.push`); the levels by pegs.  ``held[0]`` counts the bytes kept (both sides); past the budget's
-    ceiling :class:`~.sweep.MemoryCeiling` is raised before the level grows further.  ``bound[0]`` is raised
-    to what each finished level proves: every solution passes through it, so it has at least the least
-    forward cost there, and at least the least backward cost less one (its first jump may continue a move)."""
-    push, merge = push_fn(cd, backward), merge_fn(cd)
-    pegs = sources[0].bit_count()
-    level = _first(cd, sources)
-    out = {pegs: level}
-    held[0] += level.nbytes
-    full = cd.everything
-    done = len(level.keys)
-    while pegs > last_pegs and len(level.keys):
-        keys, costs, masks = level.keys, level.costs, level.masks
-        n = len(keys)
-        top = max(costs) + 1
-        acc: dict[int, int] = {}
-        for lo in range(0, n, CHUNK):
-            hi = min(n, lo + CHUNK)
-            raws: list[dict[int, int]] = [{} for _ in range(top)]
-            push(keys, costs, masks, lo, hi, raws)
-            for cost, raw in enumerate(raws):
-                if raw:
-                    merge(raw, cost, acc)
-            need = held[0] + DICT_ENTRY_BYTES * (len(acc) + sum(map(len, raws)))
-            if budget.max_bytes is not None and need > budget.max_bytes:
-                raise MemoryCeiling(f"level {pegs - 1} of the {stage} sweep: {len(acc):,} classes so far would pass "
-                                    f"the memory ceiling of {budget.max_bytes / 1e6:,.0f} MB")
-            del raws
-            stop_if_over(budget)
-            yield Progress(stage, pegs - 1, hi, n, len(acc), done, need, budget.elapsed())
-        new = array("Q", sorted(acc))
-        get = acc.__getitem__
-        values = array("Q", map(get, new))
-        del acc
-        shift = cd.holes
-        level = CostLevel(new, array("B", (v >> shift for v in values)), array("Q", (v & full for v in values)))
-        pegs -= 1
-        out[pegs] = level
-        held[0] += level.nbytes
-        if len(new):
-            bound[0] = max(bound[0], min(level.costs) - (1 if backward else 0))
-        done += len(new)
-    return out
+from ..sharded import Parallel
+from ..sweep import Progress
+from ..twosided import two_sided
+from .meetpool import sides_on_pool
+from .push import CostLevel, side_steps
 
 
 @dataclass
@@ -281,14 +210,20 @@ class Met:
     """Classes costed by the two sweeps."""
 
 
-def meet_steps(problem: Problem, budget: Budget, bound: list[int]) -> Generator[Progress, None, Met]:
-    """Sweep the costs from both ends to the middle level, join them there and rebuild a solution; yields
-    :class:`Progress`.  ``bound[0]`` is kept at a proven lower bound on the moves (for an answer cut short)."""
+def meet_steps(problem: Problem, budget: Budget, bound: list[int], parallel: Parallel | None = None
+               ) -> Generator[Progress, None, Met]:
+    """Sweep the costs from both ends to the middle level (on a local pool of two, each side in its own worker:
+    :mod:`.meetpool`), join them there and rebuild a solution; yields :class:`Progress`.  ``bound[0]`` is kept
+    at a proven lower bound on the moves (for an answer cut short)."""
     s, cd, sources = meet_sides(problem)
     m, n = s.meet(), s.holes
-    held = [0]
-    ahead = yield from side_steps(cd, [s.start], m, False, budget, "fewest moves from the start", held, bound)
-    back = yield from side_steps(cd, sources, n - m, True, budget, "fewest moves to the goal", held, bound)
+    if two_sided(parallel):
+        assert parallel is not None
+        ahead, back = yield from sides_on_pool(parallel, problem.board, cd.group, s.start, sources, m, budget, bound)
+    else:
+        held = [0]
+        ahead = yield from side_steps(cd, [s.start], m, False, budget, "fewest moves from the start", held, bound)
+        back = yield from side_steps(cd, sources, n - m, True, budget, "fewest moves to the goal", held, bound)
     positions = sum(len(level.keys) for level in ahead.values()) + sum(len(level.keys) for level in back.values())
     if m not in ahead or n - m not in back:
         return Met(None, positions=positions)  # a sweep died out before the middle

@@ -1,4 +1,4 @@
-"""One level of the move-cost sweeps of :mod:`.meet`, compiled per board: the children of a level with their costs.
+"""One side's move-cost sweep of :mod:`.meet` (:func:`side_steps`), its level step compiled per board.
 
 A level holds, for each class (sorted canonical keys), a cost and a mask of holes in the frame of its
 key.  Swept forward from the start the cost is the fewest moves to the class and the mask the landing
@@ -23,9 +23,15 @@ an equal one joins, so the order of the parents does not matter).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from array import array
+from bisect import bisect_left
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
 
+from ...core.budget import Budget
 from ...core.codec.compiled import Codec
+from ..setup import stop_if_over
+from ..sweep import DICT_ENTRY_BYTES, MemoryCeiling, Progress
 
 PushFn = Callable[..., None]
 """``push(keys, costs, masks, lo, hi, raws)``: see :func:`push_fn`."""
@@ -126,3 +132,77 @@ def merge_fn(cd: Codec) -> MergeFn:
     ]
     return cd.compile_source("\n".join(lines) + "\n", "merge", SHIFTS=[n * g for g in range(size)],
                              INF=1 << (n + 16))
+
+
+CHUNK = 20_000
+"""Parents pushed between two progress reports."""
+
+
+@dataclass
+class CostLevel:
+    """One costed level: sorted canonical keys, a cost and a dense mask (in the key's frame) per key."""
+
+    keys: array
+    costs: array
+    masks: array
+
+    def find(self, key: int) -> int:
+        i = bisect_left(self.keys, key)
+        return i if i < len(self.keys) and self.keys[i] == key else -1
+
+    @property
+    def nbytes(self) -> int:
+        return 17 * len(self.keys)
+
+
+def _first(cd: Codec, sources: list[int]) -> CostLevel:
+    keys = array("Q", sorted({cd.canon(p) for p in sources}))
+    return CostLevel(keys, array("B", bytes(len(keys))), array("Q", bytes(8 * len(keys))))
+
+
+def side_steps(cd: Codec, sources: list[int], last_pegs: int, backward: bool, budget: Budget, stage: str,
+               held: list[int], bound: list[int]) -> Generator[Progress, None, dict[int, CostLevel]]:
+    """Cost every level from ``sources`` (layout positions with the same pegs) down to ``last_pegs`` pegs
+    (:mod:`.push`); the levels by pegs.  ``held[0]`` counts the bytes kept (both sides); past the budget's
+    ceiling :class:`~.sweep.MemoryCeiling` is raised before the level grows further.  ``bound[0]`` is raised
+    to what each finished level proves: every solution passes through it, so it has at least the least
+    forward cost there, and at least the least backward cost less one (its first jump may continue a move)."""
+    push, merge = push_fn(cd, backward), merge_fn(cd)
+    pegs = sources[0].bit_count()
+    level = _first(cd, sources)
+    out = {pegs: level}
+    held[0] += level.nbytes
+    full = cd.everything
+    done = len(level.keys)
+    while pegs > last_pegs and len(level.keys):
+        keys, costs, masks = level.keys, level.costs, level.masks
+        n = len(keys)
+        top = max(costs) + 1
+        acc: dict[int, int] = {}
+        for lo in range(0, n, CHUNK):
+            hi = min(n, lo + CHUNK)
+            raws: list[dict[int, int]] = [{} for _ in range(top)]
+            push(keys, costs, masks, lo, hi, raws)
+            for cost, raw in enumerate(raws):
+                if raw:
+                    merge(raw, cost, acc)
+            need = held[0] + DICT_ENTRY_BYTES * (len(acc) + sum(map(len, raws)))
+            if budget.max_bytes is not None and need > budget.max_bytes:
+                raise MemoryCeiling(f"level {pegs - 1} of the {stage} sweep: {len(acc):,} classes so far would pass "
+                                    f"the memory ceiling of {budget.max_bytes / 1e6:,.0f} MB")
+            del raws
+            stop_if_over(budget)
+            yield Progress(stage, pegs - 1, hi, n, len(acc), done, need, budget.elapsed())
+        new = array("Q", sorted(acc))
+        get = acc.__getitem__
+        values = array("Q", map(get, new))
+        del acc
+        shift = cd.holes
+        level = CostLevel(new, array("B", (v >> shift for v in values)), array("Q", (v & full for v in values)))
+        pegs -= 1
+        out[pegs] = level
+        held[0] += level.nbytes
+        if len(new):
+            bound[0] = max(bound[0], min(level.costs) - (1 if backward else 0))
+        done += len(new)
+    return out
