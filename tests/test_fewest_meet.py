@@ -65,16 +65,18 @@ def test_a_lower_cost_replaces_and_an_equal_one_joins():
     n, wide = cd.holes, cd.holes * len(cd.group)
     x = cd.packed(T5.start("5"))  # some position, as packed images (its canonical key is one lane)
     key = cd.canon(T5.start("5"))
+    hole = [cd.packed_of_bit[b] for b in T5.bits]
     acc: dict[int, int] = {}
-    hole = cd.packed_of_bit[T5.bits[3]]
-    merge({x: hole << wide}, 4, acc)  # only new moves from a parent of cost 4: cost 5
+    merge({x: hole[3] << wide}, 4, acc)  # field 1 of a level whose least cost is 4: cost 5
     assert acc[key] >> n == 5
-    merge({x: cd.packed_of_bit[T5.bits[7]]}, 3, acc)  # a continued move from cost 3: cost 3 replaces
+    merge({x: hole[7] | hole[1] << wide}, 3, acc)  # fields 0 and 1 set: the least, cost 3, replaces
     first = acc[key]
     assert first >> n == 3 and (first & cd.everything).bit_count() == 1
-    merge({x: cd.packed_of_bit[T5.bits[9]]}, 3, acc)  # equal: the holes join
+    merge({x: hole[9]}, 3, acc)  # equal: the holes join
     assert acc[key] >> n == 3 and (acc[key] & cd.everything).bit_count() == 2
-    merge({x: hole << wide}, 2, acc)  # cost 3 again (2 + a new move): joins, not replaces
+    merge({x: hole[11] << wide}, 2, acc)  # cost 3 again: joins, not replaces
+    assert acc[key] >> n == 3 and (acc[key] & cd.everything).bit_count() == 3
+    merge({x: hole[12] << 2 * wide}, 2, acc)  # cost 4: dropped
     assert acc[key] >> n == 3 and (acc[key] & cd.everything).bit_count() == 3
 
 

@@ -12,13 +12,13 @@ of the mask.  Every other jump costs 1.
 
 Unlike :mod:`.dp`, the children are not looked up in a finished level: the sweep builds the level.
 :func:`push_fn` puts each jump's child, as its packed images (see
-:class:`pyapp.core.codec.compiled.Codec`), into the dict of its parent's cost, the value the packed
-images of the hole to record (the landing forward, the source backward) joined over the jumps reaching
-that exact position: those of the jumps continuing a move in the low half, the others in the high half.
-:func:`merge_fn` then takes each distinct child once: its canonical key, its cost (the parent's when a
-continuing jump reached it, else one more) and the recorded holes of that cost read in the lane of the
-key, and keeps per key the least cost with the holes of the jumps achieving it (a lower cost replaces,
-an equal one joins, so the order of the parents does not matter).
+:class:`pyapp.core.codec.compiled.Codec`), into a dict whose value joins, over the jumps reaching that
+exact position, the packed images of the hole to record (the landing forward, the source backward), in
+the field of the child's cost (field ``f`` holds cost ``least + f``, ``least`` the least cost of the
+parents' level; a field is ``holes x symmetries`` bits wide).  :func:`merge_fn` then takes each
+distinct child once: its canonical key, its cost (the least field set) and the holes of that field read
+in the lane of the key, and keeps per key the least cost with the holes of the jumps achieving it (a
+lower cost replaces, an equal one joins, so the order of the parents does not matter).
 """
 
 from __future__ import annotations
@@ -34,20 +34,20 @@ from ..setup import stop_if_over
 from ..sweep import DICT_ENTRY_BYTES, MemoryCeiling, Progress
 
 PushFn = Callable[..., None]
-"""``push(keys, costs, masks, lo, hi, raws)``: see :func:`push_fn`."""
+"""``push(keys, costs, masks, lo, hi, raw, least)``: see :func:`push_fn`."""
 MergeFn = Callable[[dict, int, dict], None]
-"""``merge(raw, cost, acc)``: see :func:`merge_fn`."""
+"""``merge(raw, least, acc)``: see :func:`merge_fn`."""
 
 
 def push_fn(cd: Codec, backward: bool) -> PushFn:
-    """``push(keys, costs, masks, lo, hi, raws)``: every jump of the parents ``lo:hi`` (canonical ``keys``,
-    their ``costs`` and dense ``masks``) into ``raws[cost of the parent]``, a dict from the child's packed
-    images to the packed images of the recorded holes (landing forward, source when ``backward``): those of
-    the jumps continuing a move in the low half, those of the others in the high half (shifted by
-    ``holes x symmetries`` bits)."""
+    """``push(keys, costs, masks, lo, hi, raw, least)``: every jump of the parents ``lo:hi`` (canonical ``keys``,
+    their ``costs`` and dense ``masks``) into ``raw``, a dict from the child's packed images to the packed
+    images of the recorded holes (landing forward, source when ``backward``) in the field of the child's cost
+    (see the module docstring; ``least``: the least cost of the parents' level)."""
     board = cd.board
     lines = [
-        "def push(keys, costs, masks, lo, hi, raws):",
+        "def push(keys, costs, masks, lo, hi, raw, least):",
+        "    get = raw.get",
         f"    full = {board.mask}",
         "    for i in range(lo, hi):",
         "        k = keys[i]",
@@ -57,8 +57,7 @@ def push_fn(cd: Codec, backward: bool) -> PushFn:
         "        M = masks[i]",
         f"        ML = {cd.layout_source('M')}",
         "        e = full ^ pos",
-        "        R = raws[b]",
-        "        get = R.get",
+        f"        sh = (b - least) * {cd.holes * len(cd.group)}",
     ]
     names: dict[str, object] = {}
     top = max(board.bits) + 2
@@ -88,16 +87,15 @@ def push_fn(cd: Codec, backward: bool) -> PushFn:
                 "                mm ^= low",
                 "                j = low.bit_length()",
                 f"                x = x0 ^ J{d_index}[j]",
-                f"                R[x] = get(x, 0) | {table}{d_index}[j]",
+                f"                raw[x] = get(x, 0) | ({table}{d_index}[j] << sh)",
             ]
     return cd.compile_source("\n".join(lines) + "\n", "push", **names)
 
 
 def merge_fn(cd: Codec) -> MergeFn:
-    """``merge(raw, cost, acc)``: the children of ``raw`` (see :func:`push_fn`: jumps from parents of cost
-    ``cost``) into ``acc`` (canonical key -> ``cost << holes | mask``, the mask dense in the key's frame): a
-    lower cost replaces, an equal one joins its holes, a higher one is dropped (so the order of the calls
-    does not matter)."""
+    """``merge(raw, least, acc)``: the children of ``raw`` (see :func:`push_fn`) into ``acc`` (canonical key ->
+    ``cost << holes | mask``, the mask dense in the key's frame): a lower cost replaces, an equal one joins
+    its holes, a higher one is dropped (so the order of the calls does not matter)."""
     n, full = cd.holes, cd.everything
     size = len(cd.group)
     wide = n * size
@@ -107,28 +105,18 @@ def merge_fn(cd: Codec) -> MergeFn:
     else:
         canon = ["        kk = x", "        s = 0"]
     lines = [
-        "def merge(raw, cost, acc):",
+        "def merge(raw, least, acc):",
         "    get = acc.get",
-        f"    base0 = cost << {n}",
-        f"    top0 = base0 | {full}",
-        f"    base1 = (cost + 1) << {n}",
-        f"    top1 = base1 | {full}",
         "    for x, v in raw.items():",
         *canon,
-        f"        h = v & {(1 << wide) - 1}",
+        f"        f = ((v & -v).bit_length() - 1) // {wide}  # the least field set: the cost, less ``least``",
+        f"        base = (least + f) << {n}",
+        f"        mm = (v >> ({wide} * f + s)) & {full}",
         "        cur = get(kk, INF)",
-        "        if h:  # a jump continuing a move reached it: cost, these holes",
-        f"            mm = (h >> s) & {full}",
-        "            if cur > top0:",
-        "                acc[kk] = base0 | mm",
-        "            elif cur >= base0:",
-        "                acc[kk] = cur | mm",
-        "        else:  # only new moves: cost + 1",
-        f"            mm = (v >> ({wide} + s)) & {full}",
-        "            if cur > top1:",
-        "                acc[kk] = base1 | mm",
-        "            elif cur >= base1:",
-        "                acc[kk] = cur | mm",
+        f"        if cur > base | {full}:",
+        "            acc[kk] = base | mm",
+        "        elif cur >= base:",
+        "            acc[kk] = cur | mm",
     ]
     return cd.compile_source("\n".join(lines) + "\n", "merge", SHIFTS=[n * g for g in range(size)],
                              INF=1 << (n + 16))
@@ -177,20 +165,18 @@ def side_steps(cd: Codec, sources: list[int], last_pegs: int, backward: bool, bu
     while pegs > last_pegs and len(level.keys):
         keys, costs, masks = level.keys, level.costs, level.masks
         n = len(keys)
-        top = max(costs) + 1
+        least = min(costs)
         acc: dict[int, int] = {}
         for lo in range(0, n, CHUNK):
             hi = min(n, lo + CHUNK)
-            raws: list[dict[int, int]] = [{} for _ in range(top)]
-            push(keys, costs, masks, lo, hi, raws)
-            for cost, raw in enumerate(raws):
-                if raw:
-                    merge(raw, cost, acc)
-            need = held[0] + DICT_ENTRY_BYTES * (len(acc) + sum(map(len, raws)))
+            raw: dict[int, int] = {}
+            push(keys, costs, masks, lo, hi, raw, least)
+            merge(raw, least, acc)
+            need = held[0] + DICT_ENTRY_BYTES * (len(acc) + len(raw))
             if budget.max_bytes is not None and need > budget.max_bytes:
                 raise MemoryCeiling(f"level {pegs - 1} of the {stage} sweep: {len(acc):,} classes so far would pass "
                                     f"the memory ceiling of {budget.max_bytes / 1e6:,.0f} MB")
-            del raws
+            del raw
             stop_if_over(budget)
             yield Progress(stage, pegs - 1, hi, n, len(acc), done, need, budget.elapsed())
         new = array("Q", sorted(acc))
