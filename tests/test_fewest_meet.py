@@ -108,3 +108,30 @@ def test_a_move_through_the_middle_counts_once():
         got = fewest_exact(problem)
         _solved(problem, got)
         assert (got.moves, len(got.jumps)) == (1, 2)
+
+
+def test_the_join_closes_the_masks_under_the_symmetries_of_the_middle_position():
+    """A middle position fixed by a reflection: a prefix landing on ``h`` joins a suffix leaving from the
+    mirror image of ``h`` (the reflection maps one line onto the other), so the join counts one move less."""
+    from array import array
+
+    from pyapp.exact.fewest.push import CostLevel
+
+    cd = meet_sides(Problem(T5, T5.start("1"), Goal("any")))[1]
+    n, full = cd.holes, cd.everything
+    key = cd.canon(sum(1 << T5.hole(h) for h in ("1", "4", "6", "8", "9")))  # symmetric about the axis through 1
+    lanes = [(cd.packed_key(key) >> (n * g)) & full for g in range(len(cd.group))]
+    s = next(g for g in range(1, len(lanes)) if lanes[g] == key)  # the reflection, in the key's frame
+    h = next(i for i in range(n) if key >> i & 1 and (cd.packed_key(1 << i) >> (n * s)) & full != 1 << i)
+    mirror = (cd.packed_key(1 << h) >> (n * s)) & full
+    images = [(cd.packed_key(full ^ key) >> (n * g)) & full for g in range(len(cd.group))]
+    j = images.index(min(images))  # the lane of the complement's key
+    for back_hole, moves in ((mirror, 5 + 4 - 1), (1 << h, 5 + 4 - 1)):
+        back_mask = (cd.packed_key(back_hole) >> (n * j)) & full  # the hole in the complement key's frame
+        ahead = CostLevel(array("Q", [key]), array("B", [5]), array("Q", [1 << h]))
+        back = CostLevel(array("Q", [images[j]]), array("B", [4]), array("Q", [back_mask]))
+        assert drive(best_middle(cd, ahead, back, Budget())).moves == moves
+    far = next(i for i in range(n) if key >> i & 1 and 1 << i not in (1 << h, mirror))
+    back = CostLevel(array("Q", [images[j]]), array("B", [4]),
+                     array("Q", [(cd.packed_key(1 << far) >> (n * j)) & full]))
+    assert drive(best_middle(cd, ahead, back, Budget())).moves == 5 + 4  # no move runs through
