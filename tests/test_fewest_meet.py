@@ -135,3 +135,15 @@ def test_the_join_closes_the_masks_under_the_symmetries_of_the_middle_position()
     back = CostLevel(array("Q", [images[j]]), array("B", [4]),
                      array("Q", [(cd.packed_key(1 << far) >> (n * j)) & full]))
     assert drive(best_middle(cd, ahead, back, Budget())).moves == 5 + 4  # no move runs through
+
+
+def test_a_pool_the_two_sides_cannot_use_gets_the_sharded_levels():
+    from pyapp.exact.fewest import fewest_steps
+    from pyapp.exact.pool import InProcess
+    from pyapp.exact.sharded import Parallel
+
+    problem = Problem(T5, T5.start("1"), Goal("any"))
+    sharded = drive(fewest_steps(problem, parallel=Parallel(InProcess(), shards=2)))
+    here = fewest_exact(problem)
+    assert (sharded.status, sharded.moves) == (here.status, here.moves) == ("solved", 10)
+    assert sharded.winnable > 0 and here.winnable == 0  # over the winnable set there, by the two sweeps here

@@ -66,22 +66,26 @@ class ExactFewest:
 METHODS = ("meet", "levels", "chains")
 
 
-def fewest_exact(problem: Problem, budget: Budget | None = None, method: str = "meet") -> ExactFewest:
+def fewest_exact(problem: Problem, budget: Budget | None = None, method: str | None = None) -> ExactFewest:
     """Run :func:`fewest_steps` to the end."""
     return drive(fewest_steps(problem, budget, method=method))
 
 
-def fewest_steps(problem: Problem, budget: Budget | None = None, *, method: str = "meet",
+def fewest_steps(problem: Problem, budget: Budget | None = None, *, method: str | None = None,
                  forward: dict[int, array] | None = None, parallel: Parallel | None = None
                  ) -> Generator[Progress, None, ExactFewest]:
     """Prove the fewest moves of ``problem``; yields :class:`Progress`, returns :class:`ExactFewest`.
 
-    ``method`` picks the search over the winnable set (see the module docstring); ``forward``, a dict
+    ``method`` picks the search (see the module docstring); by default ``"meet"`` in this process or on a
+    local pool of two (one side a worker), ``"levels"`` on any other pool (its winnable sweeps sharded
+    over it, where the two sides of ``"meet"`` could use only two workers).  ``forward``, a dict
     shared between problems with the same start and symmetry group, keeps the reachable levels swept
     from the start (:func:`pyapp.exact.winnable.winnable_steps`) so the next problem reuses them;
     ``parallel`` runs those sweeps on its pool (on a local pool of two workers the two sides at once,
     :mod:`pyapp.exact.twosided`, and the dynamic programme's levels split over it, :mod:`.split`; else
     sharded, :mod:`pyapp.exact.sharded`)."""
+    if method is None:
+        method = "meet" if parallel is None or two_sided(parallel) else "levels"
     if method not in METHODS:
         raise ValueError(f"unknown fewest method {method!r}: expected one of {', '.join(METHODS)}")
     budget = budget or Budget()
