@@ -29,7 +29,7 @@ def _solved(problem: Problem, got) -> None:
     assert err is None and problem.goal.reached(final) and count_moves(got.jumps) == got.moves
 
 
-@pytest.mark.parametrize("start,goal", [("4", "any"), ("1", "any"), ("11", "11"), ("13", "any")])
+@pytest.mark.parametrize("start,goal", [("4", "any"), ("11", "11")])
 def test_triangle6_equals_the_levels(start, goal):
     g = Goal("any") if goal == "any" else Goal("hole", 1 << T6.hole(goal))
     problem = Problem(T6, T6.start(start), g)
