@@ -161,5 +161,6 @@ def test_an_answer_cut_short_in_the_sweeps_says_where():
     from pyapp.exact.fewest import fewest_exact
 
     board = get_board("triangle7")
-    got = fewest_exact(Problem(board, board.start("2"), Goal("hole", 1 << board.hole("3"))), Budget(0.3))
+    got = fewest_exact(Problem(board, board.start("2"), Goal("hole", 1 << board.hole("3"))), Budget(0.3),
+                       method="levels")
     assert got.status == "unknown" and "in the level sweeps (" in got.reason and "positions there" in got.reason

@@ -1,11 +1,13 @@
-"""The fewest-moves dynamic programme over the winnable levels (pyapp.exact.fewest.dp), cross-checked.
+"""The fewest-moves dynamic programmes (pyapp.exact.fewest.meet and .dp), cross-checked.
 
-Three independent answers are compared: the programme (``method="levels"``, the default), the
-breadth-first search by chains (``method="chains"``) and, where small enough, a memoised brute
+Four independent answers are compared: the costs swept from both ends and joined at the middle
+(``method="meet"``, the default), the programme over the winnable levels (``method="levels"``),
+the breadth-first search by chains (``method="chains"``) and, where small enough, a memoised brute
 force over (position, hole of the last landing) written here, which costs each jump directly
 (0 when the jumping peg just landed, else 1) instead of keeping a mask per position.  A change of
-the programme's cost rule (a jump always costing a move, masks not merged, masks of symmetric
-classes not closed) makes these comparisons fail.
+a programme's cost rule (a jump always costing a move, masks not merged, masks of symmetric
+classes not closed, the join at the middle ignoring a move that runs through it) makes these
+comparisons fail.
 """
 
 from __future__ import annotations
@@ -72,6 +74,8 @@ class TestAgainstOthers:
             _check(problem, got, want)
             chains = fewest_exact(problem, method="chains")
             assert (chains.status, chains.moves) == (got.status, got.moves)
+            levels = fewest_exact(problem, method="levels")
+            _check(problem, levels, want)
 
     @pytest.mark.parametrize("start", ["1", "2", "5"])
     def test_triangle5_brute_force(self, start):
@@ -106,13 +110,13 @@ class TestAgainstOthers:
 class TestSearchMechanics:
     def test_every_winnable_class_is_costed(self):
         problem = Problem(T6, T6.start("1"), Goal("hole", 1 << T6.hole("1")))
-        got = fewest_exact(problem)
+        got = fewest_exact(problem, method="levels")
         assert got.positions == got.winnable > 10_000
 
     def test_cancel_in_the_costs_keeps_a_proven_bound(self):
         problem = Problem(T6, T6.start("1"), Goal("hole", 1 << T6.hole("1")))
         budget = Budget(max_seconds=600)
-        steps = fewest_steps(problem, budget)
+        steps = fewest_steps(problem, budget, method="levels")
         for item in steps:
             if (item.stage, item.pegs) == ("fewest moves", 10):
                 budget.cancel()

@@ -68,14 +68,36 @@ def test_winnable_sets_and_fewest_moves_equal_the_in_process_ones(processes):
     problem = build("triangle5", start="1", goal="any").problem
     clear_cache()
     want = drive(winnable_steps(problem))
-    want_moves = drive(fewest_steps(problem))
+    want_moves = drive(fewest_steps(problem, method="levels"))
     clear_cache()
     got = drive(winnable_steps(problem, parallel=Parallel(processes)))
     clear_cache()
-    moves = drive(fewest_steps(problem, parallel=Parallel(processes)))
+    moves = drive(fewest_steps(problem, method="levels", parallel=Parallel(processes)))
     assert got.levels == want.levels and got.reachable == want.reachable and len(got) == 390
     assert (moves.status, moves.moves, moves.winnable) == (want_moves.status, want_moves.moves, want_moves.winnable)
     assert not os.listdir(processes.exchange_dir)
+
+
+def test_the_move_cost_sweeps_on_the_pool_equal_the_in_process_ones(processes):
+    from pyapp.core.budget import drive
+    from pyapp.exact.fewest import fewest_steps
+    from pyapp.exact.fewest.meet import meet_sides
+    from pyapp.exact.fewest.meetpool import sides_on_pool
+    from pyapp.exact.fewest.push import side_steps
+
+    problem = build("triangle6", start="4", goal="any").problem
+    s, cd, sources = meet_sides(problem)
+    m, n = s.meet(), s.holes
+    bound = [0]
+    ahead, back = drive(sides_on_pool(Parallel(processes), problem.board, cd.group, s.start, sources, m, Budget(),
+                                      bound))
+    want_ahead = drive(side_steps(cd, [s.start], m, False, Budget(), "f", [0], [0]))
+    want_back = drive(side_steps(cd, sources, n - m, True, Budget(), "b", [0], [0]))
+    assert ahead == want_ahead and back == want_back and bound[0] >= 1
+    assert not os.listdir(processes.exchange_dir)
+    got, want = drive(fewest_steps(problem, parallel=Parallel(processes))), drive(fewest_steps(problem))
+    assert (got.status, got.moves, got.positions, got.jumps) == (want.status, want.moves, want.positions, want.jumps)
+    assert got.moves == 9 and not os.listdir(processes.exchange_dir)
 
 
 def test_the_dynamic_programme_split_over_the_pool_gives_the_same_costs_and_masks(processes, monkeypatch):

@@ -70,7 +70,8 @@ def job(problem: Problem, args: dict
     elif kind == "levels":
         gen, finish = levels_steps(problem, budget, parallel=parallel), levels_json
     else:
-        gen, finish = fewest_steps(problem, budget, parallel=parallel), fewest_json
+        # over the winnable set, which stays cached: never-lose and hints then answer by lookup
+        gen, finish = fewest_steps(problem, budget, method="levels", parallel=parallel), fewest_json
     last: dict[str, Any] = {}
 
     def progress(p: Any) -> dict:

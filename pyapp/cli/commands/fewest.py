@@ -1,7 +1,7 @@
 """``fewest``: a solution with the fewest moves, proven minimal by an exhaustive search by moves.
 
-The exact search (:mod:`pyapp.exact.fewest`) sweeps the positions that can still win and
-searches them move by move, with no cap on positions: the caller's budget
+The exact search (:mod:`pyapp.exact.fewest`) sweeps the fewest moves from the start and to the
+goal level by level until they meet at the middle level, with no cap on positions: the caller's budget
 (``--max-seconds``, ``--max-memory``) is the only limit.  When the budget runs out first,
 the answer keeps the proven lower bound and, given ``--fallback-seconds``, a solution from
 the quicker bounded search (:func:`pyapp.analysis.fewest_moves`), marked not proven.

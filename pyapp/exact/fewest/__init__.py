@@ -3,9 +3,11 @@ more consecutive jumps by one peg).
 
 * :mod:`.bfs`: breadth-first search by moves with an upper bound from the solver and an
   admissible lower bound (:func:`fewest_moves`, :func:`bfs_steps`), for small positions;
-* :mod:`.levels`: full scale (:func:`fewest_exact`, :func:`fewest_steps`): over the winnable
-  levels of :mod:`pyapp.exact.winnable`, by the dynamic programme of :mod:`.dp` (every winnable
-  jump once) or, as a cross-check, the search by chains (:mod:`.chains`, its compiled layer);
+* :mod:`.levels`: full scale (:func:`fewest_exact`, :func:`fewest_steps`): by default the costs
+  swept from both ends and joined at the middle level (:mod:`.meet`, its compiled level
+  :mod:`.push`; no winnable set built), or over the winnable levels of :mod:`pyapp.exact.winnable`
+  by the dynamic programme of :mod:`.dp` (every winnable jump once) or, as a cross-check, the
+  search by chains (:mod:`.chains`, its compiled layer);
 * :mod:`.table`: the fewest moves of every single-vacancy problem of a board (``fewest --all``).
 
 May import: :mod:`pyapp.core`, :mod:`pyapp.search` and the rest of :mod:`pyapp.exact`.

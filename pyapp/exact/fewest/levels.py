@@ -1,22 +1,25 @@
-"""Fewest moves, proven: every position that can still win, costed move by move.
+"""Fewest moves, proven: every position on a solution costed move by move.
 
-A move is a chain of one or more jumps by one peg.  Every position on a solution can still
-win, so the search is confined to the winnable set (:mod:`pyapp.exact.winnable`, exact:
-built from level sweeps of the whole game graph from both ends), which is what makes the
-English central game (18 moves: Bergholt 1912, proved minimal by Beasley 1964) a search
-over 1.7 million positions instead of 23 million.  Two searches prove the minimum over it:
+A move is a chain of one or more jumps by one peg.  Three searches prove the minimum:
 
-* ``method="levels"`` (the default, :mod:`pyapp.exact.fewest.dp`): a sweep by peg count that
-  gives every winnable position its fewest moves from the start and the landing holes of
-  the last jumps achieving them, examining every jump between two winnable levels once
-  (English central game: 21.8 s of CPU after the winnable sets, against 33.8 s for chains);
-* ``method="chains"``: breadth-first search by moves, layer ``d`` holding the positions first
-  reached after ``d`` moves, each expanded into every chain of jumps that stays winnable
-  (:mod:`pyapp.exact.fewest.chains`); the first layer holding the goal gives the minimum.  Kept as an
-  independent check of the other (the tests compare them).
+* ``method="meet"`` (the default, :mod:`pyapp.exact.fewest.meet`): the fewest moves from the start swept
+  down to the middle level, the fewest moves to the goal swept up to it (the complement game), joined
+  there; every reachable class above the middle and every class below it that can reach the goal is
+  costed once, and no winnable set is built (triangle7 vacancy 4: see BENCHMARKS.md);
+* ``method="levels"`` (:mod:`pyapp.exact.fewest.dp`): over the winnable set
+  (:mod:`pyapp.exact.winnable`, exact: built from level sweeps of the whole game graph from both
+  ends, and cached, so never-lose and hints answer by lookup afterwards), a sweep by peg count that
+  gives every winnable position its fewest moves from the start and the landing holes of the last
+  jumps achieving them, examining every jump between two winnable levels once (English central
+  game: 1.7 million positions instead of 23 million; 21.8 s of CPU after the winnable sets, against
+  33.8 s for chains);
+* ``method="chains"``: breadth-first search by moves over the winnable set, layer ``d`` holding the
+  positions first reached after ``d`` moves, each expanded into every chain of jumps that stays
+  winnable (:mod:`pyapp.exact.fewest.chains`); the first layer holding the goal gives the minimum.
+  Kept as an independent check of the others (the tests compare them).
 
-Either answer is a proof resting on the winnable set being exact and the search being
-exhaustive over it; the solution returned is an actual jump sequence (it replays).
+Each answer is a proof resting on the sweeps being exact and exhaustive; the solution returned is an
+actual jump sequence (it replays).
 """
 
 from __future__ import annotations
@@ -31,13 +34,14 @@ from ...core.codec.canonical import jump_table
 from ...core.moves import Jump, count_moves
 from ...core.problem import Problem
 from ..lookup import Marked, index_bytes
-from ..setup import Cancelled, OutOfTime, stop_if_over
+from ..setup import Cancelled, OutOfTime, sides, stop_if_over
 from ..sharded import Parallel
 from ..sweep import MemoryCeiling, Progress
 from ..twosided import two_sided
 from ..winnable import Winnable, winnable_steps
 from .chains import LayerFn, chain_layer
 from .dp import costs_steps, rebuild
+from .meet import meet_steps
 from .split import costs_on_pool
 
 
@@ -59,25 +63,29 @@ class ExactFewest:
     seconds: float = 0.0
 
 
-METHODS = ("levels", "chains")
+METHODS = ("meet", "levels", "chains")
 
 
-def fewest_exact(problem: Problem, budget: Budget | None = None, method: str = "levels") -> ExactFewest:
+def fewest_exact(problem: Problem, budget: Budget | None = None, method: str | None = None) -> ExactFewest:
     """Run :func:`fewest_steps` to the end."""
     return drive(fewest_steps(problem, budget, method=method))
 
 
-def fewest_steps(problem: Problem, budget: Budget | None = None, *, method: str = "levels",
+def fewest_steps(problem: Problem, budget: Budget | None = None, *, method: str | None = None,
                  forward: dict[int, array] | None = None, parallel: Parallel | None = None
                  ) -> Generator[Progress, None, ExactFewest]:
     """Prove the fewest moves of ``problem``; yields :class:`Progress`, returns :class:`ExactFewest`.
 
-    ``method`` picks the search over the winnable set (see the module docstring); ``forward``, a dict
+    ``method`` picks the search (see the module docstring); by default ``"meet"`` in this process or on a
+    local pool of two (one side a worker), ``"levels"`` on any other pool (its winnable sweeps sharded
+    over it, where the two sides of ``"meet"`` could use only two workers).  ``forward``, a dict
     shared between problems with the same start and symmetry group, keeps the reachable levels swept
     from the start (:func:`pyapp.exact.winnable.winnable_steps`) so the next problem reuses them;
     ``parallel`` runs those sweeps on its pool (on a local pool of two workers the two sides at once,
     :mod:`pyapp.exact.twosided`, and the dynamic programme's levels split over it, :mod:`.split`; else
     sharded, :mod:`pyapp.exact.sharded`)."""
+    if method is None:
+        method = "meet" if parallel is None or two_sided(parallel) else "levels"
     if method not in METHODS:
         raise ValueError(f"unknown fewest method {method!r}: expected one of {', '.join(METHODS)}")
     budget = budget or Budget()
@@ -87,6 +95,8 @@ def fewest_steps(problem: Problem, budget: Budget | None = None, *, method: str 
         return ExactFewest("impossible", reason=obstacle, seconds=budget.elapsed())
     if goal.reached(start):
         return ExactFewest("solved", 0, [], None, 0, 1, 0, budget.elapsed())
+    if method == "meet":
+        return (yield from _meet(problem, budget, parallel))
     depth = 0
     positions = 0
     last: Progress | None = None
@@ -115,7 +125,7 @@ def fewest_steps(problem: Problem, budget: Budget | None = None, *, method: str 
             if costs.moves is None:  # pragma: no cover - a non-empty winnable set reaches the goal
                 return ExactFewest("impossible", reason="no goal position reached", winnable=len(win),
                                    seconds=budget.elapsed())
-            jumps = _on_start(win, *rebuild(win.codec, costs.levels, costs.masks, costs.goal))
+            jumps = _on_start(win.problem, win.codec.group, *rebuild(win.codec, costs.levels, costs.masks, costs.goal))
             return ExactFewest("solved", costs.moves, jumps, None, costs.moves, costs.reached, len(win),
                                budget.elapsed())
         levels = yield from _marked(win, budget)
@@ -145,6 +155,34 @@ def fewest_steps(problem: Problem, budget: Budget | None = None, *, method: str 
             why = str(stop)
         return ExactFewest("unknown", reason=why, lower_bound=depth + 1, positions=positions,
                            seconds=budget.elapsed())
+
+
+def _meet(problem: Problem, budget: Budget, parallel: Parallel | None) -> Generator[Progress, None, ExactFewest]:
+    """``method="meet"``: the costs swept from both ends and joined at the middle level (:mod:`.meet`; on a local
+    pool of two, each side in a worker)."""
+    bound = [0]
+    stage: list[Progress] = []
+    try:
+        steps = meet_steps(problem, budget, bound, parallel)
+        while True:
+            try:
+                item = next(steps)
+            except StopIteration as done:
+                met = done.value
+                break
+            stage[:] = [item]
+            yield item
+    except (Cancelled, OutOfTime, MemoryCeiling) as stop:
+        where = f" in {stage[0].stage} (level {stage[0].pegs})" if stage else ""
+        return ExactFewest("unknown", reason=f"{stop}{where}: every solution has at least {bound[0]} moves (the "
+                           "least cost of the levels costed)", lower_bound=bound[0], seconds=budget.elapsed())
+    if met.moves is None:
+        return ExactFewest("impossible", reason="exhaustive sweeps of the move costs from both ends: no position "
+                           "reachable from the start can reach the goal", positions=met.positions,
+                           seconds=budget.elapsed())
+    jumps = _on_start(problem, sides(problem).wide_codec.group, met.first, met.jumps)
+    assert count_moves(jumps) == met.moves
+    return ExactFewest("solved", met.moves, jumps, None, met.moves, met.positions, 0, budget.elapsed())
 
 
 LAYER_CHUNK = 4096
@@ -201,18 +239,18 @@ def _rebuild(win: Winnable, levels: list[Marked], moves: int, goal_pos: int) -> 
     for layer in range(moves - 1, -1, -1):
         pos, move = _one_move_back(board, table, pos, partial(in_layer, layer=layer))
         steps.append(move)
-    jumps = _on_start(win, pos, [j for move in reversed(steps) for j in move])
+    jumps = _on_start(win.problem, win.codec.group, pos, [j for move in reversed(steps) for j in move])
     assert count_moves(jumps) == moves
     return jumps
 
 
-def _on_start(win: Winnable, first: int, jumps: list[Jump]) -> list[Jump]:
-    """``jumps``, played from ``first`` (an image of the start under the codec's group: the searches start
-    from the canonical start), mapped onto the start itself."""
-    board, start = win.problem.board, win.problem.start
+def _on_start(problem: Problem, group: tuple[int, ...], first: int, jumps: list[Jump]) -> list[Jump]:
+    """``jumps``, played from ``first`` (an image of the start under ``group``: the searches start from the
+    canonical start), mapped onto the start itself."""
+    board, start = problem.board, problem.start
     if first == start:
         return jumps
-    g = next(i for i in win.codec.group if board.transform(first, i) == start)
+    g = next(i for i in group if board.transform(first, i) == start)
     return board.map_jumps(jumps, g)
 
 
