@@ -58,8 +58,8 @@ class ExactFewest:
     """Every solution has at least this many moves (proven by the layers searched)."""
     positions: int = 0
     """Positions reached by the search by moves (canonical)."""
-    winnable: int = 0
-    """Size of the winnable set the search was confined to."""
+    winnable: int | None = None
+    """Size of the winnable set the search was confined to (None: the method built none, as ``meet``)."""
     seconds: float = 0.0
 
 
@@ -182,7 +182,7 @@ def _meet(problem: Problem, budget: Budget, parallel: Parallel | None) -> Genera
                            seconds=budget.elapsed())
     jumps = _on_start(problem, sides(problem).wide_codec.group, met.first, met.jumps)
     assert count_moves(jumps) == met.moves
-    return ExactFewest("solved", met.moves, jumps, None, met.moves, met.positions, 0, budget.elapsed())
+    return ExactFewest("solved", met.moves, jumps, None, met.moves, met.positions, None, budget.elapsed())
 
 
 LAYER_CHUNK = 4096
