@@ -13,15 +13,18 @@ programming based algorithms for peg solitaire problems", Computers and Games 20
 * preconditions, summed per hole (one jump per step makes the sums as strong as the single ones):
   the jumps of step ``t`` from or over ``h`` are at most ``p[t-1, h]``, those into ``h`` at most
   ``1 - p[t-1, h]``;
-* cheap cuts: every known pagoda (parity, the board's learned library) is worth at least its threshold
-  toward the finishes at every step (:func:`pyapp.proofs.pagoda.pagodas_for`).
+* cheap cuts: every known pagoda (parity, the board's library) is worth at least its threshold
+  toward the finishes at every step (:func:`pyapp.proofs.pagoda.pagodas_for`);
+* unless ``cuts=False``, the additions of :mod:`pyapp.search.ilp_cuts`: symmetry breaking (the board
+  symmetries fixing start and goal) and time reversal (a problem ``s -> s``), an integer count per jump with
+  the holes' balances, and columns fixed by the positions reachable in the first and last few jumps.
 
 No objective: HiGHS (:mod:`pyapp.proofs.lp`) either finds a point, which is decoded to jumps and
 replayed from the start before it is reported ``solved``, or proves the programme infeasible
 (``impossible``: "integer programme infeasible (HiGHS, N nodes, T s)"), or runs out of time
 (``unknown``, with the nodes and the gap).  Measured on this machine (CPython, highspy): the English
 central game solved in about 5 s; Diamond 41 d2 -> f8, which no other proof settles, proved infeasible
-in 221 s (2,558 nodes; see BENCHMARKS.md).
+in 221 s (2,558 nodes; see BENCHMARKS.md) without the additions, at the root (1 node, 10.4 CPU s) with them.
 
 :func:`ilp_steps` is a step generator: it pauses before the programme (and while the WebAssembly back end
 loads); the programme itself is one call bounded by the budget's seconds.
@@ -63,7 +66,7 @@ PHASE_SHARE = 0.5
 class IlpFormulation:
     """The programme of one problem and the layout of its columns (see the module docstring)."""
 
-    def __init__(self, problem: Problem, time_limit: float = ILP_SECONDS) -> None:
+    def __init__(self, problem: Problem, time_limit: float = ILP_SECONDS, *, cuts: bool = True) -> None:
         board, goal, start = problem.board, problem.goal, problem.start
         end = goal.final_pegs
         if end is None:
@@ -85,6 +88,7 @@ class IlpFormulation:
         allowed = 0
         for f in finishes:
             allowed |= f
+        self.exact, self.allowed = exact, allowed
         self.p: list[list[int]] = []
         for t in range(steps + 1):
             layer = []
@@ -109,7 +113,7 @@ class IlpFormulation:
             leaving[col[a]].append(j)
             leaving[col[b]].append(j)
             entering[col[c]].append(j)
-        pagodas = pagodas_for(board, finishes) if finishes else []
+        pagodas = self.pagodas = pagodas_for(board, finishes) if finishes else []
         for t in range(1, steps + 1):
             xs, now, before = self.x[t], self.p[t], self.p[t - 1]
             m.add_row({x: 1 for x in xs}, lower=1, upper=1)
@@ -128,6 +132,23 @@ class IlpFormulation:
                 m.add_row(into, upper=1)
             for pagoda, threshold in pagodas:
                 m.add_row({now[col[h]]: w for h, w in pagoda.weights if h in col}, lower=threshold)
+        self.notes: list[str] = []
+        if cuts:
+            self._strengthen()
+
+    def _strengthen(self) -> None:
+        """The additions of :mod:`pyapp.search.ilp_cuts`: jump counts, symmetry breaking, reachability fixings."""
+        from .ilp_cuts import add_count_columns, add_level_fixings, add_reversal_row, add_symmetry_rows
+
+        add_count_columns(self)
+        late = add_symmetry_rows(self)
+        reversed_ = add_reversal_row(self)
+        fixed_x, fixed_p, depth = add_level_fixings(self)
+        if late:
+            self.notes.append(f"symmetry breaking on {late} jumps")
+        if reversed_:
+            self.notes.append("time reversal broken")
+        self.notes.append(f"{fixed_x + fixed_p} columns fixed by {depth} levels of reachable positions")
 
     def decode(self, x: tuple[float, ...]) -> list[Jump]:
         """The jumps of an integer point, step by step (the one ``x[t, j]`` at 1 in each step)."""
