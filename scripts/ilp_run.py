@@ -52,17 +52,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--heuristics", type=float, default=None,
                     help="HiGHS's mip_heuristic_effort (default 0.05): less leaves more time to prove infeasibility")
     ap.add_argument("--plain", action="store_true", help="without pyapp.search.ilp_cuts's additions")
+    ap.add_argument("--cuts", help="only these additions, comma-separated (counts, symmetry, reversal, levels)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     problem = make_problem(get_board(args.board), start=args.start, goal=args.goal)
-    f = IlpFormulation(problem, args.seconds, cuts=not args.plain)
+    cuts = False if args.plain else True if args.cuts is None else [c for c in args.cuts.split(",") if c]
+    f = IlpFormulation(problem, args.seconds, cuts=cuts)
     built = time.perf_counter() - t0
     lp.use_backend(LoggedHighspy(args.log, args.threads, args.heuristics))
     c0 = time.process_time()
     solution = lp.solve(f.model)
     cpu = time.process_time() - c0
     answer = _answer(f, solution, t0)
-    print(json.dumps({"problem": f"{args.board} {args.start} -> {args.goal}", "plain": args.plain,
+    print(json.dumps({"problem": f"{args.board} {args.start} -> {args.goal}", "plain": args.plain, "cuts": args.cuts,
                       "status": answer.status, "reason": answer.reason, "nodes": solution.nodes,
                       "highs_status": solution.status, "gap": solution.gap, "seconds": round(solution.seconds, 1),
                       "cpu_seconds": round(cpu, 1), "build_seconds": round(built, 2), "columns": f.model.columns,

@@ -3,9 +3,11 @@ jump counts and reachability fixings keep a solution of every solvable problem a
 
 from __future__ import annotations
 
+import pytest
 from test_levels import reachable
 
 from pyapp.core.catalogue import get_board
+from pyapp.core.errors import PegError
 from pyapp.core.goal import Goal
 from pyapp.core.notation import parse_moves
 from pyapp.core.problem import Problem, make_problem
@@ -91,3 +93,12 @@ def test_a_known_solution_or_its_image_stays_feasible_and_the_others_are_cut():
     assert "time reversal broken" in f.notes
     answers = [lp.solve(_fixed_to(f, js)).status for js in (jumps, jumps[::-1])]
     assert "optimal" in answers, answers
+
+
+def test_additions_can_be_chosen_and_unknown_ones_are_refused():
+    problem = make_problem(get_board("triangle5"), start="13", goal="13")
+    only = IlpFormulation(problem, cuts=("levels",))
+    assert len(only.notes) == 1 and only.notes[0].endswith("levels of reachable positions")
+    assert sum(only.model.integer) == sum(IlpFormulation(problem, cuts=False).model.integer)
+    with pytest.raises(PegError, match="unknown additions to the integer programme: pagodas"):
+        IlpFormulation(problem, cuts=("pagodas",))

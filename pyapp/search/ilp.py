@@ -15,9 +15,10 @@ programming based algorithms for peg solitaire problems", Computers and Games 20
   ``1 - p[t-1, h]``;
 * cheap cuts: every known pagoda (parity, the board's library) is worth at least its threshold
   toward the finishes at every step (:func:`pyapp.proofs.pagoda.pagodas_for`);
-* unless ``cuts=False``, the additions of :mod:`pyapp.search.ilp_cuts`: symmetry breaking (the board
-  symmetries fixing start and goal) and time reversal (a problem ``s -> s``), an integer count per jump with
-  the holes' balances, and columns fixed by the positions reachable in the first and last few jumps.
+* unless ``cuts=False`` (or only those of :data:`ALL_CUTS` named), the additions of
+  :mod:`pyapp.search.ilp_cuts`: symmetry breaking (the board symmetries fixing start and goal) and time
+  reversal (a problem ``s -> s``), an integer count per jump with the holes' balances, and columns fixed by
+  the positions reachable in the first and last few jumps.
 
 No objective: HiGHS (:mod:`pyapp.proofs.lp`) either finds a point, which is decoded to jumps and
 replayed from the start before it is reported ``solved``, or proves the programme infeasible
@@ -34,7 +35,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 
 from ..core.budget import Budget, budget_of, drive
@@ -54,6 +55,9 @@ MAX_COLUMNS = 100_000
 """The largest programme built (columns: steps x (jumps + holes)); Diamond 41 single vacancy has 5,540, a
 20 x 20 board 400 times as many, which Python alone would take minutes and gigabytes to write down."""
 
+ALL_CUTS = ("counts", "symmetry", "reversal", "levels")
+"""The additions of :mod:`pyapp.search.ilp_cuts` an :class:`IlpFormulation` may get (``cuts=True``: all)."""
+
 PHASE_MIN_SECONDS = 120.0
 """The solver's portfolio runs the programme (:class:`IntegerProgram`) only when at least this many seconds
 are left before its complete search: Diamond 41 d2 -> f8 needs minutes, and shorter budgets (the page's, the
@@ -66,7 +70,8 @@ PHASE_SHARE = 0.5
 class IlpFormulation:
     """The programme of one problem and the layout of its columns (see the module docstring)."""
 
-    def __init__(self, problem: Problem, time_limit: float = ILP_SECONDS, *, cuts: bool = True) -> None:
+    def __init__(self, problem: Problem, time_limit: float = ILP_SECONDS, *,
+                 cuts: bool | Iterable[str] = True) -> None:
         board, goal, start = problem.board, problem.goal, problem.start
         end = goal.final_pegs
         if end is None:
@@ -133,22 +138,29 @@ class IlpFormulation:
             for pagoda, threshold in pagodas:
                 m.add_row({now[col[h]]: w for h, w in pagoda.weights if h in col}, lower=threshold)
         self.notes: list[str] = []
-        if cuts:
-            self._strengthen()
+        if cuts is True:
+            cuts = ALL_CUTS
+        elif cuts is False:
+            cuts = ()
+        unknown = set(cuts) - set(ALL_CUTS)
+        if unknown:
+            raise PegError(f"unknown additions to the integer programme: {', '.join(sorted(unknown))} "
+                           f"(known: {', '.join(ALL_CUTS)})")
+        self._strengthen(frozenset(cuts))
 
-    def _strengthen(self) -> None:
-        """The additions of :mod:`pyapp.search.ilp_cuts`: jump counts, symmetry breaking, reachability fixings."""
+    def _strengthen(self, cuts: frozenset[str]) -> None:
+        """The additions of :mod:`pyapp.search.ilp_cuts` named in ``cuts`` (see :data:`ALL_CUTS`)."""
         from .ilp_cuts import add_count_columns, add_level_fixings, add_reversal_row, add_symmetry_rows
 
-        add_count_columns(self)
-        late = add_symmetry_rows(self)
-        reversed_ = add_reversal_row(self)
-        fixed_x, fixed_p, depth = add_level_fixings(self)
-        if late:
+        if "counts" in cuts:
+            add_count_columns(self)
+        if "symmetry" in cuts and (late := add_symmetry_rows(self)):
             self.notes.append(f"symmetry breaking on {late} jumps")
-        if reversed_:
+        if "reversal" in cuts and add_reversal_row(self):
             self.notes.append("time reversal broken")
-        self.notes.append(f"{fixed_x + fixed_p} columns fixed by {depth} levels of reachable positions")
+        if "levels" in cuts:
+            fixed_x, fixed_p, depth = add_level_fixings(self)
+            self.notes.append(f"{fixed_x + fixed_p} columns fixed by {depth} levels of reachable positions")
 
     def decode(self, x: tuple[float, ...]) -> list[Jump]:
         """The jumps of an integer point, step by step (the one ``x[t, j]`` at 1 in each step)."""
