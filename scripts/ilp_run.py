@@ -3,7 +3,7 @@
 ``solve --engine ilp`` answers the same programme without a log; this script is for runs of an hour, whose
 progress (nodes, bound, gap) is worth watching:
 
-    nice -n 10 .venv/bin/python scripts/ilp_run.py german e1 e1 --seconds 4500 --log ilp.log [--plain]
+    PYTHONPATH=. nice -n 10 .venv/bin/python scripts/ilp_run.py german e1 e1 --seconds 4500 --log ilp.log [--plain]
 
 ``--heuristics 0.01`` lowers HiGHS's heuristic effort (a programme with no objective is only a question of
 feasibility; a proof of infeasibility needs the tree, not the heuristics); ``--plain`` builds the programme

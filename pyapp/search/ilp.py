@@ -25,7 +25,8 @@ replayed from the start before it is reported ``solved``, or proves the programm
 (``impossible``: "integer programme infeasible (HiGHS, N nodes, T s)"), or runs out of time
 (``unknown``, with the nodes and the gap).  Measured on this machine (CPython, highspy): the English
 central game solved in about 5 s; Diamond 41 d2 -> f8, which no other proof settles, proved infeasible
-in 221 s (2,558 nodes; see BENCHMARKS.md) without the additions, at the root (1 node, 10.4 CPU s) with them.
+in 221 s (2,558 nodes; see BENCHMARKS.md) without the additions, at the root (1 node, 10.4 CPU s) with them;
+German e1 -> e1 stays open with them after 75 minutes (22,160 nodes, 2,794 CPU s).
 
 :func:`ilp_steps` is a step generator: it pauses before the programme (and while the WebAssembly back end
 loads); the programme itself is one call bounded by the budget's seconds.
