@@ -62,6 +62,9 @@ class TestValidity:
         e1 = 1 << board.hole("e1")
         assert count.value(board.start("e1")) == 4 and count.value(e1) == 0
         assert (count, 0) in pagodas_for(board, [e1])
+        # filling a corner from beside it spends 2 of the count (worth 5 with the corner d1 empty)
+        assert count.value(board.start("d1")) == 5 and count.value(apply_jump(board.start("d1"), (
+            board.hole("d3"), board.hole("d2"), board.hole("d1")))) == 3
         # pegs on d1, f1 and e3 pass the parity pagodas toward e1 but are worth -2 < 0: the count proves it
         pos = board.start() ^ board.start("d1", "f1", "e3")
         assert pagoda_proof(board, pos, [e1]) == (f"pagoda function: {count.name} is worth -2 at the start but "
