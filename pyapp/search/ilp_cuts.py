@@ -34,14 +34,30 @@ matter only for finishes left open ("one peg anywhere").
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..core.board import Board
 from ..core.goal import stabilizer
 from ..core.moves import Jump
+from ..core.problem import Problem
+from ..proofs.lp import Model
+from ..proofs.pagoda import Pagoda
 
-if TYPE_CHECKING:
-    from .ilp import IlpFormulation
+
+class IlpFormulation(Protocol):
+    """What these additions read of :class:`pyapp.search.ilp.IlpFormulation` (a protocol, so that this module
+    does not import the one that uses it)."""
+
+    problem: Problem
+    model: Model
+    steps: int
+    jumps: list[Jump]
+    holes: list[int]
+    x: list[list[int]]
+    p: list[list[int]]
+    exact: int | None
+    allowed: int
+    pagodas: list[tuple[Pagoda, int]]
 
 LEVEL_POSITIONS = 200_000
 """The most positions the reachability fixings enumerate on each side (start and finish) in all: one more
