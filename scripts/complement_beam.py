@@ -109,24 +109,6 @@ class Compact:
         return tabs
 
 
-RESOURCE_COUNTS = {"german": ("d1 f1 a4 i4 a6 i6 d9 f9", "d2 f2 b4 b6 d4 f4 d6 f6 h4 h6 d8 f8")}
-"""G. Bell's "useful resource count" for Wiegleb's board: -1 on the eight corners, +1 on the holes two steps
-from them along the edge and on the four holes next to the centre's diagonals.  It is a pagoda function (no jump
-raises it; :func:`make_pagoda` checks every jump), worth 4 on a single-vacancy start and 0 on most single
-holes, so a position worth less than a finish's value cannot reach it."""
-
-
-def extra_pagodas(board, finish: int) -> list:
-    """The resource count of ``board`` (if any) with its threshold toward ``finish``, when it can prune."""
-    spec = RESOURCE_COUNTS.get(board.id)
-    if spec is None:
-        return []
-    w = {board.hole(n): -1 for n in spec[0].split()}
-    w.update({board.hole(n): 1 for n in spec[1].split()})
-    p = make_pagoda(board, f"resource count of {board.id}", w)
-    return [(p, p.value(finish))]
-
-
 def canonical(c: Compact, tabs: list[np.ndarray], p: np.ndarray) -> np.ndarray:
     out = p.copy()
     for t in tabs:
@@ -160,7 +142,7 @@ def sweep(board_id: str, hole: str, width: int, seed: int, middle: int, log, sym
     tabs = c.sym_tables()
     start = c.full ^ (1 << c.index[t])
     steps = c.n - 2
-    pagodas = [*pagodas_for(board, [1 << t]), *extra_pagodas(board, 1 << t), *learned]
+    pagodas = [*pagodas_for(board, [1 << t]), *learned]  # the library's, with Bell's resource count on German
     pag = [(c.sum_tables(lambda i, w=dict(p.weights): w.get(c.bits[i], 0)), thr) for p, thr in pagodas]
     rng = np.random.default_rng(seed)
     # score: isolated pegs and a weight per hole (far from the centre is worse), with noise so runs differ

@@ -2,7 +2,7 @@
 every step (a pagoda is worth at least its value at the finish after every jump), and, for a complement problem,
 the same rows on the complements (time reversal: the positions of a solution, complemented and read backwards, are
 a solution too).  Only pagodas with weights -1, 0 and 1 are used (the parity pagodas and Bell's resource count
-for Wiegleb's board, :data:`complement_beam.RESOURCE_COUNTS`); a row is ``sum of literals >= bound``, encoded
+for Wiegleb's board, in :mod:`pyapp.proofs.pagoda_library`); a row is ``sum of literals >= bound``, encoded
 by pysat's totalizer.
 A solution found is decoded and replayed by pyapp (:func:`pyapp.sat.decode.verify`) before it is printed.
 
@@ -18,8 +18,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from complement_beam import extra_pagodas  # noqa: E402
 
 from pyapp.core.catalogue import get_board  # noqa: E402
 from pyapp.core.notation import format_moves  # noqa: E402
@@ -53,8 +51,7 @@ def pagoda_rows(enc, pagodas, complement: bool):
 
 def usable_pagodas(board, finish: int) -> list:
     """The pagodas toward ``finish`` whose weights are all -1, 0 or 1 (a cardinality row each), with thresholds."""
-    return [(p, t) for p, t in [*pagodas_for(board, [finish]), *extra_pagodas(board, finish)]
-            if all(w in (-1, 1) for _, w in p.weights)]
+    return [(p, t) for p, t in pagodas_for(board, [finish]) if all(w in (-1, 1) for _, w in p.weights)]
 
 
 def main() -> int:

@@ -48,6 +48,28 @@ class TestValidity:
     def test_english_library_is_present(self):
         assert len(library_pagodas(get_board("english"))) > 0
 
+    def test_german_resource_count_is_in_the_library_and_used_toward_e1(self):
+        """Bell's resource count for Wiegleb's board: -1 on the 8 arm corners, +1 on 12 holes, a pagoda worth 4
+        with only e1 empty and 0 on e1, which the solver and the integer programme get toward e1."""
+        board = get_board("german")
+        named = {p.name: p for p in library_pagodas(board)}
+        count = named["resource count (Bell's, for Wiegleb's board)"]
+        weights = {board.name_of[b]: w for b, w in count.weights}
+        assert sorted(h for h, w in weights.items() if w == -1) == ["a4", "a6", "d1", "d9", "f1", "f9", "i4", "i6"]
+        assert sorted(h for h, w in weights.items() if w == 1) == [
+            "b4", "b6", "d2", "d4", "d6", "d8", "f2", "f4", "f6", "f8", "h4", "h6"]
+        assert violations(board, count.as_dict()) == []
+        e1 = 1 << board.hole("e1")
+        assert count.value(board.start("e1")) == 4 and count.value(e1) == 0
+        assert (count, 0) in pagodas_for(board, [e1])
+        # filling a corner from beside it spends 2 of the count (worth 5 with the corner d1 empty)
+        assert count.value(board.start("d1")) == 5 and count.value(apply_jump(board.start("d1"), (
+            board.hole("d3"), board.hole("d2"), board.hole("d1")))) == 3
+        # pegs on d1, f1 and e3 pass the parity pagodas toward e1 but are worth -2 < 0: the count proves it
+        pos = board.start() ^ board.start("d1", "f1", "e3")
+        assert pagoda_proof(board, pos, [e1]) == (f"pagoda function: {count.name} is worth -2 at the start but "
+                                                  "at least 0 at the goal")
+
     def test_make_pagoda_refuses_a_non_pagoda(self):
         board = get_board("english")
         with pytest.raises(ValueError, match="not a pagoda function"):

@@ -175,7 +175,7 @@ def test_an_unknown_answer_lists_the_proofs_tried():
     problem = Problem(board, board.start("e1"), Goal("hole", target=1 << board.hole("e1")))
     result = drive(search(problem, max_nodes=100_000))
     assert result.status == "unknown" and result.reason.startswith("budget spent")
-    tried = "proofs tried: position class, 1 known pagoda, a pagoda by linear programming, pagoda separation ("
+    tried = "proofs tried: position class, 2 known pagodas, a pagoda by linear programming, pagoda separation ("
     assert tried + "1 jump from each end: 1 x 1 positions, no separating pagoda" in result.reason
     assert "2 jumps from each end: 1 x 1 positions, no separating pagoda" in result.reason
     assert "fewest pegs reached by the depth-first searches" in result.reason

@@ -57,6 +57,10 @@ class Highspy(Backend):
         self._highspy = highspy
         self.name = f"HiGHS {highspy.Highs().version()} (highspy)"
 
+    def options(self, h) -> None:
+        """Set further HiGHS options on ``h`` before a model is passed (none here; a subclass may log or
+        fix the threads, as ``scripts/ilp_run.py`` does)."""
+
     def run(self, model: Model) -> Solution:
         import numpy as np
 
@@ -64,6 +68,7 @@ class Highspy(Backend):
         h = hs.Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("time_limit", float(model.time_limit))
+        self.options(h)
         # one integrality entry per column, always (an empty array is read as garbage by highspy 1.15.1)
         integrality = np.array([1 if i else 0 for i in model.integer], dtype=np.int32)
         t0 = time.perf_counter()

@@ -220,7 +220,7 @@ def integer_pagoda(board: Board, weights: list[float]) -> dict[int, int] | None:
 # ---------------------------------------------------------------------------------------------
 @lru_cache(maxsize=BOARD_CACHE_SIZE)
 def library_pagodas(board: Board) -> tuple[Pagoda, ...]:
-    """Pagodas learned for this board (catalogue boards only), each checked again here."""
+    """Pagodas learned or entered for this board (catalogue boards only), each checked again here."""
     from .pagoda_library import LIBRARY
 
     rows = LIBRARY.get(board.id)
@@ -228,10 +228,12 @@ def library_pagodas(board: Board) -> tuple[Pagoda, ...]:
         return ()
     out = []
     for i, text in enumerate(rows):
-        values = [int(v) for v in text.split()]
+        name, _, numbers = text.rpartition(":")
+        values = [int(v) for v in numbers.split()]
         if len(values) != len(board.bits):
             continue
-        out.append(make_pagoda(board, f"learned pagoda {board.id}#{i + 1}", dict(zip(board.bits, values))))
+        out.append(make_pagoda(board, name.strip() or f"learned pagoda {board.id}#{i + 1}",
+                               dict(zip(board.bits, values))))
     return tuple(out)
 
 

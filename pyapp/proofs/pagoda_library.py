@@ -10,6 +10,12 @@ Every pagoda is checked against every jump of its board when loaded
 (:func:`pyapp.proofs.pagoda.library_pagodas`), so a wrong line here is an error, never a wrong
 answer.  A pagoda is valid whatever the goal; the solver uses the ones whose value at
 the goal makes them able to prune.
+
+A line may begin with a name and a colon (``"name: weights"``); unnamed lines are called "learned pagoda
+<board>#<n>".  The German board's one line is entered by hand, not learned: G. Bell's "useful resource count"
+for Wiegleb's board, made exact (-1 on the eight arm corners d1, f1, a4, i4, a6, i6, d9, f9; +1 on d2, f2, b4,
+d4, f4, h4, b6, d6, f6, h6, d8, f8; 0 elsewhere).  It is worth 4 with only e1 empty and 0 on a peg at e1, so a
+game e1 -> e1 may lose at most 4 of it in all.
 """
 
 LIBRARY: dict[str, tuple[str, ...]] = {
@@ -188,5 +194,9 @@ LIBRARY: dict[str, tuple[str, ...]] = {
         '-3 0 -3 3 12 12 -9 9 0 9 9 0 9 6 9 3 6 5 11 12 -3 4 1 3 4 7 -3 2 3 1 3 0 3',
         '-1 2 -3 1 2 3 0 0 0 0 0 0 0 0 1 1 2 3 3 0 0 1 0 1 1 1 0 1 1 2 -1 0 -1',
         '-1 1 -2 1 1 2 0 0 0 0 0 0 0 1 0 1 1 2 2 0 1 0 1 1 0 1 0 0 2 2 1 2 2',
+    ),
+    "german": (
+        "resource count (Bell's, for Wiegleb's board): "
+        "-1 0 -1 1 0 1 0 0 0 -1 1 0 1 0 1 0 1 -1 0 0 0 0 0 0 0 0 0 -1 1 0 1 0 1 0 1 -1 0 0 0 1 0 1 -1 0 -1",
     ),
 }

@@ -13,15 +13,20 @@ programming based algorithms for peg solitaire problems", Computers and Games 20
 * preconditions, summed per hole (one jump per step makes the sums as strong as the single ones):
   the jumps of step ``t`` from or over ``h`` are at most ``p[t-1, h]``, those into ``h`` at most
   ``1 - p[t-1, h]``;
-* cheap cuts: every known pagoda (parity, the board's learned library) is worth at least its threshold
-  toward the finishes at every step (:func:`pyapp.proofs.pagoda.pagodas_for`).
+* cheap cuts: every known pagoda (parity, the board's library) is worth at least its threshold
+  toward the finishes at every step (:func:`pyapp.proofs.pagoda.pagodas_for`);
+* unless ``cuts=False`` (or only those of :data:`ALL_CUTS` named), the additions of
+  :mod:`pyapp.search.ilp_cuts`: symmetry breaking (the board symmetries fixing start and goal) and time
+  reversal (a problem ``s -> s``), an integer count per jump with the holes' balances, and columns fixed by
+  the positions reachable in the first and last few jumps.
 
 No objective: HiGHS (:mod:`pyapp.proofs.lp`) either finds a point, which is decoded to jumps and
 replayed from the start before it is reported ``solved``, or proves the programme infeasible
 (``impossible``: "integer programme infeasible (HiGHS, N nodes, T s)"), or runs out of time
 (``unknown``, with the nodes and the gap).  Measured on this machine (CPython, highspy): the English
 central game solved in about 5 s; Diamond 41 d2 -> f8, which no other proof settles, proved infeasible
-in 221 s (2,558 nodes; see BENCHMARKS.md).
+in 221 s (2,558 nodes; see BENCHMARKS.md) without the additions, at the root (1 node, 10.4 CPU s) with them;
+German e1 -> e1 stays open with them after 75 minutes (22,160 nodes, 2,794 CPU s).
 
 :func:`ilp_steps` is a step generator: it pauses before the programme (and while the WebAssembly back end
 loads); the programme itself is one call bounded by the budget's seconds.
@@ -31,7 +36,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 
 from ..core.budget import Budget, budget_of, drive
@@ -51,6 +56,9 @@ MAX_COLUMNS = 100_000
 """The largest programme built (columns: steps x (jumps + holes)); Diamond 41 single vacancy has 5,540, a
 20 x 20 board 400 times as many, which Python alone would take minutes and gigabytes to write down."""
 
+ALL_CUTS = ("counts", "symmetry", "reversal", "levels")
+"""The additions of :mod:`pyapp.search.ilp_cuts` an :class:`IlpFormulation` may get (``cuts=True``: all)."""
+
 PHASE_MIN_SECONDS = 120.0
 """The solver's portfolio runs the programme (:class:`IntegerProgram`) only when at least this many seconds
 are left before its complete search: Diamond 41 d2 -> f8 needs minutes, and shorter budgets (the page's, the
@@ -63,7 +71,8 @@ PHASE_SHARE = 0.5
 class IlpFormulation:
     """The programme of one problem and the layout of its columns (see the module docstring)."""
 
-    def __init__(self, problem: Problem, time_limit: float = ILP_SECONDS) -> None:
+    def __init__(self, problem: Problem, time_limit: float = ILP_SECONDS, *,
+                 cuts: bool | Iterable[str] = True) -> None:
         board, goal, start = problem.board, problem.goal, problem.start
         end = goal.final_pegs
         if end is None:
@@ -85,6 +94,7 @@ class IlpFormulation:
         allowed = 0
         for f in finishes:
             allowed |= f
+        self.exact, self.allowed = exact, allowed
         self.p: list[list[int]] = []
         for t in range(steps + 1):
             layer = []
@@ -109,7 +119,7 @@ class IlpFormulation:
             leaving[col[a]].append(j)
             leaving[col[b]].append(j)
             entering[col[c]].append(j)
-        pagodas = pagodas_for(board, finishes) if finishes else []
+        pagodas = self.pagodas = pagodas_for(board, finishes) if finishes else []
         for t in range(1, steps + 1):
             xs, now, before = self.x[t], self.p[t], self.p[t - 1]
             m.add_row({x: 1 for x in xs}, lower=1, upper=1)
@@ -128,6 +138,30 @@ class IlpFormulation:
                 m.add_row(into, upper=1)
             for pagoda, threshold in pagodas:
                 m.add_row({now[col[h]]: w for h, w in pagoda.weights if h in col}, lower=threshold)
+        self.notes: list[str] = []
+        if cuts is True:
+            cuts = ALL_CUTS
+        elif cuts is False:
+            cuts = ()
+        unknown = set(cuts) - set(ALL_CUTS)
+        if unknown:
+            raise PegError(f"unknown additions to the integer programme: {', '.join(sorted(unknown))} "
+                           f"(known: {', '.join(ALL_CUTS)})")
+        self._strengthen(frozenset(cuts))
+
+    def _strengthen(self, cuts: frozenset[str]) -> None:
+        """The additions of :mod:`pyapp.search.ilp_cuts` named in ``cuts`` (see :data:`ALL_CUTS`)."""
+        from .ilp_cuts import add_count_columns, add_level_fixings, add_reversal_row, add_symmetry_rows
+
+        if "counts" in cuts:
+            add_count_columns(self)
+        if "symmetry" in cuts and (late := add_symmetry_rows(self)):
+            self.notes.append(f"symmetry breaking on {late} jumps")
+        if "reversal" in cuts and add_reversal_row(self):
+            self.notes.append("time reversal broken")
+        if "levels" in cuts:
+            fixed_x, fixed_p, depth = add_level_fixings(self)
+            self.notes.append(f"{fixed_x + fixed_p} columns fixed by {depth} levels of reachable positions")
 
     def decode(self, x: tuple[float, ...]) -> list[Jump]:
         """The jumps of an integer point, step by step (the one ``x[t, j]`` at 1 in each step)."""

@@ -1,0 +1,104 @@
+"""The additions to the time-indexed integer programme (pyapp/search/ilp_cuts.py): symmetry breaking, time reversal,
+jump counts and reachability fixings keep a solution of every solvable problem and change no answer."""
+
+from __future__ import annotations
+
+import pytest
+from test_levels import reachable
+
+from pyapp.core.catalogue import get_board
+from pyapp.core.errors import PegError
+from pyapp.core.goal import Goal
+from pyapp.core.notation import parse_moves
+from pyapp.core.problem import Problem, make_problem
+from pyapp.proofs import lp
+from pyapp.proofs.book_solved import SOLVED
+from pyapp.search.ilp import IlpFormulation, solve_ilp
+from pyapp.search.ilp_cuts import levels, symmetry_group
+
+
+def test_symmetric_single_vacancy_cells_agree_with_enumeration():
+    """Triangle 5 with the vacancy on a mirror axis (13) to every finish: solved exactly where enumeration reaches
+    the finish, impossible elsewhere, with the symmetry rows (and, for 13 -> 13, the reversal row) added."""
+    board = get_board("triangle5")
+    counts = {"solved": 0, "impossible": 0}
+    for vacancy in ("13",):
+        start = board.start(vacancy)
+        seen = reachable(board, start)
+        for finish in board.bits:
+            problem = Problem(board, start, Goal("hole", 1 << finish))
+            result = solve_ilp(problem, max_seconds=60)
+            want = "solved" if 1 << finish in seen else "impossible"
+            assert result.status == want, (vacancy, board.name_of[finish], result)
+            counts[want] += 1
+    assert counts["solved"] > 0 and counts["impossible"] > 0
+    notes = IlpFormulation(make_problem(board, start="13", goal="13")).notes
+    assert any(n.startswith("symmetry breaking") for n in notes) and "time reversal broken" in notes
+
+
+def test_the_german_e1_group_is_the_mirror_and_the_rows_are_added():
+    board = get_board("german")
+    f = IlpFormulation(make_problem(board, start="e1", goal="e1"))
+    group = symmetry_group(f)
+    assert len(group) == 2  # the identity and the mirror in column e
+    assert f.notes[0].startswith("symmetry breaking") and "time reversal broken" in f.notes
+    plain = IlpFormulation(make_problem(board, start="e1", goal="e1"), cuts=False)
+    jumps = len(f.jumps)
+    assert sum(f.model.integer) == sum(plain.model.integer) + jumps == (f.steps + 1) * jumps
+
+
+def test_levels_are_the_positions_at_each_distance():
+    board = get_board("triangle5")
+    start = board.start("5")
+    fwd = levels(board, [start], True, 10**6, 20)
+    assert set().union(*fwd) == reachable(board, start)
+    for d, level in enumerate(fwd):
+        assert all(q.bit_count() == start.bit_count() - d for q in level)
+    goal = 1 << board.hole("13")
+    back = levels(board, [goal], False, 10**6, 20)
+    dual = levels(board, [board.full() ^ goal], True, 10**6, 20)
+    assert back == [{board.full() ^ q for q in level} for level in dual]
+    assert len(levels(board, [start], True, 3, 20)) < len(fwd)
+
+
+def _fixed_to(f: IlpFormulation, jumps) -> lp.Model:
+    """The formulation's model with step t's jump fixed to ``jumps[t - 1]``."""
+    m = f.model.copy()
+    index = {j: k for k, j in enumerate(f.jumps)}
+    for t, j in enumerate(jumps, 1):
+        col = f.x[t][index[j]]
+        m.lower[col] = 1.0
+        if m.upper[col] < 1:
+            return m  # fixed to 0 by reachability: infeasible as it stands
+    return m
+
+
+def _book_jumps(board, start, finish):
+    entry = next(e for e in SOLVED if (e.board, e.start, e.finish) == (board.id, start, finish))
+    return parse_moves(board, entry.moves)
+
+
+def test_a_known_solution_or_its_image_stays_feasible_and_the_others_are_cut():
+    """German e1 -> e7 (mirror symmetric): of a book solution and its mirror image, exactly one passes the symmetry
+    rows, and reachability fixings keep it; German d1 -> d1: of a solution and its reverse, at least one passes the
+    reversal row (each checked by HiGHS with every jump fixed)."""
+    board = get_board("german")
+    jumps = _book_jumps(board, "e1", "e7")
+    f = IlpFormulation(make_problem(board, start="e1", goal="e7"))
+    mirror = next(i for i in symmetry_group(f) if board.transform(1 << board.hole("d1"), i) != 1 << board.hole("d1"))
+    answers = [lp.solve(_fixed_to(f, js)).status for js in (jumps, board.map_jumps(jumps, mirror))]
+    assert sorted(answers) == ["infeasible", "optimal"], answers
+    jumps = _book_jumps(board, "d1", "d1")
+    f = IlpFormulation(make_problem(board, start="d1", goal="d1"))
+    assert "time reversal broken" in f.notes
+    answers = [lp.solve(_fixed_to(f, js)).status for js in (jumps, jumps[::-1])]
+    assert "optimal" in answers, answers
+
+
+def test_additions_can_be_chosen_and_unknown_ones_are_refused():
+    problem = make_problem(get_board("triangle5"), start="13", goal="13")
+    only = IlpFormulation(problem, cuts=("levels",))
+    assert len(only.notes) == 1 and only.notes[0].endswith("levels of reachable positions")
+    assert sum(only.model.integer) == sum(IlpFormulation(problem, cuts=False).model.integer)
+    with pytest.raises(PegError, match="unknown additions to the integer programme: pagodas"):
+        IlpFormulation(problem, cuts=("pagodas",))
