@@ -108,7 +108,7 @@ def _fewest_row(name: str, title: str, board_id: str, start: str, goal: str, exp
     problem = _problem(board_id, start, goal)
 
     def check(i: int, r) -> Outcome:
-        size = (f"{r.winnable:,} winnable positions" if method == "levels"
+        size = (f"{r.winnable:,} winnable positions" if r.winnable is not None
                 else f"{r.positions:,} classes costed from both ends")
         out = Outcome(r.status, f"{r.status}, {r.moves} moves, proven ({size})"
                       if r.status == "solved" else f"{r.status}: {r.reason}", nodes=r.positions)
