@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from ..board import Board
+from ..board import Board, Direction
 from ..errors import PegError
 from .keyset import MAX_HOLES
 
@@ -169,6 +169,26 @@ class Codec:
         """Source of the packed images of the dense key in variable ``var``."""
         return _lookup("Q", var, self._den_chunks)
 
+    def packed_jumps(self, d: Direction, along: int | None = None) -> list[int]:
+        """For each source bit + 1 of direction ``d``'s jumps: what the jump flips in the packed images (its
+        source, the peg jumped and its landing); with ``along`` k, the packed images of the one hole k steps
+        along the jump instead (0 its source, 2 its landing).  0 where no jump of ``d`` starts."""
+        table = [0] * (max(self.board.bits) + 2)
+        of_bit, step = self.packed_of_bit, d.shift
+        for bit in self.board.bits:
+            if d.src >> bit & 1:
+                table[bit + 1] = (of_bit[bit] ^ of_bit[bit + step] ^ of_bit[bit + 2 * step] if along is None
+                                  else of_bit[bit + along * step])
+        return table
+
+    @staticmethod
+    def jump_mask_source(d: Direction) -> str:
+        """Source of the sources of direction ``d``'s legal jumps, from layout ``pos`` and its holes ``e``."""
+        a = abs(d.shift)
+        if d.shift > 0:
+            return f"{d.src} & pos & (pos >> {a}) & (e >> {2 * a})"
+        return f"{d.src} & pos & (pos << {a}) & (e << {2 * a})"
+
     def _expand_source(self, counts: bool) -> str:
         """``expand(keys, [counts,] lo, hi, raw)``: the packed images of every child of keys[lo:hi] into ``raw``.
 
@@ -176,16 +196,8 @@ class Codec:
         """
         head = "def expand(keys, counts, lo, hi, raw):" if counts else "def expand(keys, lo, hi, raw):"
         lines = [head, "    get = raw.get" if counts else "    add = raw.add", f"    full = {self.board.mask}"]
-        top = max(self.board.bits) + 2
         for d_index, d in enumerate(self.board.directions):
-            a = abs(d.shift)
-            table = [0] * top
-            for bit in self.board.bits:
-                if d.src >> bit & 1:
-                    step = d.shift
-                    table[bit + 1] = (self.packed_of_bit[bit] ^ self.packed_of_bit[bit + step]
-                                      ^ self.packed_of_bit[bit + 2 * step])
-            self._ns[f"J{d_index}"] = table
+            self._ns[f"J{d_index}"] = self.packed_jumps(d)
             lines.append(f"    J{d_index}_ = J{d_index}")
         lines.append("    for i in range(lo, hi):")
         lines.append("        k = keys[i]")
@@ -196,11 +208,7 @@ class Codec:
         lines.append("        e = full ^ pos")
         emit = "raw[x] = get(x, 0) + t" if counts else "add(x)"
         for d_index, d in enumerate(self.board.directions):
-            a = abs(d.shift)
-            if d.shift > 0:
-                lines.append(f"        m = {d.src} & pos & (pos >> {a}) & (e >> {2 * a})")
-            else:
-                lines.append(f"        m = {d.src} & pos & (pos << {a}) & (e << {2 * a})")
+            lines.append(f"        m = {self.jump_mask_source(d)}")
             lines.append("        while m:")
             lines.append("            low = m & -m")
             lines.append("            m ^= low")

@@ -78,20 +78,10 @@ def level_fn(cd: Codec) -> LevelFn:
         "        b1 = b + 1",
     ]
     names: dict[str, object] = {"bisect_left": bisect_left, "SHIFTS": [n * g for g in range(size)]}
-    top = max(board.bits) + 2
     for d_index, d in enumerate(board.directions):
-        a = abs(d.shift)
-        jt, lt = [0] * top, [0] * top
-        for bit in board.bits:
-            if d.src >> bit & 1:
-                step = d.shift
-                jt[bit + 1] = cd.packed_of_bit[bit] ^ cd.packed_of_bit[bit + step] ^ cd.packed_of_bit[bit + 2 * step]
-                lt[bit + 1] = cd.packed_of_bit[bit + 2 * step]
-        names[f"J{d_index}"], names[f"L{d_index}"] = jt, lt
-        if d.shift > 0:
-            lines.append(f"        m = {d.src} & pos & (pos >> {a}) & (e >> {2 * a})")
-        else:
-            lines.append(f"        m = {d.src} & pos & (pos << {a}) & (e << {2 * a})")
+        names[f"J{d_index}"] = cd.packed_jumps(d)
+        names[f"L{d_index}"] = cd.packed_jumps(d, 2)  # the landing hole
+        lines.append(f"        m = {cd.jump_mask_source(d)}")
         # the landing hole in the frame of the child's key, worked out only for a jump that sets the child's cost
         landing = (f"(L{d_index}[j] >> SHIFTS[({lanes}).index(kk)]) & {full_dense}" if size > 1
                    else f"L{d_index}[j] & {full_dense}")

@@ -60,23 +60,15 @@ def push_fn(cd: Codec, backward: bool) -> PushFn:
         f"        sh = (b - least) * {cd.holes * len(cd.group)}",
     ]
     names: dict[str, object] = {}
-    top = max(board.bits) + 2
     wide = cd.holes * len(cd.group)
     for d_index, d in enumerate(board.directions):
         a = abs(d.shift)
-        jt, rt = [0] * top, [0] * top
-        for bit in board.bits:
-            if d.src >> bit & 1:
-                step = d.shift
-                jt[bit + 1] = cd.packed_of_bit[bit] ^ cd.packed_of_bit[bit + step] ^ cd.packed_of_bit[bit + 2 * step]
-                rt[bit + 1] = cd.packed_of_bit[bit] if backward else cd.packed_of_bit[bit + 2 * step]
-        names[f"J{d_index}"], names[f"H{d_index}"], names[f"N{d_index}"] = jt, rt, [h << wide for h in rt]
-        if d.shift > 0:
-            lines.append(f"        m = {d.src} & pos & (pos >> {a}) & (e >> {2 * a})")
-            on = f"(ML >> {2 * a})" if backward else "ML"
-        else:
-            lines.append(f"        m = {d.src} & pos & (pos << {a}) & (e << {2 * a})")
-            on = f"(ML << {2 * a})" if backward else "ML"
+        # the recorded hole of each jump: its source backward, its landing forward
+        rt = cd.packed_jumps(d, 0 if backward else 2)
+        names[f"J{d_index}"], names[f"H{d_index}"] = cd.packed_jumps(d), rt
+        names[f"N{d_index}"] = [h << wide for h in rt]
+        lines.append(f"        m = {cd.jump_mask_source(d)}")
+        on = "ML" if not backward else f"(ML >> {2 * a})" if d.shift > 0 else f"(ML << {2 * a})"
         # the sources of the jumps that continue the move: forward from a hole of the mask, backward onto one
         lines += ["        if m:", f"            c = m & {on}"]
         for table, pick in (("H", "c"), ("N", "m ^ c")):
