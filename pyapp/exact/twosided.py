@@ -90,25 +90,30 @@ def run_side(side: Side) -> dict:
                 held[0] += item.nbytes
         else:
             peak = max(peak, item.bytes)
-            _report(side, item.pegs, item.positions, sum(sizes.values()), item.bytes)
+            report(progress_path(side.folder, side.tag), item.pegs, item.positions, sum(sizes.values()),
+                   item.bytes)
             if os.getppid() != driver:  # the driver died (killed): nobody will read this side
                 raise SystemExit(1)
     return {"paths": paths, "sizes": sizes, "peak": peak, "cpu": time.process_time() - c0}
 
 
-def _report(side: Side, pegs: int, positions: int, total: int, held: int) -> None:
+def progress_path(folder: str, tag: str) -> str:
+    """The file where the side ``tag`` reports where it stands."""
+    return os.path.join(folder, f"{tag}.progress")
+
+
+def report(path: str, pegs: int, positions: int, total: int, held: int) -> None:
     """Where a side stands, for the driver (:func:`where`): a small file replaced after each chunk."""
-    path = os.path.join(side.folder, f"{side.tag}.progress")
     with open(path + ".part", "w") as f:
         f.write(f"{pegs} {positions} {total} {held}")
     os.replace(path + ".part", path)
 
 
-def where(side: Side) -> tuple[int, int, int, int]:
-    """``(level, positions there, positions in the levels before, bytes held)`` a side last reported (zeros
-    before its first report)."""
+def where(path: str) -> tuple[int, int, int, int]:
+    """``(level, positions there, positions in the levels before, bytes held)`` a side last reported in
+    ``path`` (zeros before its first report)."""
     try:
-        with open(os.path.join(side.folder, f"{side.tag}.progress")) as f:
+        with open(path) as f:
             pegs, positions, total, held = (int(v) for v in f.read().split())
     except (OSError, ValueError):
         return 0, 0, 0, 0
@@ -160,7 +165,7 @@ def sweep_sides(parallel: Parallel, sides: list[Side], budget: Budget, stage: st
     base = state["positions"] if state is not None else 0
 
     def status() -> Progress:
-        at = [where(side) for side in sides]
+        at = [where(progress_path(side.folder, side.tag)) for side in sides]
         total = base + sum(a[2] for a in at)
         if state is not None:
             state["positions"] = total
@@ -171,7 +176,7 @@ def sweep_sides(parallel: Parallel, sides: list[Side], budget: Budget, stage: st
         return (yield from wait_all(parallel, handles, budget, stage, 0, status=status))
     finally:
         for side in sides:
-            path = os.path.join(side.folder, f"{side.tag}.progress")
+            path = progress_path(side.folder, side.tag)
             if os.path.exists(path):
                 os.remove(path)
 

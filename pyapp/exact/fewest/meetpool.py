@@ -22,7 +22,7 @@ from ...core.budget import Budget
 from ...core.codec.compiled import codec
 from ..sharded import Parallel
 from ..sweep import Progress
-from ..twosided import wait_all
+from ..twosided import progress_path, report, wait_all, where
 from .push import CostLevel, side_steps
 
 
@@ -43,7 +43,7 @@ def cost_side(board: Board, group: tuple[int, ...], sources: tuple[int, ...], la
         except StopIteration as done:
             levels: dict[int, CostLevel] = done.value
             break
-        _report(os.path.join(folder, f"{tag}.progress"), item)
+        report(progress_path(folder, tag), item.pegs, item.positions, item.total, item.bytes)
         if os.getppid() != driver:  # the driver died (killed): nobody will read this side
             raise SystemExit(1)
     paths: dict[int, tuple[str, int]] = {}
@@ -55,24 +55,6 @@ def cost_side(board: Board, group: tuple[int, ...], sources: tuple[int, ...], la
             f.write(level.masks.tobytes())
         paths[pegs] = (path, len(level.keys))
     return {"paths": paths, "bound": bound[0], "cpu": time.process_time() - c0}
-
-
-def _report(path: str, item: Progress) -> None:
-    """Where a side stands, for the driver (:func:`_where`): a small file replaced after each chunk."""
-    with open(path + ".part", "w") as f:
-        f.write(f"{item.pegs} {item.positions} {item.total} {item.bytes}")
-    os.replace(path + ".part", path)
-
-
-def _where(path: str) -> tuple[int, int, int, int]:
-    """``(level, classes there, classes in the levels before, bytes held)`` a side last reported (zeros before
-    its first report)."""
-    try:
-        with open(path) as f:
-            pegs, positions, total, held = (int(v) for v in f.read().split())
-    except (OSError, ValueError):
-        return 0, 0, 0, 0
-    return pegs, positions, total, held
 
 
 def load_levels(paths: dict[int, tuple[str, int]]) -> dict[int, CostLevel]:
@@ -103,7 +85,7 @@ def sides_on_pool(parallel: Parallel, board: Board, group: tuple[int, ...], star
                pool.submit(cost_side, board, group, tuple(sources), len(board) - middle, True, folder, f"{tag}-b",
                            ceiling)]
     def status() -> Progress:  # the forward side's level, the classes and bytes of both
-        at = [_where(os.path.join(folder, f"{tag}-{end}.progress")) for end in "fb"]
+        at = [where(progress_path(folder, f"{tag}-{end}")) for end in "fb"]
         return Progress("fewest moves from both ends", at[0][0], 0, 0, at[0][1] + at[1][1], at[0][2] + at[1][2],
                         at[0][3] + at[1][3], budget.elapsed())
 
