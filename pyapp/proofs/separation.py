@@ -80,20 +80,30 @@ def frontier(board: Board, pos: int, depth: int, backward: bool) -> set[int]:
     """The positions ``pos`` reaches in ``depth`` jumps (``backward``: those reaching ``pos`` in ``depth`` jumps)."""
     level = {pos}
     for _ in range(depth):
-        nxt = set()
-        for p in level:
-            for a, b, c in board.lines:
-                trio = 1 << a | 1 << b | 1 << c
-                for x, y in ((a, c), (c, a)):
-                    # a jump x over b into y: forward it needs pegs on x and b and a hole on y;
-                    # undone (backward) it needs a peg on y and holes on x and b
-                    if backward:
-                        if p >> y & 1 and not p >> x & 1 and not p >> b & 1:
-                            nxt.add(p ^ trio)
-                    elif p >> x & 1 and p >> b & 1 and not p >> y & 1:
-                        nxt.add(p ^ trio)
+        nxt = next_level(board, level, backward)
+        assert nxt is not None  # no limit
         level = nxt
     return level
+
+
+def next_level(board: Board, level: set[int], backward: bool, limit: int | None = None) -> set[int] | None:
+    """The positions one jump on from ``level`` (``backward``: one jump back toward it); None as soon as they
+    are more than ``limit``."""
+    nxt: set[int] = set()
+    for p in level:
+        for a, b, c in board.lines:
+            trio = 1 << a | 1 << b | 1 << c
+            for x, y in ((a, c), (c, a)):
+                # a jump x over b into y: forward it needs pegs on x and b and a hole on y;
+                # undone (backward) it needs a peg on y and holes on x and b
+                if backward:
+                    if p >> y & 1 and not p >> x & 1 and not p >> b & 1:
+                        nxt.add(p ^ trio)
+                elif p >> x & 1 and p >> b & 1 and not p >> y & 1:
+                    nxt.add(p ^ trio)
+        if limit is not None and len(nxt) > limit:
+            return None
+    return nxt
 
 
 def separation_steps(board: Board, start: int, goal: int, depths: tuple[int, ...] = DEPTHS,

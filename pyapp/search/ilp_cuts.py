@@ -42,6 +42,7 @@ from ..core.moves import Jump
 from ..core.problem import Problem
 from ..proofs.lp import Model
 from ..proofs.pagoda import Pagoda
+from ..proofs.separation import next_level
 
 
 class IlpFormulation(Protocol):
@@ -165,21 +166,11 @@ def levels(board: Board, first: list[int], forward: bool, budget: int, depth: in
     """``first`` and the positions one, two, ... jumps on from it (``forward``) or back toward it (reverse jumps:
     pegs on ``a`` and ``b``, a hole on ``c``, from a peg on ``c`` and holes on ``a``, ``b``), level by level, for
     at most ``depth`` jumps and while the positions kept stay under ``budget`` in all."""
-    jumps = [(1 << a | 1 << b, 1 << c) for a, b, c in board.lines] + \
-            [(1 << c | 1 << b, 1 << a) for a, b, c in board.lines]
-    # (holes that must hold pegs, holes that must be empty) for each jump, played forward or backward
-    moves = [(full, empty) if forward else (empty, full) for full, empty in jumps]
     out = [set(first)]
     total = len(first)
     while len(out) <= depth:
-        nxt: set[int] = set()
-        for q in out[-1]:
-            for need, absent in moves:
-                if q & need == need and not q & absent:
-                    nxt.add(q ^ (need | absent))
-            if total + len(nxt) > budget:
-                return out
-        if not nxt:
+        nxt = next_level(board, out[-1], not forward, budget - total)
+        if not nxt:  # None: past the budget; empty: no jump left
             return out
         total += len(nxt)
         out.append(nxt)
