@@ -30,7 +30,7 @@ position.  A numerical slip can lose a proof, never make a wrong one.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 
 from ..core.board import Board
@@ -86,21 +86,33 @@ def frontier(board: Board, pos: int, depth: int, backward: bool) -> set[int]:
     return level
 
 
-def next_level(board: Board, level: set[int], backward: bool, limit: int | None = None) -> set[int] | None:
+def next_level(board: Board, level: Iterable[int], backward: bool, limit: int | None = None) -> set[int] | None:
     """The positions one jump on from ``level`` (``backward``: one jump back toward it); None as soon as they
-    are more than ``limit``."""
+    are more than ``limit``.
+
+    Whole-board bit operations per direction (:func:`pyapp.core.moves.jump_sources`): a jump undone is a jump
+    played on the complemented board (pegs on its ``a`` and ``b`` there are holes here, its hole on ``c`` a peg),
+    so ``backward`` looks for jumps in the complement and flips the same three holes."""
+    mask = board.mask
+    ups = [(d.shift, d.src, 1 | 1 << d.shift | 1 << 2 * d.shift) for d in board.directions if d.shift > 0]
+    downs = [(-d.shift, d.src, 1 | 1 << -d.shift | 1 << -2 * d.shift) for d in board.directions if d.shift < 0]
     nxt: set[int] = set()
+    add = nxt.add
     for p in level:
-        for a, b, c in board.lines:
-            trio = 1 << a | 1 << b | 1 << c
-            for x, y in ((a, c), (c, a)):
-                # a jump x over b into y: forward it needs pegs on x and b and a hole on y;
-                # undone (backward) it needs a peg on y and holes on x and b
-                if backward:
-                    if p >> y & 1 and not p >> x & 1 and not p >> b & 1:
-                        nxt.add(p ^ trio)
-                elif p >> x & 1 and p >> b & 1 and not p >> y & 1:
-                    nxt.add(p ^ trio)
+        q = mask ^ p if backward else p  # the position whose forward jumps are taken
+        e = mask ^ q
+        for s, src, trio in ups:  # a peg on bit b jumps over b + s into b + 2s
+            m = src & q & (q >> s) & (e >> 2 * s)
+            while m:
+                low = m & -m
+                add(p ^ low * trio)
+                m ^= low
+        for k, src, trio in downs:  # a peg on bit b jumps over b - k into b - 2k
+            m = src & q & (q << k) & (e << 2 * k)
+            while m:
+                low = m & -m
+                add(p ^ (low >> 2 * k) * trio)
+                m ^= low
         if limit is not None and len(nxt) > limit:
             return None
     return nxt
