@@ -89,6 +89,17 @@ def test_unbounded_and_time_limit():
     assert "time limit" in lp.describe(s) and "gap" in lp.describe(s)
 
 
+def test_highs_options_reach_the_solver_and_a_node_limit_is_its_own_status():
+    m = market_split(60)
+    m.options["mip_max_nodes"] = 20
+    s = lp.solve(m)
+    assert s.status == "node limit" and 20 <= s.nodes < 40 and "node limit" in lp.describe(s), s
+    assert lp.solve(m.copy()).nodes == s.nodes  # the copy keeps its options
+    m.options["no_such_option"] = 1
+    s = lp.solve(m)
+    assert s.status == "error" and "no_such_option" in s.message
+
+
 def test_bad_models_are_refused_when_built():
     m = lp.Model()
     m.add_var()

@@ -99,6 +99,6 @@ def describe(s: Solution) -> str:
     if s.nodes or s.gap is not None:  # an integer programme: its branch-and-bound nodes, even none
         parts.append(f"{s.nodes} node{'' if s.nodes == 1 else 's'}")
     parts.append(f"{s.seconds:.2f} s")
-    if s.gap is not None and s.status == "time limit":
+    if s.gap is not None and s.status in ("time limit", "node limit"):
         parts.append(f"gap {'inf' if math.isinf(s.gap) else f'{100 * s.gap:.1f} %'}")
     return ", ".join(parts)

@@ -24,8 +24,9 @@ from .lp_model import Backend, Model, Solution, Status
 HIGHS_VERSION = "1.15.1"
 """The HiGHS both back ends are pinned to (``highspy==1.15.1``; the npm ``highs`` 1.15.3 embeds it)."""
 
-_STATUS: dict[int, Status] = {7: "optimal", 8: "infeasible", 10: "unbounded", 13: "time limit"}
-"""HiGHS's ``HighsModelStatus`` codes (the same in highspy and highs-js) mapped to ours; the rest are
+_STATUS: dict[int, Status] = {7: "optimal", 8: "infeasible", 10: "unbounded", 13: "time limit", 16: "node limit"}
+"""HiGHS's ``HighsModelStatus`` codes (the same in highspy and highs-js) mapped to ours (16, its solution limit, is
+what a programme stopped by the ``mip_max_nodes`` option reports); the rest are
 ``other``, except 9 (unbounded or infeasible, said by presolve), read as infeasible when every column
 is bounded."""
 
@@ -68,6 +69,9 @@ class Highspy(Backend):
         h = hs.Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("time_limit", float(model.time_limit))
+        for name, value in model.options.items():
+            if h.setOptionValue(name, value) == hs.HighsStatus.kError:
+                return Solution("error", backend=self.name, message=f"{self.name} refused the option {name}={value!r}")
         self.options(h)
         # one integrality entry per column, always (an empty array is read as garbage by highspy 1.15.1)
         integrality = np.array([1 if i else 0 for i in model.integer], dtype=np.int32)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Sense = Literal["max", "min"]
-Status = Literal["optimal", "infeasible", "unbounded", "time limit", "unavailable", "error", "other"]
+Status = Literal["optimal", "infeasible", "unbounded", "time limit", "node limit", "unavailable", "error", "other"]
 
 INF = math.inf
 LP_SECONDS = 10.0
@@ -21,7 +21,8 @@ that programme's proof."""
 @dataclass
 class Model:
     """A linear or mixed-integer programme: ``sense`` ``cost . x`` subject to ``row_lower <= A x <= row_upper``
-    and ``lower <= x <= upper`` (None: unbounded), some columns integer.  Rows are sparse (``starts``,
+    and ``lower <= x <= upper`` (None: unbounded), some columns integer, solved within ``time_limit`` seconds
+    and HiGHS's ``options``.  Rows are sparse (``starts``,
     ``index``, ``value``: row ``i`` is ``index[starts[i]:starts[i+1]]``)."""
 
     sense: Sense = "max"
@@ -35,6 +36,9 @@ class Model:
     value: list[float] = field(default_factory=list)
     row_lower: list[float] = field(default_factory=list)
     row_upper: list[float] = field(default_factory=list)
+    options: dict[str, bool | int | float | str] = field(default_factory=dict)
+    """Further HiGHS options, by HiGHS's own names, passed as they are by both back ends (e.g.
+    ``mip_max_nodes``, ``mip_heuristic_effort``)."""
 
     @property
     def columns(self) -> int:
@@ -78,7 +82,8 @@ class Model:
     def copy(self) -> Model:
         """An independent copy (to extend a shared template without changing it)."""
         return Model(self.sense, self.time_limit, self.cost[:], self.lower[:], self.upper[:], self.integer[:],
-                     self.starts[:], self.index[:], self.value[:], self.row_lower[:], self.row_upper[:])
+                     self.starts[:], self.index[:], self.value[:], self.row_lower[:], self.row_upper[:],
+                     dict(self.options))
 
     def as_json(self) -> dict:
         """Plain JSON (infinite bounds as None) for the WebAssembly back end."""
@@ -89,7 +94,7 @@ class Model:
                 "lower": finite(self.lower), "upper": finite(self.upper),
                 "integer": [1 if i else 0 for i in self.integer] if self.is_mip else None,
                 "starts": self.starts, "index": self.index, "value": self.value,
-                "row_lower": finite(self.row_lower), "row_upper": finite(self.row_upper)}
+                "row_lower": finite(self.row_lower), "row_upper": finite(self.row_upper), "options": self.options}
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,7 @@ export function solveWith(highs, m) {
   let model = null;
   try {
     model = highs.createModel(data);
-    model.options.set({ output_flag: false, time_limit: m.time_limit });
+    model.options.set({ ...(m.options ?? {}), output_flag: false, time_limit: m.time_limit });
     model.run();
     const info = (name) => Number(model.info.get(name));
     const feasible = info("primal_solution_status") === 2;
