@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from test_levels import reachable
 
+from pyapp.core.budget import Budget
 from pyapp.core.catalogue import get_board
 from pyapp.core.errors import PegError
 from pyapp.core.goal import Goal
@@ -14,7 +15,7 @@ from pyapp.core.problem import Problem, make_problem
 from pyapp.proofs import lp
 from pyapp.proofs.book_solved import SOLVED
 from pyapp.search.ilp import IlpFormulation, solve_ilp
-from pyapp.search.ilp_cuts import levels, symmetry_group
+from pyapp.search.ilp_cuts import BYTES_PER_POSITION, LEVEL_POSITIONS, add_level_fixings, levels, symmetry_group
 
 
 def test_symmetric_single_vacancy_cells_agree_with_enumeration():
@@ -102,3 +103,61 @@ def test_additions_can_be_chosen_and_unknown_ones_are_refused():
     assert sum(only.model.integer) == sum(IlpFormulation(problem, cuts=False).model.integer)
     with pytest.raises(PegError, match="unknown additions to the integer programme: pagodas"):
         IlpFormulation(problem, cuts=("pagodas",))
+
+
+def _old_rule_fixings(f: IlpFormulation, positions: int) -> set[int]:
+    """The jump columns the reachability fixings fixed before they OR-ed whole-board masks: each jump checked at
+    each step against the positions before and after it, one by one."""
+    board, steps, start = f.problem.board, f.steps, f.problem.start
+    half = steps // 2
+    fwd = levels(board, [start], True, positions, half)
+    bwd = levels(board, [f.exact], False, positions, steps - half) if f.exact is not None else []
+    sets = dict(enumerate(fwd))
+    for d, s in enumerate(bwd):
+        sets[steps - d] = sets[steps - d] & s if steps - d in sets else s
+    fixed = set()
+    for t in range(1, steps + 1):
+        before, after = sets.get(t - 1), sets.get(t)
+        if before is None and after is None:
+            continue
+        for k, (a, b, c) in enumerate(f.jumps):
+            takes, gives = 1 << a | 1 << b, 1 << c
+            if not ((before is None or any(q & takes == takes and not q & gives for q in before))
+                    and (after is None or any(q & gives and not q & takes for q in after))):
+                fixed.add(f.x[t][k])
+    return fixed
+
+
+@pytest.mark.parametrize("board, start, goal, positions", [
+    ("triangle5", "13", "13", 10**6),  # both sides' levels meet in the middle
+    ("triangle5", "1", "any", 10**6),  # no finish to go back from
+    ("english", "d4", "d4", 3_000),  # both sides stop at the budget, long before they meet
+    ("diamond41", "e1", "e9", 800),
+])
+def test_level_fixings_fix_the_jumps_the_one_by_one_rule_fixed(board, start, goal, positions):
+    problem = make_problem(get_board(board), start=start, goal=goal)
+    f = IlpFormulation(problem, cuts=False)
+    fixed_x, fixed_p, depth = add_level_fixings(f, positions)
+    want = _old_rule_fixings(IlpFormulation(problem, cuts=False), positions)
+    got = {col for t in range(1, f.steps + 1) for col in f.x[t] if f.model.upper[col] == 0}
+    assert got == want and fixed_x == len(want) > 0 and fixed_p > 0 and depth > 0
+
+
+def test_level_fixings_keep_to_the_caller_s_budget():
+    """Fewer positions (a lower count, a smaller memory ceiling) enumerate fewer levels; a cancelled budget stops
+    at once and fixes only what the start and the finish themselves rule out."""
+    problem = make_problem(get_board("english"), start="d4", goal="d4")
+
+    def depth(positions=LEVEL_POSITIONS, budget=None):
+        return add_level_fixings(IlpFormulation(problem, cuts=False), positions, budget)[2]
+
+    def fixings(budget):
+        return add_level_fixings(IlpFormulation(problem, cuts=False), LEVEL_POSITIONS, budget)
+
+    full, small = depth(), depth(2_000)
+    assert 2 < small < full
+    assert depth(budget=Budget(max_bytes=2_000 * BYTES_PER_POSITION)) == small
+    cancelled = Budget()
+    cancelled.cancel()
+    fixed_x, _, levels_done = fixings(cancelled)
+    assert levels_done == 0 and fixed_x > 0  # the jumps the start and the finish alone rule out at steps 1 and T

@@ -34,9 +34,11 @@ matter only for finishes left open ("one peg anywhere").
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from typing import Protocol
 
 from ..core.board import Board
+from ..core.budget import Budget, drive
 from ..core.goal import stabilizer
 from ..core.moves import Jump
 from ..core.problem import Problem
@@ -61,8 +63,14 @@ class IlpFormulation(Protocol):
     pagodas: list[tuple[Pagoda, int]]
 
 LEVEL_POSITIONS = 200_000
-"""The most positions the reachability fixings enumerate on each side (start and finish) in all: one more
-level is enumerated only while the total stays under it (about 2 s of CPython on the German board)."""
+"""The most positions the reachability fixings enumerate on each side (start and finish) in all when the caller
+sets no other number: one more level is kept only while the total stays under it (German e1 -> e1: 9 levels a
+side, 131,495 positions, about 0.3 CPU s)."""
+BYTES_PER_POSITION = 100
+"""About what one enumerated position costs in a Python set (a 64-bit int and its slot): how the memory
+ceiling of the caller's budget bounds the positions."""
+CHUNK = 4096
+"""Positions expanded between two looks at the budget (a pause for progress, a cancel, the time)."""
 
 
 def symmetry_group(f: IlpFormulation) -> list[int]:
@@ -162,44 +170,98 @@ def add_count_columns(f: IlpFormulation) -> list[int]:
     return counts
 
 
-def levels(board: Board, first: list[int], forward: bool, budget: int, depth: int) -> list[set[int]]:
+def level_steps(board: Board, first: list[int], forward: bool, positions: int, depth: int,
+                budget: Budget | None = None) -> Generator[None, None, list[set[int]]]:
     """``first`` and the positions one, two, ... jumps on from it (``forward``) or back toward it (reverse jumps:
     pegs on ``a`` and ``b``, a hole on ``c``, from a peg on ``c`` and holes on ``a``, ``b``), level by level, for
-    at most ``depth`` jumps and while the positions kept stay under ``budget`` in all."""
+    at most ``depth`` jumps and while the positions kept stay under ``positions`` in all.  A step generator: it
+    pauses when ``budget`` says a report is due and stops (keeping the levels finished) when it is over."""
     out = [set(first)]
     total = len(first)
     while len(out) <= depth:
-        nxt = next_level(board, out[-1], not forward, budget - total)
-        if not nxt:  # None: past the budget; empty: no jump left
+        limit = positions - total
+        last = list(out[-1])
+        nxt: set[int] = set()
+        for i in range(0, len(last), CHUNK):
+            part = next_level(board, last[i:i + CHUNK], not forward, limit)
+            if part is None:  # past the budget on its own
+                return out
+            nxt |= part
+            if len(nxt) > limit:
+                return out
+            if budget is not None:
+                if budget.over():
+                    return out
+                if budget.report_due():
+                    yield
+        if not nxt:  # no jump left
             return out
         total += len(nxt)
         out.append(nxt)
     return out
 
 
-def add_level_fixings(f: IlpFormulation, budget: int = LEVEL_POSITIONS) -> tuple[int, int, int]:
-    """Fix the jumps and holes the reachable positions rule out (see the module docstring); returns how many
-    jump columns and position columns were fixed, and how many steps the enumeration covered (both sides)."""
+def levels(board: Board, first: list[int], forward: bool, positions: int, depth: int) -> list[set[int]]:
+    """:func:`level_steps` run to the end."""
+    return drive(level_steps(board, first, forward, positions, depth))
+
+
+def jump_masks(board: Board, level: set[int], after: bool) -> dict[int, int]:
+    """For each direction (by its shift ``s``), the bits ``a`` whose jump over ``a + s`` into ``a + 2s`` can be
+    played from some position of ``level`` (``after``: leads into one, i.e. can be undone from it): one pass over
+    the positions OR-ing whole-board masks, which drops each direction once all its jumps are found."""
+    mask = board.mask
+    found = {d.shift: 0 for d in board.directions}
+    todo = [(d.shift, d.src) for d in board.directions]  # directions with jumps not found yet
+    for n, p in enumerate(level, 1):
+        q = mask ^ p if after else p  # a jump leads into p when it can be played backward: forward in p's complement
+        e = mask ^ q
+        for s, src in todo:
+            if s > 0:
+                found[s] |= src & q & (q >> s) & (e >> 2 * s)
+            else:
+                found[s] |= src & q & (q << -s) & (e << -2 * s)
+        if not n & 255:
+            todo = [(s, src) for s, src in todo if found[s] != src]
+            if not todo:
+                break
+    return found
+
+
+def level_fixings_steps(f: IlpFormulation, positions: int = LEVEL_POSITIONS,
+                        budget: Budget | None = None) -> Generator[None, None, tuple[int, int, int]]:
+    """Fix the jumps and holes the reachable positions rule out (see the module docstring), enumerating at most
+    ``positions`` on each side and within ``budget`` (time, cancel, memory ceiling); returns how many jump columns
+    and position columns were fixed, and how many steps the enumeration covered (both sides).  A step generator:
+    it pauses while it enumerates (see :func:`level_steps`)."""
     board, m, steps, start = f.problem.board, f.model, f.steps, f.problem.start
+    if budget is not None:
+        positions = budget.entries(positions, BYTES_PER_POSITION)
     half = steps // 2
-    fwd = levels(board, [start], True, budget, half)
+    fwd = yield from level_steps(board, [start], True, positions, half, budget)
     ends = [f.exact] if f.exact is not None else []
-    bwd = levels(board, ends, False, budget, steps - half) if ends else []
+    bwd = (yield from level_steps(board, ends, False, positions, steps - half, budget)) if ends else []
     sets: dict[int, set[int]] = {t: s for t, s in enumerate(fwd)}
+    side = dict.fromkeys(sets, "forward")  # how each step's set was made: one side's level or both met
     for d, s in enumerate(bwd):
         t = steps - d
-        sets[t] = sets[t] & s if t in sets else s
+        sets[t], side[t] = (sets[t] & s, "both") if t in sets else (s, "backward")
     fixed_x = fixed_p = 0
     for t in range(1, steps + 1):
         before, after = sets.get(t - 1), sets.get(t)
         if before is None and after is None:
             continue
-        for k, (a, b, c) in enumerate(f.jumps):
-            takes, gives = 1 << a | 1 << b, 1 << c  # pegs before the jump; its peg after it
-            ok = (before is None or any(q & takes == takes and not q & gives for q in before)) and \
-                 (after is None or any(q & gives and not q & takes for q in after))
+        # A jump stays at step t when some position before it allows it and some position after it shows it.  When
+        # one side's level is the other's jumps one step on (or back), one condition implies the other.
+        both = side.get(t - 1), side.get(t)
+        played = None if before is None or both == ("backward", "backward") else jump_masks(board, before, False)
+        landed = None if after is None or both == ("forward", "forward") else jump_masks(board, after, True)
+        for k, (a, b, _) in enumerate(f.jumps):
+            shift = b - a
+            if (played is None or played[shift] >> a & 1) and (landed is None or landed[shift] >> a & 1):
+                continue
             col = f.x[t][k]
-            if not ok and m.upper[col] > 0:
+            if m.upper[col] > 0:
                 m.upper[col] = 0.0
                 fixed_x += 1
     for t, s in sets.items():
@@ -218,3 +280,9 @@ def add_level_fixings(f: IlpFormulation, budget: int = LEVEL_POSITIONS) -> tuple
                 m.upper[col] = 0.0
                 fixed_p += 1
     return fixed_x, fixed_p, len(fwd) - 1 + max(len(bwd) - 1, 0)
+
+
+def add_level_fixings(f: IlpFormulation, positions: int = LEVEL_POSITIONS,
+                      budget: Budget | None = None) -> tuple[int, int, int]:
+    """:func:`level_fixings_steps` run to the end."""
+    return drive(level_fixings_steps(f, positions, budget))
