@@ -166,3 +166,32 @@ def test_a_programme_too_big_to_write_down_is_refused_clearly(capsys):
     start = rows[:2] + "." + rows[3:]  # c1 empty: one-peg finishes in its position class exist
     assert main(["solve", f"square:{rows}", "--position", start, "--goal", "any", "--engine", "ilp"]) == 2
     assert "columns (at most 100,000)" in capsys.readouterr().err
+
+
+class _Recorder(lp.Backend):
+    """The runtime's back end, recording each programme it is given."""
+
+    def __init__(self, inner: lp.Backend) -> None:
+        self.inner, self.name, self.models = inner, inner.name, []
+
+    def run(self, model: lp.Model) -> lp.Solution:
+        self.models.append(model)
+        return self.inner.run(model)
+
+
+def _recorded(problem, **kw):
+    recorder = _Recorder(lp.backend())
+    old = lp.use_backend(recorder)
+    try:
+        return solve_ilp(problem, **kw), recorder.models
+    finally:
+        lp.use_backend(old)
+
+
+def test_the_node_budget_is_highs_s_and_leaves_the_reachable_levels_alone():
+    from pyapp.core.budget import Budget
+
+    problem = make_problem(get_board("triangle5"), start="13", goal="13")
+    result, models = _recorded(problem, budget=Budget(max_seconds=60, max_nodes=0))
+    assert [m.options["mip_max_nodes"] for m in models] == [0] and result.nodes == 0
+    assert models[0].upper == IlpFormulation(problem).model.upper  # every reachability fixing, as without the budget

@@ -47,6 +47,7 @@ from ..core.notation import format_jump
 from ..core.problem import Problem, Result
 from ..proofs.lp import Model, Solution, describe, solve_steps
 from ..proofs.pagoda import pagodas_for
+from .ilp_cuts import LEVEL_POSITIONS
 from .phases import Outcome, Run
 
 ILP_SECONDS = 60.0
@@ -71,8 +72,8 @@ PHASE_SHARE = 0.5
 class IlpFormulation:
     """The programme of one problem and the layout of its columns (see the module docstring)."""
 
-    def __init__(self, problem: Problem, time_limit: float = ILP_SECONDS, *,
-                 cuts: bool | Iterable[str] = True) -> None:
+    def __init__(self, problem: Problem, time_limit: float = ILP_SECONDS, *, cuts: bool | Iterable[str] = True,
+                 level_positions: int = LEVEL_POSITIONS, budget: Budget | None = None) -> None:
         board, goal, start = problem.board, problem.goal, problem.start
         end = goal.final_pegs
         if end is None:
@@ -139,19 +140,15 @@ class IlpFormulation:
             for pagoda, threshold in pagodas:
                 m.add_row({now[col[h]]: w for h, w in pagoda.weights if h in col}, lower=threshold)
         self.notes: list[str] = []
-        if cuts is True:
-            cuts = ALL_CUTS
-        elif cuts is False:
-            cuts = ()
-        unknown = set(cuts) - set(ALL_CUTS)
-        if unknown:
-            raise PegError(f"unknown additions to the integer programme: {', '.join(sorted(unknown))} "
-                           f"(known: {', '.join(ALL_CUTS)})")
-        self._strengthen(frozenset(cuts))
+        chosen = chosen_cuts(cuts)
+        self._strengthen(chosen - {"levels"})
+        if "levels" in chosen:
+            drive(self.level_steps(level_positions, budget))
 
     def _strengthen(self, cuts: frozenset[str]) -> None:
-        """The additions of :mod:`pyapp.search.ilp_cuts` named in ``cuts`` (see :data:`ALL_CUTS`)."""
-        from .ilp_cuts import add_count_columns, add_level_fixings, add_reversal_row, add_symmetry_rows
+        """The additions of :mod:`pyapp.search.ilp_cuts` named in ``cuts`` but the reachability fixings (see
+        :meth:`level_steps`)."""
+        from .ilp_cuts import add_count_columns, add_reversal_row, add_symmetry_rows
 
         if "counts" in cuts:
             add_count_columns(self)
@@ -159,9 +156,15 @@ class IlpFormulation:
             self.notes.append(f"symmetry breaking on {late} jumps")
         if "reversal" in cuts and add_reversal_row(self):
             self.notes.append("time reversal broken")
-        if "levels" in cuts:
-            fixed_x, fixed_p, depth = add_level_fixings(self)
-            self.notes.append(f"{fixed_x + fixed_p} columns fixed by {depth} levels of reachable positions")
+
+    def level_steps(self, positions: int = LEVEL_POSITIONS,
+                    budget: Budget | None = None) -> Generator[None, None, None]:
+        """Add the reachability fixings (:func:`pyapp.search.ilp_cuts.level_fixings_steps`: at most ``positions`` a
+        side, within ``budget``), pausing while the positions are enumerated."""
+        from .ilp_cuts import level_fixings_steps
+
+        fixed_x, fixed_p, depth = yield from level_fixings_steps(self, positions, budget)
+        self.notes.append(f"{fixed_x + fixed_p} columns fixed by {depth} levels of reachable positions")
 
     def decode(self, x: tuple[float, ...]) -> list[Jump]:
         """The jumps of an integer point, step by step (the one ``x[t, j]`` at 1 in each step)."""
@@ -174,8 +177,42 @@ class IlpFormulation:
         return out
 
 
-def ilp_steps(problem: Problem, budget: Budget | None = None) -> Generator[None, None, Result]:
-    """Answer ``problem`` by the integer programme (see the module docstring), as a step generator."""
+def chosen_cuts(cuts: bool | Iterable[str]) -> frozenset[str]:
+    """The additions ``cuts`` names (True: :data:`ALL_CUTS`, False: none); an unknown name is a clear error."""
+    chosen = frozenset(ALL_CUTS if cuts is True else () if cuts is False else cuts)
+    if unknown := chosen - set(ALL_CUTS):
+        raise PegError(f"unknown additions to the integer programme: {', '.join(sorted(unknown))} "
+                       f"(known: {', '.join(ALL_CUTS)})")
+    return chosen
+
+
+def programme_steps(problem: Problem, budget: Budget, seconds: float, nodes: int | None = None,
+                    level_positions: int = LEVEL_POSITIONS
+                    ) -> Generator[None, None, tuple[IlpFormulation, Solution | None]]:
+    """Build the programme with every addition and run it within ``seconds`` and ``nodes`` (HiGHS's
+    branch-and-bound nodes; None: no limit); returns the formulation and HiGHS's solution (None: cancelled before
+    the run).  Pauses while the reachable positions are enumerated (at most ``level_positions`` a side, within
+    ``budget``'s time, memory ceiling and cancel), before the run and while the back end loads."""
+    t0 = time.perf_counter()
+    f = IlpFormulation(problem, seconds, cuts=[c for c in ALL_CUTS if c != "levels"])
+    yield from f.level_steps(level_positions, budget)
+    yield
+    if budget.cancelled:
+        return f, None
+    _limit(f.model, max(0.1, seconds - (time.perf_counter() - t0)), nodes)
+    return f, (yield from solve_steps(f.model))
+
+
+def _limit(model: Model, seconds: float, nodes: int | None) -> None:
+    model.time_limit = seconds
+    if nodes is not None:
+        model.options["mip_max_nodes"] = nodes
+
+
+def ilp_steps(problem: Problem, budget: Budget | None = None,
+              level_positions: int = LEVEL_POSITIONS) -> Generator[None, None, Result]:
+    """Answer ``problem`` by the integer programme (see the module docstring and :func:`programme_steps`), as a
+    step generator; the budget's nodes are HiGHS's branch-and-bound nodes."""
     t0 = time.perf_counter()
     budget = budget_of(budget, None)
     board, goal, start = problem.board, problem.goal, problem.start
@@ -185,17 +222,18 @@ def ilp_steps(problem: Problem, budget: Budget | None = None) -> Generator[None,
     if reason := goal.obstacle(board, start):
         return Result("impossible", reason, final=start, seconds=time.perf_counter() - t0, method="position class")
     left = budget.remaining_seconds()
-    formulation = IlpFormulation(problem, ILP_SECONDS if left is None else max(0.1, left))
-    yield
-    if budget.cancelled:
+    seconds = ILP_SECONDS if left is None else max(0.1, left)
+    formulation, solution = yield from programme_steps(problem, budget, seconds, budget.remaining_nodes(),
+                                                       level_positions)
+    if solution is None or budget.cancelled:
         return Result("unknown", "cancelled", final=start, seconds=time.perf_counter() - t0, method="budget")
-    solution = yield from solve_steps(formulation.model)
     return _answer(formulation, solution, t0)
 
 
 def _answer(f: IlpFormulation, s: Solution, t0: float) -> Result:
     problem, model = f.problem, f.model
     size = f"{model.columns} columns ({sum(model.integer)} binary), {model.rows} rows"
+    size += "".join(f"; {note}" for note in f.notes)
     method = f"integer programming ({s.backend})" if s.backend else "integer programming"
     seconds = time.perf_counter() - t0
     if s.status == "infeasible":
@@ -203,14 +241,14 @@ def _answer(f: IlpFormulation, s: Solution, t0: float) -> Result:
         return Result("impossible", f"integer programme infeasible (HiGHS, {nodes}, {s.seconds:.1f} s; "
                       f"{f.steps} steps, {size})", final=problem.start, nodes=s.nodes, seconds=seconds,
                       method=method)
-    if s.x is not None and s.status in ("optimal", "time limit"):
+    if s.x is not None and s.status in ("optimal", "time limit", "node limit"):
         jumps = f.decode(s.x)
         board = problem.board
         check = replay(board, problem.start, [format_jump(board, j) for j in jumps])
         if not check.valid or not problem.goal.reached(check.final):
             raise PegError(f"the integer programme's solution does not replay: {check.error or 'goal missed'}")
         return Result("solved", None, jumps, check.final, s.nodes, 0, seconds, method)
-    if s.status == "time limit":
+    if s.status in ("time limit", "node limit"):
         return Result("unknown", f"budget spent: integer programme unsettled ({describe(s)}; {size})",
                       final=problem.start, nodes=s.nodes, seconds=seconds, method=method)
     return Result("unknown", f"integer programme not solved: {describe(s) if s.message == '' else s.message}",
@@ -240,12 +278,12 @@ class IntegerProgram:
         if left is None or left < PHASE_MIN_SECONDS or run.start != self.problem.start:
             return None
         try:
-            formulation = IlpFormulation(self.problem, PHASE_SHARE * left)
+            formulation, solution = yield from programme_steps(self.problem, run.budget, PHASE_SHARE * left)
         except PegError as err:  # too big: the complete search goes on alone
             run.st.tried.append(f"no integer programme ({err})")
             return None
-        yield
-        solution = yield from solve_steps(formulation.model)
+        if solution is None:  # cancelled
+            return None
         answer = _answer(formulation, solution, time.perf_counter())
         if answer.status == "impossible":
             return Outcome("proof", [], answer.reason or "", answer.method)
@@ -258,6 +296,7 @@ class IntegerProgram:
         return None
 
 
-def solve_ilp(problem: Problem, *, budget: Budget | None = None, max_seconds: float | None = None) -> Result:
+def solve_ilp(problem: Problem, *, budget: Budget | None = None, max_seconds: float | None = None,
+              level_positions: int = LEVEL_POSITIONS) -> Result:
     """:func:`ilp_steps` run to the end."""
-    return drive(ilp_steps(problem, budget_of(budget, max_seconds)))
+    return drive(ilp_steps(problem, budget_of(budget, max_seconds), level_positions))

@@ -175,7 +175,8 @@ def level_steps(board: Board, first: list[int], forward: bool, positions: int, d
     """``first`` and the positions one, two, ... jumps on from it (``forward``) or back toward it (reverse jumps:
     pegs on ``a`` and ``b``, a hole on ``c``, from a peg on ``c`` and holes on ``a``, ``b``), level by level, for
     at most ``depth`` jumps and while the positions kept stay under ``positions`` in all.  A step generator: it
-    pauses when ``budget`` says a report is due and stops (keeping the levels finished) when it is over."""
+    pauses when ``budget`` says a report is due and stops (keeping the levels finished) when it is cancelled or out
+    of time."""
     out = [set(first)]
     total = len(first)
     while len(out) <= depth:
@@ -190,7 +191,7 @@ def level_steps(board: Board, first: list[int], forward: bool, positions: int, d
             if len(nxt) > limit:
                 return out
             if budget is not None:
-                if budget.over():
+                if budget.cancelled or budget.out_of_time():  # its nodes count another unit of work
                     return out
                 if budget.report_due():
                     yield
