@@ -195,3 +195,30 @@ def test_the_node_budget_is_highs_s_and_leaves_the_reachable_levels_alone():
     result, models = _recorded(problem, budget=Budget(max_seconds=60, max_nodes=0))
     assert [m.options["mip_max_nodes"] for m in models] == [0] and result.nodes == 0
     assert models[0].upper == IlpFormulation(problem).model.upper  # every reachability fixing, as without the budget
+
+
+def test_a_symmetric_problem_is_solved_at_the_root_with_every_addition():
+    """The English board's pyramid (16 pegs to d4, mirror symmetric): the programme with symmetry breaking and the
+    other additions finds its point by HiGHS's root heuristics, on a node budget (not a clock), so an addition that
+    hid solutions from the heuristics would show here as a tree of nodes or an unknown."""
+    from pyapp.bench.sat_compare import pattern_problem
+    from pyapp.core.budget import Budget
+
+    problem = pattern_problem("pyramid")
+    assert any(n.startswith("symmetry breaking") for n in IlpFormulation(problem).notes)
+    result = solve_ilp(problem, budget=Budget(max_seconds=600, max_nodes=50))
+    assert result.status == "solved" and _replays(problem, result) and result.nodes <= 50, result
+
+
+def test_a_budget_on_the_cpu_clock_limits_highs_s_cpu_seconds():
+    """``--cpu-time``: the programme gets the budget's CPU seconds (HiGHS stopped by its interrupt callbacks), and a
+    loaded machine's wall clock only up to CPU_WALL_SLACK times as much."""
+    from pyapp.core.budget import CPU_CLOCK, Budget
+    from pyapp.search.ilp import CPU_WALL_SLACK
+
+    problem = make_problem(get_board("triangle5"), start="1", goal="1")
+    result, models = _recorded(problem, budget=Budget(max_seconds=60, clock=CPU_CLOCK))
+    assert result.status == "solved" and 50 < models[0].cpu_limit <= 60
+    assert models[0].time_limit == CPU_WALL_SLACK * models[0].cpu_limit
+    result, models = _recorded(problem, max_seconds=60)
+    assert models[0].cpu_limit is None and 50 < models[0].time_limit <= 60

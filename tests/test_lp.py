@@ -100,6 +100,16 @@ def test_highs_options_reach_the_solver_and_a_node_limit_is_its_own_status():
     assert s.status == "error" and "no_such_option" in s.message
 
 
+def test_a_cpu_limit_stops_highspy_on_this_process_s_clock():
+    import time
+
+    m = market_split(60)
+    m.cpu_limit = 0.3
+    c0 = time.process_time()
+    s = lp.solve(m)
+    assert s.status == "time limit" and s.nodes > 0 and time.process_time() - c0 < 3, s
+
+
 def test_bad_models_are_refused_when_built():
     m = lp.Model()
     m.add_var()

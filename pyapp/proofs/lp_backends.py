@@ -24,9 +24,11 @@ from .lp_model import Backend, Model, Solution, Status
 HIGHS_VERSION = "1.15.1"
 """The HiGHS both back ends are pinned to (``highspy==1.15.1``; the npm ``highs`` 1.15.3 embeds it)."""
 
-_STATUS: dict[int, Status] = {7: "optimal", 8: "infeasible", 10: "unbounded", 13: "time limit", 16: "node limit"}
+_STATUS: dict[int, Status] = {7: "optimal", 8: "infeasible", 10: "unbounded", 13: "time limit", 16: "node limit",
+                              17: "time limit"}
 """HiGHS's ``HighsModelStatus`` codes (the same in highspy and highs-js) mapped to ours (16, its solution limit, is
-what a programme stopped by the ``mip_max_nodes`` option reports); the rest are
+what a programme stopped by the ``mip_max_nodes`` option reports; 17, interrupted, what one stopped at its
+``cpu_limit`` reports); the rest are
 ``other``, except 9 (unbounded or infeasible, said by presolve), read as infeasible when every column
 is bounded."""
 
@@ -73,6 +75,8 @@ class Highspy(Backend):
             if h.setOptionValue(name, value) == hs.HighsStatus.kError:
                 return Solution("error", backend=self.name, message=f"{self.name} refused the option {name}={value!r}")
         self.options(h)
+        if model.cpu_limit is not None:
+            _stop_at_cpu_seconds(hs, h, time.process_time() + model.cpu_limit)
         # one integrality entry per column, always (an empty array is read as garbage by highspy 1.15.1)
         integrality = np.array([1 if i else 0 for i in model.integer], dtype=np.int32)
         t0 = time.perf_counter()
@@ -94,6 +98,19 @@ class Highspy(Backend):
         return Solution(status, x, info.objective_function_value if x is not None else None,
                         int(info.simplex_iteration_count), max(0, int(info.mip_node_count)), seconds,
                         gap, self.name, "" if status != "other" else h.modelStatusToString(h.getModelStatus()))
+
+
+def _stop_at_cpu_seconds(hs, h, deadline: float) -> None:
+    """Interrupt HiGHS (``h``) once this process's CPU clock passes ``deadline`` (checked at HiGHS's simplex and
+    branch-and-bound interrupt points)."""
+
+    def check(kind, message, data_out, data_in, user) -> None:
+        if time.process_time() >= deadline:
+            data_in.user_interrupt = True
+
+    h.setCallback(check, None)
+    h.startCallback(hs.cb.HighsCallbackType.kCallbackMipInterrupt)
+    h.startCallback(hs.cb.HighsCallbackType.kCallbackSimplexInterrupt)
 
 
 class Wasm(Backend):

@@ -39,6 +39,12 @@ class Model:
     options: dict[str, bool | int | float | str] = field(default_factory=dict)
     """Further HiGHS options, by HiGHS's own names, passed as they are by both back ends (e.g.
     ``mip_max_nodes``, ``mip_heuristic_effort``)."""
+    cpu_limit: float | None = None
+    """A limit on this process's CPU seconds for the solve, beside ``time_limit`` (wall seconds): so that a
+    budget read on the CPU clock gets the same work on a loaded machine.  The highspy back end stops HiGHS
+    through its interrupt callbacks (answered ``time limit``), which HiGHS calls in its simplex and its
+    branch and bound but not inside the sub-MIPs of its heuristics, so a run may pass the limit by one of those
+    (``time_limit`` still holds); the WebAssembly one has the wall clock only."""
 
     @property
     def columns(self) -> int:
@@ -83,7 +89,7 @@ class Model:
         """An independent copy (to extend a shared template without changing it)."""
         return Model(self.sense, self.time_limit, self.cost[:], self.lower[:], self.upper[:], self.integer[:],
                      self.starts[:], self.index[:], self.value[:], self.row_lower[:], self.row_upper[:],
-                     dict(self.options))
+                     dict(self.options), self.cpu_limit)
 
     def as_json(self) -> dict:
         """Plain JSON (infinite bounds as None) for the WebAssembly back end."""

@@ -23,13 +23,18 @@ programming based algorithms for peg solitaire problems", Computers and Games 20
 No objective: HiGHS (:mod:`pyapp.proofs.lp`) either finds a point, which is decoded to jumps and
 replayed from the start before it is reported ``solved``, or proves the programme infeasible
 (``impossible``: "integer programme infeasible (HiGHS, N nodes, T s)"), or runs out of time
-(``unknown``, with the nodes and the gap).  Measured on this machine (CPython, highspy): the English
-central game solved in about 5 s; Diamond 41 d2 -> f8, which no other proof settles, proved infeasible
-in 221 s (2,558 nodes; see BENCHMARKS.md) without the additions, at the root (1 node, 10.4 CPU s) with them;
-German e1 -> e1 stays open with them after 75 minutes (22,160 nodes, 2,794 CPU s).
+(``unknown``, with the nodes and the gap).  Measured on this machine (CPython, highspy, one thread; see
+BENCHMARKS.md): Diamond 41 d2 -> f8, which no other proof settles, proved infeasible in 221 s (2,558 nodes)
+without the additions, at the root (1 node, 9.8-10.4 CPU s) with them; German e1 -> e1 stays open with them
+after 75 minutes (22,160 nodes, 2,794 CPU s).  The English central game is found at the root by one of
+HiGHS's sub-MIP heuristics, with or without the additions, after 38-75 CPU s (38.5 with all four, 47.9
+without any, 51.5 at the commit that introduced the programme): a wall-clock budget of 120 s on a loaded
+machine may not give it that much (the budget's node count is HiGHS's, ``mip_max_nodes``, the same on any
+machine).
 
-:func:`ilp_steps` is a step generator: it pauses before the programme (and while the WebAssembly back end
-loads); the programme itself is one call bounded by the budget's seconds.
+:func:`ilp_steps` is a step generator: it pauses while the reachable positions are enumerated and before the
+programme (and while the WebAssembly back end loads); the programme itself is one call bounded by the
+budget's seconds and nodes.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ import time
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 
-from ..core.budget import Budget, budget_of, drive
+from ..core.budget import CPU_CLOCK, Budget, budget_of, drive
 from ..core.errors import PegError
 from ..core.game import replay
 from ..core.moves import Jump
@@ -59,6 +64,10 @@ MAX_COLUMNS = 100_000
 
 ALL_CUTS = ("counts", "symmetry", "reversal", "levels")
 """The additions of :mod:`pyapp.search.ilp_cuts` an :class:`IlpFormulation` may get (``cuts=True``: all)."""
+
+CPU_WALL_SLACK = 10.0
+"""A programme limited in CPU seconds (a budget on the CPU clock) may take this many times as many wall seconds:
+HiGHS stops at the CPU limit, the wall limit only guards against a stalled machine."""
 
 PHASE_MIN_SECONDS = 120.0
 """The solver's portfolio runs the programme (:class:`IntegerProgram`) only when at least this many seconds
@@ -189,24 +198,27 @@ def chosen_cuts(cuts: bool | Iterable[str]) -> frozenset[str]:
 def programme_steps(problem: Problem, budget: Budget, seconds: float, nodes: int | None = None,
                     level_positions: int = LEVEL_POSITIONS
                     ) -> Generator[None, None, tuple[IlpFormulation, Solution | None]]:
-    """Build the programme with every addition and run it within ``seconds`` and ``nodes`` (HiGHS's
-    branch-and-bound nodes; None: no limit); returns the formulation and HiGHS's solution (None: cancelled before
-    the run).  Pauses while the reachable positions are enumerated (at most ``level_positions`` a side, within
-    ``budget``'s time, memory ceiling and cancel), before the run and while the back end loads."""
-    t0 = time.perf_counter()
+    """Build the programme with every addition and run it within ``seconds`` (on the budget's clock: CPU seconds
+    when it reads :data:`~pyapp.core.budget.CPU_CLOCK`, with :data:`CPU_WALL_SLACK` times as many wall seconds)
+    and ``nodes`` (HiGHS's branch-and-bound nodes; None: no limit); returns the formulation and HiGHS's solution
+    (None: cancelled before the run).  Pauses while the reachable positions are enumerated (at most
+    ``level_positions`` a side, within ``budget``'s time, memory ceiling and cancel), before the run and while the
+    back end loads."""
+    t0 = budget.clock()
     f = IlpFormulation(problem, seconds, cuts=[c for c in ALL_CUTS if c != "levels"])
     yield from f.level_steps(level_positions, budget)
     yield
     if budget.cancelled:
         return f, None
-    _limit(f.model, max(0.1, seconds - (time.perf_counter() - t0)), nodes)
-    return f, (yield from solve_steps(f.model))
-
-
-def _limit(model: Model, seconds: float, nodes: int | None) -> None:
-    model.time_limit = seconds
+    left = max(0.1, seconds - (budget.clock() - t0))
+    m = f.model
+    if budget.clock is CPU_CLOCK:
+        m.time_limit, m.cpu_limit = CPU_WALL_SLACK * left, left
+    else:
+        m.time_limit = left
     if nodes is not None:
-        model.options["mip_max_nodes"] = nodes
+        m.options["mip_max_nodes"] = nodes
+    return f, (yield from solve_steps(m))
 
 
 def ilp_steps(problem: Problem, budget: Budget | None = None,
