@@ -27,16 +27,15 @@ from .push import CostLevel, side_steps
 
 
 def cost_side(board: Board, group: tuple[int, ...], sources: tuple[int, ...], last_pegs: int, backward: bool,
-              folder: str, tag: str, max_bytes: int | None) -> dict:
-    """In a worker: one side's costed levels into files ``folder/tag.C<pegs>``; ``{"paths": {pegs: (path,
-    classes)}, "bound": proven lower bound on the moves, "cpu": seconds}``.  A
+              cap: int, folder: str, tag: str, max_bytes: int | None) -> dict:
+    """In a worker: one side's costed levels (the classes costing at most ``cap``) into files
+    ``folder/tag.C<pegs>``; ``{"paths": {pegs: (path, classes)}, "cpu": seconds}``.  A
     :class:`~pyapp.exact.sweep.MemoryCeiling` passes to the driver."""
     c0 = time.process_time()
     driver = os.getppid()
     cd = codec(board, group)
-    bound = [0]
     steps = side_steps(cd, list(sources), last_pegs, backward, Budget(max_bytes=max_bytes),
-                       "fewest moves to the goal" if backward else "fewest moves from the start", [0], bound)
+                       "fewest moves to the goal" if backward else "fewest moves from the start", [0], [0], cap)
     while True:
         try:
             item = next(steps)
@@ -54,7 +53,7 @@ def cost_side(board: Board, group: tuple[int, ...], sources: tuple[int, ...], la
             f.write(level.costs.tobytes())
             f.write(level.masks.tobytes())
         paths[pegs] = (path, len(level.keys))
-    return {"paths": paths, "bound": bound[0], "cpu": time.process_time() - c0}
+    return {"paths": paths, "cpu": time.process_time() - c0}
 
 
 def load_levels(paths: dict[int, tuple[str, int]]) -> dict[int, CostLevel]:
@@ -72,28 +71,30 @@ def load_levels(paths: dict[int, tuple[str, int]]) -> dict[int, CostLevel]:
     return out
 
 
-def sides_on_pool(parallel: Parallel, board: Board, group: tuple[int, ...], start: int, sources: list[int],
-                  middle: int, budget: Budget, bound: list[int]
-                  ) -> Generator[Progress, None, tuple[dict[int, CostLevel], dict[int, CostLevel]]]:
-    """Both sides of :func:`.meet.meet_steps` at once on ``parallel``'s pool (``middle``: the pegs where they
-    meet); their levels.  Each side may hold half the budget's memory ceiling."""
+Job = tuple[tuple[int, ...], int, bool, int]
+"""One side's sweep: its sources, its last pegs, whether it is the backward one, its cap."""
+
+
+def sides_on_pool(parallel: Parallel, board: Board, group: tuple[int, ...], jobs: list[Job], budget: Budget
+                  ) -> Generator[Progress, None, list[dict[int, CostLevel]]]:
+    """The sweeps ``jobs`` of :func:`.meet.meet_steps` at once on ``parallel``'s pool; their levels, in order.
+    Each may hold an equal share of the budget's memory ceiling."""
     pool = parallel.pool
     folder = pool.exchange_dir or ""
-    tag = f"meet-{os.getpid()}-{id(bound)}"
-    ceiling = None if budget.max_bytes is None else budget.max_bytes // 2
-    handles = [pool.submit(cost_side, board, group, (start,), middle, False, folder, f"{tag}-f", ceiling),
-               pool.submit(cost_side, board, group, tuple(sources), len(board) - middle, True, folder, f"{tag}-b",
-                           ceiling)]
-    def status() -> Progress:  # the forward side's level, the classes and bytes of both
-        at = [where(progress_path(folder, f"{tag}-{end}")) for end in "fb"]
-        return Progress("fewest moves from both ends", at[0][0], 0, 0, at[0][1] + at[1][1], at[0][2] + at[1][2],
-                        at[0][3] + at[1][3], budget.elapsed())
+    tag = f"meet-{os.getpid()}-{id(jobs)}"
+    ceiling = None if budget.max_bytes is None else budget.max_bytes // len(jobs)
+    handles = [pool.submit(cost_side, board, group, sources, last, backward, cap, folder, f"{tag}-{i}", ceiling)
+               for i, (sources, last, backward, cap) in enumerate(jobs)]
+    stage = "fewest moves from both ends"
+
+    def status() -> Progress:  # the first sweep's level, the classes and bytes of all
+        at = [where(progress_path(folder, f"{tag}-{i}")) for i in range(len(jobs))]
+        return Progress(stage, at[0][0], 0, 0, sum(a[1] for a in at), sum(a[2] for a in at), sum(a[3] for a in at),
+                        budget.elapsed())
 
     try:
-        ahead, back = yield from wait_all(parallel, handles, budget, "fewest moves from both ends", middle,
-                                          status=status)
-        bound[0] = max(bound[0], ahead["bound"], back["bound"])
-        return load_levels(ahead["paths"]), load_levels(back["paths"])
+        done = yield from wait_all(parallel, handles, budget, stage, jobs[0][1], status=status)
+        return [load_levels(side["paths"]) for side in done]
     finally:  # a side stopped or cancelled may have left files
         for name in os.listdir(folder) if folder else ():
             if name.startswith(tag):
