@@ -49,7 +49,7 @@ from ..setup import Sides, sides, stop_if_over
 from ..sharded import Parallel
 from ..sweep import Progress
 from ..twosided import two_sided
-from .meetpool import sides_on_pool
+from .meetpool import Race
 from .push import CostLevel, side_steps
 
 
@@ -227,10 +227,6 @@ class Met:
 GROWTH = 8.0
 """The most a side's classes are foreseen to grow by when its cap rises by one (on triangle 7 they grow by 3-8
 once past a few thousand; a tiny first level may grow by thousands, which would hold its side back)."""
-SPECULATE = 2.0
-"""On a local pool of two, a round raises the cap of the other side too, in the other worker, when its sweep is
-foreseen at most this many times the larger: the answer may need both raised, and the round takes as long as
-its larger sweep."""
 
 
 @dataclass(eq=False)
@@ -250,6 +246,13 @@ class End:
     def whole(self) -> bool:
         """No class was left out by the cap (no class costs the cap, so no jump could cost more)."""
         return bool(self.sizes) and all(max(lv.costs, default=0) < self.cap for lv in self.levels.values())
+
+    def raised(self, levels: dict[int, CostLevel]) -> int:
+        """Take the levels swept under the next cap; their classes."""
+        self.cap += 1
+        self.levels = levels
+        self.sizes.append(sum(len(lv.keys) for lv in levels.values()))
+        return self.sizes[-1]
 
     def foreseen(self) -> float:
         """Classes the sweep under the next cap is expected to keep: the last size times the last growth."""
@@ -274,49 +277,78 @@ def best_join(cd: Codec, ahead: dict[int, CostLevel], back: dict[int, CostLevel]
 def meet_steps(problem: Problem, budget: Budget, bound: list[int], parallel: Parallel | None = None
                ) -> Generator[Progress, None, Met]:
     """Sweep the costs from both ends under caps raised round by round (see the module docstring), join them at
-    every level and rebuild a solution; yields :class:`Progress`.  On a local pool of two the sides a round
-    raises run each in its own worker (:mod:`.meetpool`).  ``bound[0]`` is kept at a proven lower bound on the
+    every level and rebuild a solution; yields :class:`Progress`.  In this process a round raises the side whose
+    next sweep is foreseen smaller; on a local pool of two each side is raised in its own worker, cap after cap,
+    the driver joining whichever finishes (:func:`_race`).  ``bound[0]`` is kept at a proven lower bound on the
     moves (for an answer cut short)."""
     s, cd, sources = meet_sides(problem)
     n = s.holes
     ends = [End(False, [s.start], s.last_pegs, "fewest moves from the start"),
             End(True, sources, n - s.first_pegs, "fewest moves to the goal")]
-    positions = 0
-    raise_ = list(ends)
+    if two_sided(parallel):
+        assert parallel is not None
+        return (yield from _race(problem, s, cd, ends, parallel, budget, bound))
     best: Middle | None = None
+    positions = 0
     while True:
-        for end in raise_:
-            end.cap += 1
-            end.levels = {}  # the old levels go before the new ones are built
-        held = [sum(lv.nbytes for end in ends for lv in end.levels.values())]
-        if two_sided(parallel) and len(raise_) == 2:
-            assert parallel is not None
-            swept = yield from sides_on_pool(parallel, problem.board, cd.group, [
-                (tuple(end.sources), end.last_pegs, end.backward, end.cap) for end in raise_], budget)
-        else:
-            swept = []
-            for end in raise_:
-                swept.append((yield from side_steps(cd, end.sources, end.last_pegs, end.backward, budget, end.stage,
-                                                    held, [0], end.cap)))
-        for end, levels in zip(raise_, swept):
-            end.levels = levels
-            end.sizes.append(sum(len(lv.keys) for lv in levels.values()))
-            positions += end.sizes[-1]
-        ahead, back = ends[0].levels, ends[1].levels
-        caps = (ends[0].cap, ends[1].cap)
-        if raise_ == [ends[0]]:  # only the new forward classes join differently from the last round
-            mid = yield from best_join(cd, ahead, back, budget, caps[0])
-            best = mid if best is None or (mid is not None and mid.moves < best.moves) else best
-        else:
-            best = yield from best_join(cd, ahead, back, budget)
-        whole = ends[0].whole or ends[1].whole
-        if best is not None and (best.moves <= sum(caps) or whole):
-            first, jumps = rebuild(s, cd, ahead, back, best)
-            return Met(best.moves, first, jumps, positions, caps)
-        if whole:
-            return Met(None, positions=positions, caps=caps)  # one side is every class: nothing joins
+        end = min(ends, key=End.foreseen) if all(e.sizes for e in ends) else next(e for e in ends if not e.sizes)
+        end.levels = {}  # the old levels go before the new ones are built
+        held = [sum(lv.nbytes for e in ends for lv in e.levels.values())]
+        levels = yield from side_steps(cd, end.sources, end.last_pegs, end.backward, budget, end.stage, held, [0],
+                                       end.cap + 1)
+        positions += end.raised(levels)
+        best = yield from _joined(cd, ends, end, best, budget)
+        met = _outcome(s, cd, ends, best, positions, bound)
+        if met is not None:
+            return met
+
+
+def _joined(cd: Codec, ends: list[End], raised: End, best: Middle | None, budget: Budget
+            ) -> Generator[Progress, None, Middle | None]:
+    """The least join once ``raised`` (one of ``ends``) has its new levels, ``best`` the least before: only its
+    new classes join differently, and when it is the forward side those are the forward classes costing its cap."""
+    ahead, back = ends[0].levels, ends[1].levels
+    if raised is ends[0]:
+        mid = yield from best_join(cd, ahead, back, budget, raised.cap)
+        return mid if best is None or (mid is not None and mid.moves < best.moves) else best
+    return (yield from best_join(cd, ahead, back, budget))
+
+
+def _outcome(s: Sides, cd: Codec, ends: list[End], best: Middle | None, positions: int, bound: list[int]
+             ) -> Met | None:
+    """The answer when the caps decide it (the least join within their sum, or a side whole), else None with
+    ``bound[0]`` raised to the sum plus one."""
+    caps = (ends[0].cap, ends[1].cap)
+    whole = ends[0].whole or ends[1].whole
+    if best is not None and (best.moves <= sum(caps) or whole):
+        first, jumps = rebuild(s, cd, ends[0].levels, ends[1].levels, best)
+        return Met(best.moves, first, jumps, positions, caps)
+    if whole:
+        return Met(None, positions=positions, caps=caps)  # one side is every class: nothing joins
+    if min(caps) >= 0:
         bound[0] = max(bound[0], sum(caps) + 1)
-        cheap = min(ends, key=End.foreseen)
-        other = ends[1] if cheap is ends[0] else ends[0]
-        pool = two_sided(parallel)
-        raise_ = [end for end in ends if end is cheap or (pool and other.foreseen() <= SPECULATE * cheap.foreseen())]
+    return None
+
+
+def _race(problem: Problem, s: Sides, cd: Codec, ends: list[End], parallel: Parallel, budget: Budget,
+          bound: list[int]) -> Generator[Progress, None, Met]:
+    """Each side raised cap after cap in its own worker of the pool; whichever finishes is joined with the
+    other's last levels, until the caps decide the answer (the sweeps still running are then stopped).  The
+    round finishing first is the least ``(a, b)`` pair both workers reach, with no foresight of the sizes."""
+    race = Race(parallel, problem.board, cd.group, budget)
+    best: Middle | None = None
+    positions = 0
+    try:
+        for i, end in enumerate(ends):
+            race.submit(i, tuple(end.sources), end.last_pegs, end.backward, end.cap + 1)
+        while True:
+            i, levels = yield from race.next()
+            end = ends[i]
+            positions += end.raised(levels)
+            best = yield from _joined(cd, ends, end, best, budget)
+            met = _outcome(s, cd, ends, best, positions, bound)
+            if met is not None:
+                return met
+            race.submit(i, tuple(end.sources), end.last_pegs, end.backward, end.cap + 1)
+    finally:
+        race.stop()
