@@ -55,11 +55,11 @@ from .push import CostLevel, side_steps
 
 @dataclass
 class Middle:
-    """The best position of the middle level: fewest moves through it, and how the two halves join."""
+    """The best joined position (of one level): fewest moves through it, and how the two halves join."""
 
     moves: int
     key: int
-    """Canonical key (forward frame) of the middle position; its layout is the position rebuilt through."""
+    """Canonical key (forward frame) of the joined position; its layout is the position rebuilt through."""
     landing: int | None
     """Layout bit of a hole on which the prefix lands and the suffix's first jump starts (one move), or None."""
 
@@ -81,7 +81,7 @@ def best_middle(cd: Codec, ahead: CostLevel, back: CostLevel, budget: Budget, on
     n, full = cd.holes, cd.everything
     size = len(cd.group)
     inv = _inverse_lanes(cd)
-    packed_key, layout = cd.packed_key, cd.layout
+    packed_key, layout, least_greatest = cd.packed_key, cd.layout, cd.least_greatest
     bkeys, bcosts, bmasks = back.keys, back.costs, back.masks
     nb = len(bkeys)
     floor = min(bcosts, default=0) - 1
@@ -94,11 +94,12 @@ def best_middle(cd: Codec, ahead: CostLevel, back: CostLevel, budget: Budget, on
             break  # no class left can do better
         k = ahead.keys[i]
         x = packed_key(k)
-        t = [(x >> (n * g)) & full for g in range(size)]
-        j = t.index(max(t))
-        q = bisect_left(bkeys, full ^ t[j])
-        if q == nb or bkeys[q] != full ^ t[j]:
+        other = full ^ least_greatest(x)[1]  # the complement's canonical key
+        q = bisect_left(bkeys, other)
+        if q == nb or bkeys[q] != other:
             continue
+        t = [(x >> (n * g)) & full for g in range(size)]
+        j = t.index(full ^ other)
         total = f + bcosts[q]
         if best is not None and total - 1 >= best.moves:
             continue
@@ -115,7 +116,7 @@ def best_middle(cd: Codec, ahead: CostLevel, back: CostLevel, budget: Budget, on
             best = Middle(total, k, (layout(meet & -meet).bit_length() - 1) if meet else None)
         if count & 0xFFFF == 0xFFFF:
             stop_if_over(budget)
-            yield Progress("fewest moves: the middle", 0, count, len(order), 0, 0, 0, budget.elapsed())
+            yield Progress("fewest moves: the join", 0, count, len(order), 0, 0, 0, budget.elapsed())
     return best
 
 
@@ -139,7 +140,7 @@ def _state(cd: Codec, level: CostLevel | None, pos: int) -> tuple[int, int] | No
 
 def rebuild(s: Sides, cd: Codec, ahead: dict[int, CostLevel], back: dict[int, CostLevel], mid: Middle
             ) -> tuple[int, list[Jump]]:
-    """``(first, jumps)``: ``mid.moves`` moves from ``first`` (an image of the start) through the middle position
+    """``(first, jumps)``: ``mid.moves`` moves from ``first`` (an image of the start) through the joined position
     to a goal position."""
     board = cd.board
     table = jump_table(board)
