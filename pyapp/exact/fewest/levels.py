@@ -78,9 +78,9 @@ def fewest_steps(problem: Problem, budget: Budget | None = None, *, method: str 
     """Prove the fewest moves of ``problem``; yields :class:`Progress`, returns :class:`ExactFewest`.
 
     ``method`` picks the search (see the module docstring); by default ``"meet"`` in this process or on a
-    local pool of two (one side a worker), ``"levels"`` on any other pool (its winnable sweeps sharded
-    over it, where the two sides of ``"meet"`` could use only two workers).  ``forward``, a dict
-    shared between problems with the same start and symmetry group, keeps the reachable levels swept
+    local pool of two (each side raised cap after cap in its own worker), ``"levels"`` on any other pool
+    (its winnable sweeps sharded over it, where the two sides of ``"meet"`` could use only two workers).
+    ``forward``, a dict shared between problems with the same start and symmetry group, keeps the reachable levels swept
     from the start (:func:`pyapp.exact.winnable.winnable_steps`) so the next problem reuses them;
     ``parallel`` runs those sweeps on its pool (on a local pool of two workers the two sides at once,
     :mod:`pyapp.exact.twosided`, and the dynamic programme's levels split over it, :mod:`.split`; else
