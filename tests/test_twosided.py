@@ -124,3 +124,27 @@ def test_the_dynamic_programme_split_over_the_pool_gives_the_same_costs_and_mask
     assert [bytes(level.marks) for level in got.levels] == [bytes(level.marks) for level in want.levels]
     assert got.masks == want.masks and bound[0] == 10
     assert not os.listdir(processes.exchange_dir)
+
+
+def test_a_raced_sweep_still_running_stops_at_its_stop_file_and_the_pool_stays_usable(processes):
+    import time
+
+    from pyapp.core.budget import drive
+    from pyapp.exact.fewest.meet import meet_sides
+    from pyapp.exact.fewest.meetpool import Race
+    from pyapp.exact.fewest.push import UNCAPPED
+
+    problem = build("triangle7", start="4", goal="any").problem  # uncapped: minutes of work
+    s, cd, _ = meet_sides(problem)
+    race = Race(Parallel(processes), problem.board, cd.group, Budget())
+    race.submit(0, (s.start,), s.last_pegs, False, UNCAPPED)
+    time.sleep(0.5)
+    t0 = time.perf_counter()
+    race.stop()
+    assert time.perf_counter() - t0 < 10 and not race.running and not os.listdir(processes.exchange_dir)
+    race = Race(Parallel(processes), problem.board, cd.group, Budget())
+    race.submit(1, (s.start,), s.last_pegs, False, 2)
+    side, levels = drive(race.next())
+    race.stop()
+    assert side == 1 and max(max(lv.costs, default=0) for lv in levels.values()) == 2
+    assert not os.listdir(processes.exchange_dir)
