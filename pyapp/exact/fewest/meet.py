@@ -226,8 +226,8 @@ class Met:
 
 
 GROWTH = 8.0
-"""The most a side's classes are foreseen to grow by when its cap rises by one (on triangle 7 they grow by 3-8
-once past a few thousand; a tiny first level may grow by thousands, which would hold its side back)."""
+"""The most a side's classes are foreseen to grow by when its cap rises by one (on triangle 7 they grow by 4-9
+once past a few thousand; a tiny first sweep may grow by a thousand times, which would hold its side back)."""
 
 
 AHEAD = 1.0
