@@ -83,8 +83,8 @@ def test_a_lower_cost_replaces_and_an_equal_one_joins():
 def test_cut_short_says_where_and_keeps_a_bound():
     board = get_board("triangle7")
     got = fewest_exact(Problem(board, board.start("2"), Goal("hole", 1 << board.hole("3"))), Budget(0.3))
-    assert got.status == "unknown" and "fewest moves from the start (level" in got.reason
-    assert "at least" in got.reason and got.lower_bound >= 1
+    assert got.status == "unknown" and "fewest moves " in got.reason and "(level " in got.reason
+    assert f"at least {got.lower_bound} moves" in got.reason and got.lower_bound >= 1
 
 
 def test_memory_ceiling_is_said_before_the_level_grows():
@@ -147,3 +147,35 @@ def test_a_pool_the_two_sides_cannot_use_gets_the_sharded_levels():
     here = fewest_exact(problem)
     assert (sharded.status, sharded.moves) == (here.status, here.moves) == ("solved", 10)
     assert sharded.winnable and here.winnable is None  # over the winnable set there, by the two sweeps here
+
+
+@pytest.mark.parametrize("board,start,goal", [(T5, "1", "any"), (T5, "13", "13"), (T5, "4", "any")])
+def test_capped_sides_keep_exact_costs_and_join_exactly_within_their_caps(board, start, goal):
+    """What the rounds rest on: a side under a cap keeps every class costing at most the cap, with the cost and
+    holes of the whole sweep; the least join over every level is the fewest moves once the caps sum to at least
+    them, and no join is within caps summing to fewer (it would be a solution shorter than the fewest)."""
+    from pyapp.exact.fewest.meet import best_join
+
+    g = Goal("any") if goal == "any" else Goal("hole", 1 << board.hole(goal))
+    problem = Problem(board, board.start(start), g)
+    want = fewest_exact(problem, method="levels").moves
+    s, cd, sources = meet_sides(problem)
+    n = s.holes
+    whole = [drive(side_steps(cd, [s.start], s.last_pegs, False, Budget(), "f", [0], [0])),
+             drive(side_steps(cd, sources, n - s.first_pegs, True, Budget(), "b", [0], [0]))]
+    capped: list[list] = [[], []]
+    for side, (src, last) in enumerate((([s.start], s.last_pegs), (sources, n - s.first_pegs))):
+        for cap in range(want + 1):
+            levels = drive(side_steps(cd, src, last, side == 1, Budget(), "c", [0], [0], cap))
+            for pegs, level in whole[side].items():
+                kept = [(k, c, m) for k, c, m in zip(level.keys, level.costs, level.masks) if c <= cap]
+                got = levels.get(pegs)
+                assert kept == (list(zip(got.keys, got.costs, got.masks)) if got is not None else [])
+            capped[side].append(levels)
+    for a in range(want + 1):
+        for b in range(want + 1 - a):
+            mid = drive(best_join(cd, capped[0][a], capped[1][b], Budget()))
+            if a + b >= want:
+                assert mid is not None and mid.moves == want
+            else:
+                assert mid is None or mid.moves > a + b

@@ -79,25 +79,34 @@ def test_winnable_sets_and_fewest_moves_equal_the_in_process_ones(processes):
 
 
 def test_the_move_cost_sweeps_on_the_pool_equal_the_in_process_ones(processes):
+    from pyapp.bench.suite import replay_error
     from pyapp.core.budget import drive
+    from pyapp.core.moves import count_moves
     from pyapp.exact.fewest import fewest_steps
     from pyapp.exact.fewest.meet import meet_sides
-    from pyapp.exact.fewest.meetpool import sides_on_pool
+    from pyapp.exact.fewest.meetpool import Race
     from pyapp.exact.fewest.push import side_steps
 
     problem = build("triangle6", start="4", goal="any").problem
     s, cd, sources = meet_sides(problem)
-    m, n = s.meet(), s.holes
-    bound = [0]
-    ahead, back = drive(sides_on_pool(Parallel(processes), problem.board, cd.group, s.start, sources, m, Budget(),
-                                      bound))
-    want_ahead = drive(side_steps(cd, [s.start], m, False, Budget(), "f", [0], [0]))
-    want_back = drive(side_steps(cd, sources, n - m, True, Budget(), "b", [0], [0]))
-    assert ahead == want_ahead and back == want_back and bound[0] >= 1
+    n = s.holes
+    race = Race(Parallel(processes), problem.board, cd.group, Budget())
+    race.submit(0, (s.start,), s.last_pegs, False, 6)
+    race.submit(1, tuple(sources), n - s.first_pegs, True, 3)
+    got_sides = dict([drive(race.next()), drive(race.next())])
+    race.stop()
+    want_ahead = drive(side_steps(cd, [s.start], s.last_pegs, False, Budget(), "f", [0], [0], 6))
+    want_back = drive(side_steps(cd, sources, n - s.first_pegs, True, Budget(), "b", [0], [0], 3))
+    assert got_sides[0] == want_ahead and got_sides[1] == want_back and max(want_back[12].costs) == 3
     assert not os.listdir(processes.exchange_dir)
     got, want = drive(fewest_steps(problem, parallel=Parallel(processes))), drive(fewest_steps(problem))
-    assert (got.status, got.moves, got.positions, got.jumps) == (want.status, want.moves, want.positions, want.jumps)
-    assert got.moves == 9 and not os.listdir(processes.exchange_dir)
+    # each side raised cap after cap in its worker: other caps than in this process, the same answer
+    assert (got.status, got.moves) == (want.status, want.moves) == ("solved", 9)
+    err, final = replay_error(problem.board, problem.start, got.jumps)
+    assert err is None and problem.goal.reached(final) and count_moves(got.jumps) == 9
+    assert not os.listdir(processes.exchange_dir)
+    # the sweep still running when the answer was decided stopped at its stop file: the pool is still usable
+    assert drive(fewest_steps(problem, parallel=Parallel(processes))).moves == 9
 
 
 def test_the_dynamic_programme_split_over_the_pool_gives_the_same_costs_and_masks(processes, monkeypatch):
@@ -114,4 +123,28 @@ def test_the_dynamic_programme_split_over_the_pool_gives_the_same_costs_and_mask
     assert (got.moves, got.goal, got.reached) == (want.moves, want.goal, want.reached) == (10, got.goal, len(win))
     assert [bytes(level.marks) for level in got.levels] == [bytes(level.marks) for level in want.levels]
     assert got.masks == want.masks and bound[0] == 10
+    assert not os.listdir(processes.exchange_dir)
+
+
+def test_a_raced_sweep_still_running_stops_at_its_stop_file_and_the_pool_stays_usable(processes):
+    import time
+
+    from pyapp.core.budget import drive
+    from pyapp.exact.fewest.meet import meet_sides
+    from pyapp.exact.fewest.meetpool import Race
+    from pyapp.exact.fewest.push import UNCAPPED
+
+    problem = build("triangle7", start="4", goal="any").problem  # uncapped: minutes of work
+    s, cd, _ = meet_sides(problem)
+    race = Race(Parallel(processes), problem.board, cd.group, Budget())
+    race.submit(0, (s.start,), s.last_pegs, False, UNCAPPED)
+    time.sleep(0.5)
+    t0 = time.perf_counter()
+    race.stop()
+    assert time.perf_counter() - t0 < 10 and not race.running and not os.listdir(processes.exchange_dir)
+    race = Race(Parallel(processes), problem.board, cd.group, Budget())
+    race.submit(1, (s.start,), s.last_pegs, False, 2)
+    side, levels = drive(race.next())
+    race.stop()
+    assert side == 1 and max(max(lv.costs, default=0) for lv in levels.values()) == 2
     assert not os.listdir(processes.exchange_dir)

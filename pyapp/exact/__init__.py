@@ -6,8 +6,8 @@
 * :mod:`.count` (package): the number of solutions, the one home of counting (memoised search for
   small positions, meeting sweeps at full scale);
 * :mod:`.fewest` (package): the fewest moves, the one home of shortest solutions (breadth-first by
-  moves for small positions, at full scale the move costs swept from both ends and joined at the
-  middle level or the dynamic programme over the winnable levels, the search by chains as their
+  moves for small positions, at full scale the move costs swept from both ends under caps and
+  joined at every level or the dynamic programme over the winnable levels, the search by chains as their
   cross-check, and whole single-vacancy tables);
 * :mod:`.levels`: positions reachable and positions that can still win, per peg count;
 * :mod:`.winnable`: the winnable sets, and ``can_win(pos)`` ("still solvable?") once computed;

@@ -1,7 +1,8 @@
 """``fewest``: a solution with the fewest moves, proven minimal by an exhaustive search by moves.
 
 The exact search (:mod:`pyapp.exact.fewest`) sweeps the fewest moves from the start and to the
-goal level by level until they meet at the middle level, with no cap on positions: the caller's budget
+goal level by level, each side keeping the classes within a cap on its moves that rises round by round
+until the two sides join within their caps, with no cap on positions: the caller's budget
 (``--max-seconds``, ``--max-memory``) is the only limit.  When the budget runs out first,
 the answer keeps the proven lower bound and, given ``--fallback-seconds``, a solution from
 the quicker bounded search (:func:`pyapp.analysis.fewest_moves`), marked not proven.

@@ -4,8 +4,8 @@ more consecutive jumps by one peg).
 * :mod:`.bfs`: breadth-first search by moves with an upper bound from the solver and an
   admissible lower bound (:func:`fewest_moves`, :func:`bfs_steps`), for small positions;
 * :mod:`.levels`: full scale (:func:`fewest_exact`, :func:`fewest_steps`): by default the costs
-  swept from both ends and joined at the middle level (:mod:`.meet`, its compiled level
-  :mod:`.push`; no winnable set built), or over the winnable levels of :mod:`pyapp.exact.winnable`
+  swept from both ends under caps raised round by round and joined at every level (:mod:`.meet`, its
+  compiled level :mod:`.push`; no winnable set built), or over the winnable levels of :mod:`pyapp.exact.winnable`
   by the dynamic programme of :mod:`.dp` (every winnable jump once) or, as a cross-check, the
   search by chains (:mod:`.chains`, its compiled layer);
 * :mod:`.table`: the fewest moves of every single-vacancy problem of a board (``fewest --all``).

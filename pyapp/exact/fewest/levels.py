@@ -2,10 +2,11 @@
 
 A move is a chain of one or more jumps by one peg.  Three searches prove the minimum:
 
-* ``method="meet"`` (the default, :mod:`pyapp.exact.fewest.meet`): the fewest moves from the start swept
-  down to the middle level, the fewest moves to the goal swept up to it (the complement game), joined
-  there; every reachable class above the middle and every class below it that can reach the goal is
-  costed once, and no winnable set is built (triangle7 vacancy 4: see BENCHMARKS.md);
+* ``method="meet"`` (the default, :mod:`pyapp.exact.fewest.meet`): the fewest moves from the start and
+  the fewest moves to the goal (the complement game) swept over every level, each side keeping only the
+  classes within its cap, the caps raised round by round until a join at some level is within their sum;
+  no winnable set is built (triangle7 vacancy 4: 6.8 million classes costed instead of 17.8 million by
+  sweeping both sides whole to the middle level; see BENCHMARKS.md);
 * ``method="levels"`` (:mod:`pyapp.exact.fewest.dp`): over the winnable set
   (:mod:`pyapp.exact.winnable`, exact: built from level sweeps of the whole game graph from both
   ends, and cached, so never-lose and hints answer by lookup afterwards), a sweep by peg count that
@@ -77,9 +78,9 @@ def fewest_steps(problem: Problem, budget: Budget | None = None, *, method: str 
     """Prove the fewest moves of ``problem``; yields :class:`Progress`, returns :class:`ExactFewest`.
 
     ``method`` picks the search (see the module docstring); by default ``"meet"`` in this process or on a
-    local pool of two (one side a worker), ``"levels"`` on any other pool (its winnable sweeps sharded
-    over it, where the two sides of ``"meet"`` could use only two workers).  ``forward``, a dict
-    shared between problems with the same start and symmetry group, keeps the reachable levels swept
+    local pool of two (each side raised cap after cap in its own worker), ``"levels"`` on any other pool
+    (its winnable sweeps sharded over it, where the two sides of ``"meet"`` could use only two workers).
+    ``forward``, a dict shared between problems with the same start and symmetry group, keeps the reachable levels swept
     from the start (:func:`pyapp.exact.winnable.winnable_steps`) so the next problem reuses them;
     ``parallel`` runs those sweeps on its pool (on a local pool of two workers the two sides at once,
     :mod:`pyapp.exact.twosided`, and the dynamic programme's levels split over it, :mod:`.split`; else
@@ -158,8 +159,8 @@ def fewest_steps(problem: Problem, budget: Budget | None = None, *, method: str 
 
 
 def _meet(problem: Problem, budget: Budget, parallel: Parallel | None) -> Generator[Progress, None, ExactFewest]:
-    """``method="meet"``: the costs swept from both ends and joined at the middle level (:mod:`.meet`; on a local
-    pool of two, each side in a worker)."""
+    """``method="meet"``: the costs swept from both ends under caps and joined at every level (:mod:`.meet`; on
+    a local pool of two, the sides a round raises each in a worker)."""
     bound = [0]
     stage: list[Progress] = []
     try:
@@ -175,7 +176,8 @@ def _meet(problem: Problem, budget: Budget, parallel: Parallel | None) -> Genera
     except (Cancelled, OutOfTime, MemoryCeiling) as stop:
         where = f" in {stage[0].stage} (level {stage[0].pegs})" if stage else ""
         return ExactFewest("unknown", reason=f"{stop}{where}: every solution has at least {bound[0]} moves (the "
-                           "least cost of the levels costed)", lower_bound=bound[0], seconds=budget.elapsed())
+                           "caps of the rounds finished joined nothing within them)", lower_bound=bound[0],
+                           seconds=budget.elapsed())
     if met.moves is None:
         return ExactFewest("impossible", reason="exhaustive sweeps of the move costs from both ends: no position "
                            "reachable from the start can reach the goal", positions=met.positions,

@@ -1,16 +1,26 @@
-"""Fewest moves by two move-cost sweeps that meet at the middle level: no winnable set is built.
+"""Fewest moves by two move-cost sweeps under caps, joined at every level: no winnable set is built.
 
-Every solution passes through exactly one position ``P`` with ``m`` pegs (``m`` the middle level of
-:meth:`pyapp.exact.setup.Sides.meet`).  A sweep from the start down to ``m`` gives every reachable
-class its fewest moves ``f`` from the start and the landing holes ``F`` of the last jumps achieving
-it; a sweep of the complement game from the goal's complements down to ``m`` gives every class that
-can reach the goal its fewest moves ``g`` to the goal (the first jump counted as a new move) and the
-source holes ``G`` of the first jumps achieving it (:mod:`.push`, one expansion per level each).  A
-prefix ending at ``P`` costs ``f`` when its last landing is in ``F`` and more otherwise; a suffix from
-``P`` costs ``g - 1`` when its first jump leaves the hole the prefix landed on and that hole is in
-``G``, else at least ``g``.  So the fewest moves through ``P`` are ``f + g - 1`` when ``F`` and ``G``
-(each closed under the symmetries fixing ``P``) meet, else ``f + g``, and the fewest moves of the
-problem are the least of these over the middle level: exact, resting on both sweeps being exhaustive.
+A sweep from the start gives every reachable class its fewest moves ``f`` from the start and the landing
+holes ``F`` of the last jumps achieving it; a sweep of the complement game from the goal's complements
+gives every class that can reach the goal its fewest moves ``g`` to the goal (the first jump counted as a
+new move) and the source holes ``G`` of the first jumps achieving it (:mod:`.push`, one expansion per
+level each).  A prefix ending at ``P`` costs ``f`` when its last landing is in ``F`` and more otherwise; a
+suffix from ``P`` costs ``g - 1`` when its first jump leaves the hole the prefix landed on and that hole is
+in ``G``, else at least ``g``.  So the fewest moves through ``P`` are ``f + g - 1`` when ``F`` and ``G``
+(each closed under the symmetries fixing ``P``) meet, else ``f + g`` (:func:`best_middle`): every such
+join is a real solution.
+
+Each sweep keeps only the classes costing at most its cap (``a`` from the start, ``b`` to the goal): costs
+never fall along a sweep, so those classes keep their exact costs and holes.  A solution of ``A <= a + b``
+moves is cut after its ``min(a, A)``-th move at a position ``P`` with ``f <= a`` and ``g <= b``, which
+both sweeps keep, so the least join ``J`` over every level both reached is at most ``A``; and ``J`` is
+never below the fewest moves.  Hence ``J <= a + b`` is the answer, and no join at or below ``a + b``
+proves at least ``a + b + 1`` moves.  A round raises the cap of the side whose next sweep is foreseen
+smaller (its classes grow by about the same factor each time) and sweeps it again, from its end;
+on triangle 7 the costs from the start crowd high (most classes of 14 pegs need 9-11 moves) and those to
+the goal (18 finishing holes, long final moves) low, so the caps meet unevenly and each side keeps a
+fraction of its classes.  A side left whole by its cap (no class costs the cap) decides alone: the
+least join is then the answer, or there is none.
 
 Both sweeps keep classes up to every symmetry of the goal (``Sides.wide_codec``, as
 :mod:`pyapp.exact.winnable` does): the forward cost of a class is then the least over the images of
@@ -18,9 +28,10 @@ the start, which gives the same minimum since a symmetry fixing the goal maps a 
 solution; the backward sweep starts from the goal positions of every image of the start's class,
 which is what a position reachable from such an image can end on.
 
-The solution is rebuilt from the best middle position in actual positions, backwards to an image of
+The solution is rebuilt from the best joined position in actual positions, backwards to an image of
 the start over the forward levels and forwards to the goal over the backward ones, each jump chosen
-so that the costs account for the moves left; its jumps replay as they are.
+so that the costs account for the moves left (those positions cost no more than it, so the caps kept
+them); its jumps replay as they are.
 """
 
 from __future__ import annotations
@@ -38,17 +49,17 @@ from ..setup import Sides, sides, stop_if_over
 from ..sharded import Parallel
 from ..sweep import Progress
 from ..twosided import two_sided
-from .meetpool import sides_on_pool
+from .meetpool import Race
 from .push import CostLevel, side_steps
 
 
 @dataclass
 class Middle:
-    """The best position of the middle level: fewest moves through it, and how the two halves join."""
+    """The best joined position (of one level): fewest moves through it, and how the two halves join."""
 
     moves: int
     key: int
-    """Canonical key (forward frame) of the middle position; its layout is the position rebuilt through."""
+    """Canonical key (forward frame) of the joined position; its layout is the position rebuilt through."""
     landing: int | None
     """Layout bit of a hole on which the prefix lands and the suffix's first jump starts (one move), or None."""
 
@@ -63,30 +74,32 @@ def _inverse_lanes(cd: Codec) -> list[int]:
             for j in range(len(cd.group))]
 
 
-def best_middle(cd: Codec, ahead: CostLevel, back: CostLevel, budget: Budget
+def best_middle(cd: Codec, ahead: CostLevel, back: CostLevel, budget: Budget, only: int | None = None
                 ) -> Generator[Progress, None, Middle | None]:
-    """The least ``f + g - [F and G meet]`` over the classes of the middle level in both sweeps (see the module
-    docstring), or None when none is."""
+    """The least ``f + g - [F and G meet]`` over the classes of one level in both sweeps (see the module
+    docstring; with ``only``, over the forward classes costing ``only``), or None when none is."""
     n, full = cd.holes, cd.everything
     size = len(cd.group)
     inv = _inverse_lanes(cd)
-    packed_key, layout = cd.packed_key, cd.layout
+    packed_key, layout, least_greatest = cd.packed_key, cd.layout, cd.least_greatest
     bkeys, bcosts, bmasks = back.keys, back.costs, back.masks
     nb = len(bkeys)
     floor = min(bcosts, default=0) - 1
     best: Middle | None = None
-    order = sorted(range(len(ahead.keys)), key=ahead.costs.__getitem__)
+    order = ([i for i, c in enumerate(ahead.costs) if c == only] if only is not None
+             else sorted(range(len(ahead.keys)), key=ahead.costs.__getitem__))
     for count, i in enumerate(order):
         f = ahead.costs[i]
         if best is not None and f + floor >= best.moves:
             break  # no class left can do better
         k = ahead.keys[i]
         x = packed_key(k)
-        t = [(x >> (n * g)) & full for g in range(size)]
-        j = t.index(max(t))
-        q = bisect_left(bkeys, full ^ t[j])
-        if q == nb or bkeys[q] != full ^ t[j]:
+        other = full ^ least_greatest(x)[1]  # the complement's canonical key
+        q = bisect_left(bkeys, other)
+        if q == nb or bkeys[q] != other:
             continue
+        t = [(x >> (n * g)) & full for g in range(size)]
+        j = t.index(full ^ other)
         total = f + bcosts[q]
         if best is not None and total - 1 >= best.moves:
             continue
@@ -103,7 +116,7 @@ def best_middle(cd: Codec, ahead: CostLevel, back: CostLevel, budget: Budget
             best = Middle(total, k, (layout(meet & -meet).bit_length() - 1) if meet else None)
         if count & 0xFFFF == 0xFFFF:
             stop_if_over(budget)
-            yield Progress("fewest moves: the middle", 0, count, len(order), 0, 0, 0, budget.elapsed())
+            yield Progress("fewest moves: the join", 0, count, len(order), 0, 0, 0, budget.elapsed())
     return best
 
 
@@ -127,7 +140,7 @@ def _state(cd: Codec, level: CostLevel | None, pos: int) -> tuple[int, int] | No
 
 def rebuild(s: Sides, cd: Codec, ahead: dict[int, CostLevel], back: dict[int, CostLevel], mid: Middle
             ) -> tuple[int, list[Jump]]:
-    """``(first, jumps)``: ``mid.moves`` moves from ``first`` (an image of the start) through the middle position
+    """``(first, jumps)``: ``mid.moves`` moves from ``first`` (an image of the start) through the joined position
     to a goal position."""
     board = cd.board
     table = jump_table(board)
@@ -202,33 +215,148 @@ class Met:
     """The outcome of :func:`meet_steps`."""
 
     moves: int | None
-    """Fewest moves (None: no class of the middle level is reachable and reaches the goal)."""
+    """Fewest moves (None: no position reachable from the start reaches the goal)."""
     first: int = 0
     """An image of the start under the sweeps' codec, from which :attr:`jumps` play."""
     jumps: list[Jump] = field(default_factory=list)
     positions: int = 0
-    """Classes costed by the two sweeps."""
+    """Classes costed by the sweeps of every round."""
+    caps: tuple[int, int] = (0, 0)
+    """The caps of the last round: the most moves from the start, and to the goal, of the classes kept."""
+
+
+GROWTH = 8.0
+"""The most a side's classes are foreseen to grow by when its cap rises by one (on triangle 7 they grow by 4-9
+once past a few thousand; a tiny first sweep may grow by a thousand times, which would hold its side back)."""
+
+
+AHEAD = 1.0
+"""On a pool of two, a side's next sweep starts while the other side's runs only when it is foreseen at most this
+many times as large: a larger one would most often be stopped unused (on triangle 7 the forward cap 9, 8 million
+classes, while the backward cap 4 that decides the answer runs), taking its share of a loaded machine."""
+
+
+@dataclass(eq=False)
+class End:
+    """One side of :func:`meet_steps`: its sources, where it stops, its cap and the levels swept under it."""
+
+    backward: bool
+    sources: list[int]
+    last_pegs: int
+    stage: str
+    cap: int = -1
+    levels: dict[int, CostLevel] = field(default_factory=dict)
+    sizes: list[int] = field(default_factory=list)
+    """Classes kept by the sweep under each cap so far (to foresee the next one)."""
+
+    @property
+    def whole(self) -> bool:
+        """No class was left out by the cap (no class costs the cap, so no jump could cost more)."""
+        return bool(self.sizes) and all(max(lv.costs, default=0) < self.cap for lv in self.levels.values())
+
+    def raised(self, levels: dict[int, CostLevel]) -> int:
+        """Take the levels swept under the next cap; their classes."""
+        self.cap += 1
+        self.levels = levels
+        self.sizes.append(sum(len(lv.keys) for lv in levels.values()))
+        return self.sizes[-1]
+
+    def foreseen(self) -> float:
+        """Classes the sweep under the next cap is expected to keep: the last size times the last growth."""
+        last = self.sizes[-1] if self.sizes else 1
+        growth = last / self.sizes[-2] if len(self.sizes) > 1 and self.sizes[-2] else GROWTH
+        return last * min(max(growth, 1.0), GROWTH)
+
+
+def best_join(cd: Codec, ahead: dict[int, CostLevel], back: dict[int, CostLevel], budget: Budget,
+              only: int | None = None) -> Generator[Progress, None, Middle | None]:
+    """The best of :func:`best_middle` over every level both sweeps reached (with ``only``: see there)."""
+    best: Middle | None = None
+    n = cd.holes
+    for pegs in sorted(ahead):
+        if n - pegs in back and len(ahead[pegs].keys) and len(back[n - pegs].keys):
+            mid = yield from best_middle(cd, ahead[pegs], back[n - pegs], budget, only)
+            if mid is not None and (best is None or mid.moves < best.moves):
+                best = mid
+    return best
 
 
 def meet_steps(problem: Problem, budget: Budget, bound: list[int], parallel: Parallel | None = None
                ) -> Generator[Progress, None, Met]:
-    """Sweep the costs from both ends to the middle level (on a local pool of two, each side in its own worker:
-    :mod:`.meetpool`), join them there and rebuild a solution; yields :class:`Progress`.  ``bound[0]`` is kept
-    at a proven lower bound on the moves (for an answer cut short)."""
+    """Sweep the costs from both ends under caps raised round by round (see the module docstring), join them at
+    every level and rebuild a solution; yields :class:`Progress`.  In this process a round raises the side whose
+    next sweep is foreseen smaller; on a local pool of two each side is raised in its own worker, cap after cap,
+    the driver joining whichever finishes (:func:`_race`).  ``bound[0]`` is kept at a proven lower bound on the
+    moves (for an answer cut short)."""
     s, cd, sources = meet_sides(problem)
-    m, n = s.meet(), s.holes
+    n = s.holes
+    ends = [End(False, [s.start], s.last_pegs, "fewest moves from the start"),
+            End(True, sources, n - s.first_pegs, "fewest moves to the goal")]
     if two_sided(parallel):
         assert parallel is not None
-        ahead, back = yield from sides_on_pool(parallel, problem.board, cd.group, s.start, sources, m, budget, bound)
-    else:
-        held = [0]
-        ahead = yield from side_steps(cd, [s.start], m, False, budget, "fewest moves from the start", held, bound)
-        back = yield from side_steps(cd, sources, n - m, True, budget, "fewest moves to the goal", held, bound)
-    positions = sum(len(level.keys) for level in ahead.values()) + sum(len(level.keys) for level in back.values())
-    if m not in ahead or n - m not in back:
-        return Met(None, positions=positions)  # a sweep died out before the middle
-    mid = yield from best_middle(cd, ahead[m], back[n - m], budget)
-    if mid is None:
-        return Met(None, positions=positions)
-    first, jumps = rebuild(s, cd, ahead, back, mid)
-    return Met(mid.moves, first, jumps, positions)
+        return (yield from _race(problem, s, cd, ends, parallel, budget, bound))
+    best: Middle | None = None
+    positions = 0
+    while True:
+        end = min(ends, key=End.foreseen) if all(e.sizes for e in ends) else next(e for e in ends if not e.sizes)
+        end.levels = {}  # the old levels go before the new ones are built
+        held = [sum(lv.nbytes for e in ends for lv in e.levels.values())]
+        levels = yield from side_steps(cd, end.sources, end.last_pegs, end.backward, budget, end.stage, held, [0],
+                                       end.cap + 1)
+        positions += end.raised(levels)
+        best = yield from _joined(cd, ends, end, best, budget)
+        met = _outcome(s, cd, ends, best, positions, bound)
+        if met is not None:
+            return met
+
+
+def _joined(cd: Codec, ends: list[End], raised: End, best: Middle | None, budget: Budget
+            ) -> Generator[Progress, None, Middle | None]:
+    """The least join once ``raised`` (one of ``ends``) has its new levels, ``best`` the least before: only its
+    new classes join differently, and when it is the forward side those are the forward classes costing its cap."""
+    ahead, back = ends[0].levels, ends[1].levels
+    if raised is ends[0]:
+        mid = yield from best_join(cd, ahead, back, budget, raised.cap)
+        return mid if best is None or (mid is not None and mid.moves < best.moves) else best
+    return (yield from best_join(cd, ahead, back, budget))
+
+
+def _outcome(s: Sides, cd: Codec, ends: list[End], best: Middle | None, positions: int, bound: list[int]
+             ) -> Met | None:
+    """The answer when the caps decide it (the least join within their sum, or a side whole), else None with
+    ``bound[0]`` raised to the sum plus one."""
+    caps = (ends[0].cap, ends[1].cap)
+    whole = ends[0].whole or ends[1].whole
+    if best is not None and (best.moves <= sum(caps) or whole):
+        first, jumps = rebuild(s, cd, ends[0].levels, ends[1].levels, best)
+        return Met(best.moves, first, jumps, positions, caps)
+    if whole:
+        return Met(None, positions=positions, caps=caps)  # one side is every class: nothing joins
+    if min(caps) >= 0:
+        bound[0] = max(bound[0], sum(caps) + 1)
+    return None
+
+
+def _race(problem: Problem, s: Sides, cd: Codec, ends: list[End], parallel: Parallel, budget: Budget,
+          bound: list[int]) -> Generator[Progress, None, Met]:
+    """Each side raised cap after cap in its own worker of the pool, joined with the other's last levels as it
+    finishes, until the caps decide the answer (a sweep still running is then stopped).  When neither runs, the
+    side foreseen smaller goes; a side's next sweep starts beside the other's only when it is foreseen at most
+    :data:`AHEAD` times as large, else it waits for that one's answer."""
+    race = Race(parallel, problem.board, cd.group, budget)
+    best: Middle | None = None
+    positions = 0
+    try:
+        while True:
+            for i in sorted((i for i in (0, 1) if i not in race.running), key=lambda i: ends[i].foreseen()):
+                if not race.running or ends[i].foreseen() <= AHEAD * min(ends[j].foreseen() for j in race.running):
+                    race.submit(i, tuple(ends[i].sources), ends[i].last_pegs, ends[i].backward, ends[i].cap + 1)
+            i, levels = yield from race.next()
+            end = ends[i]
+            positions += end.raised(levels)
+            best = yield from _joined(cd, ends, end, best, budget)
+            met = _outcome(s, cd, ends, best, positions, bound)
+            if met is not None:
+                return met
+    finally:
+        race.stop()

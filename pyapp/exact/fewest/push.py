@@ -34,19 +34,20 @@ from ..setup import stop_if_over
 from ..sweep import DICT_ENTRY_BYTES, MemoryCeiling, Progress
 
 PushFn = Callable[..., None]
-"""``push(keys, costs, masks, lo, hi, raw, least)``: see :func:`push_fn`."""
+"""``push(keys, costs, masks, lo, hi, raw, least, cap)``: see :func:`push_fn`."""
 MergeFn = Callable[[dict, int, dict], None]
 """``merge(raw, least, acc)``: see :func:`merge_fn`."""
 
 
 def push_fn(cd: Codec, backward: bool) -> PushFn:
-    """``push(keys, costs, masks, lo, hi, raw, least)``: every jump of the parents ``lo:hi`` (canonical ``keys``,
-    their ``costs`` and dense ``masks``) into ``raw``, a dict from the child's packed images to the packed
-    images of the recorded holes (landing forward, source when ``backward``) in the field of the child's cost
-    (see the module docstring; ``least``: the least cost of the parents' level)."""
+    """``push(keys, costs, masks, lo, hi, raw, least, cap)``: every jump of the parents ``lo:hi`` (canonical
+    ``keys``, their ``costs`` and dense ``masks``) whose child costs at most ``cap`` into ``raw``, a dict from the
+    child's packed images to the packed images of the recorded holes (landing forward, source when ``backward``)
+    in the field of the child's cost (see the module docstring; ``least``: the least cost of the parents'
+    level).  A parent costing ``cap`` pushes only the jumps that continue its move."""
     board = cd.board
     lines = [
-        "def push(keys, costs, masks, lo, hi, raw, least):",
+        "def push(keys, costs, masks, lo, hi, raw, least, cap):",
         "    get = raw.get",
         f"    full = {board.mask}",
         "    for i in range(lo, hi):",
@@ -58,6 +59,7 @@ def push_fn(cd: Codec, backward: bool) -> PushFn:
         f"        ML = {cd.layout_source('M')}",
         "        e = full ^ pos",
         f"        sh = (b - least) * {cd.holes * len(cd.group)}",
+        "        more = b < cap",
     ]
     names: dict[str, object] = {}
     wide = cd.holes * len(cd.group)
@@ -71,7 +73,7 @@ def push_fn(cd: Codec, backward: bool) -> PushFn:
         on = "ML" if not backward else f"(ML >> {2 * a})" if d.shift > 0 else f"(ML << {2 * a})"
         # the sources of the jumps that continue the move: forward from a hole of the mask, backward onto one
         lines += ["        if m:", f"            c = m & {on}"]
-        for table, pick in (("H", "c"), ("N", "m ^ c")):
+        for table, pick in (("H", "c"), ("N", "m ^ c if more else 0")):
             lines += [
                 f"            mm = {pick}",
                 "            while mm:",
@@ -140,10 +142,17 @@ def _first(cd: Codec, sources: list[int]) -> CostLevel:
     return CostLevel(keys, array("B", bytes(len(keys))), array("Q", bytes(8 * len(keys))))
 
 
+UNCAPPED = 255
+"""A cap no cost reaches (costs are bytes; a position has fewer than 64 holes, so fewer jumps)."""
+
+
 def side_steps(cd: Codec, sources: list[int], last_pegs: int, backward: bool, budget: Budget, stage: str,
-               held: list[int], bound: list[int]) -> Generator[Progress, None, dict[int, CostLevel]]:
-    """Cost every level from ``sources`` (layout positions with the same pegs) down to ``last_pegs`` pegs
-    (:mod:`.push`); the levels by pegs.  ``held[0]`` counts the bytes kept (both sides); past the budget's
+               held: list[int], bound: list[int], cap: int = UNCAPPED
+               ) -> Generator[Progress, None, dict[int, CostLevel]]:
+    """Cost every level from ``sources`` (layout positions with the same pegs) down to ``last_pegs`` pegs, or
+    until a level is empty (:mod:`.push`); the levels by pegs.  Only the classes costing at most ``cap`` are
+    kept: their costs and masks are still exact, since costs never fall along a sweep, so a class's cheapest
+    jumps come from parents costing no more than it.  ``held[0]`` counts the bytes kept (both sides); past the budget's
     ceiling :class:`~.sweep.MemoryCeiling` is raised before the level grows further.  ``bound[0]`` is raised
     to what each finished level proves: every solution passes through it, so it has at least the least
     forward cost there, and at least the least backward cost less one (its first jump may continue a move)."""
@@ -162,7 +171,7 @@ def side_steps(cd: Codec, sources: list[int], last_pegs: int, backward: bool, bu
         for lo in range(0, n, CHUNK):
             hi = min(n, lo + CHUNK)
             raw: dict[int, int] = {}
-            push(keys, costs, masks, lo, hi, raw, least)
+            push(keys, costs, masks, lo, hi, raw, least, cap)
             merge(raw, least, acc)
             need = held[0] + DICT_ENTRY_BYTES * (len(acc) + len(raw))
             if budget.max_bytes is not None and need > budget.max_bytes:
