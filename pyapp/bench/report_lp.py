@@ -67,6 +67,9 @@ def section(data: dict) -> str:
                 "| cell | answer | HiGHS nodes | seconds | runtime, date | command |", "|---|---|---:|---:|---|---|"]
         for c in cells:
             note = f" ({c['note']})" if c.get("note") else ""
-            out.append(f"| {c['cell']} | {c['answer']}{note} | {c['nodes']:,} | {c['seconds']:.1f} | {c['runtime']}, "
-                       f"{c['date']} | `{c['command']}` |")
+            nodes = "—" if c["nodes"] is None else f"{c['nodes']:,}"  # a row about building the programme: no nodes
+            seconds = "—" if c["seconds"] is None else f"{c['seconds']:.1f}"  # a row of several runs: in its answer
+            command = c["command"].replace("|", "\\|")  # a table cell: "|" escaped
+            out.append(f"| {c['cell']} | {c['answer']}{note} | {nodes} | {seconds} | {c['runtime']}, "
+                       f"{c['date']} | `{command}` |")
     return "\n".join(out) if len(out) > 3 else ""
