@@ -249,11 +249,17 @@ def _cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])
 
 
+def _running(pid: int) -> bool:
+    """Whether a process is on a CPU or waiting for one (state R in ``/proc/PID/stat``): an idle pool worker
+    sleeps (S) in the task queue's read, holding its lock."""
+    return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] == "R"  # noqa: SIM115 - read at once
+
+
 def _busy_worker(pids: set[int], window: float = 0.05) -> int | None:
-    """A worker that used CPU during ``window`` seconds (one running a step), or None."""
+    """A worker that used CPU during ``window`` seconds and is running still (one inside a step), or None."""
     before = {p: _cpu_ticks(p) for p in pids}
     time.sleep(window)
-    grew = [p for p in pids if _cpu_ticks(p) > before[p]]
+    grew = [p for p in pids if _cpu_ticks(p) > before[p] and _running(p)]
     return grew[0] if grew else None
 
 
