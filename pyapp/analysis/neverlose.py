@@ -32,6 +32,7 @@ from ..core.problem import Problem, Result
 from ..exact.count import memo_steps
 from .hint import DEFAULT_HINT_SECONDS, Hint, _classes, file_class, order_as
 from .proven import decide_steps
+from .sharedjumps import shared_for
 from .turns import turns_steps
 
 SLICE_SECONDS = 0.05
@@ -50,6 +51,9 @@ PROVER_PEGS = 32
 """Above this many pegs the complete search does not finish in a never-lose budget (German e5 -> e5 at 41
 pegs: no answer after 120 CPU s and 11.6 million stored positions), and the second portfolio would only halve
 the wide beams' time: those positions are searched with the solver's own portfolio alone."""
+SHARED = True
+"""Positions of up to :data:`PROVER_PEGS` pegs also run one level search for all their jumps at once
+(:mod:`.sharedjumps`), as one more side of the turns."""
 VERDICT = "verdict:"
 """The note of the progress report that carries the position's own status, before the jumps are filed."""
 
@@ -135,8 +139,12 @@ def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int
             out.status, out.line = "winnable", [first, *out.jumps.lines[first]]
 
     problems = [problem, *(Problem(board, apply_jump(start, members[0][0]), goal) for members in classes)]
-    portfolios = PORTFOLIOS if start.bit_count() - 1 <= PROVER_PEGS else PORTFOLIOS[:1]
-    steps = turns_steps(problems, budget, wanted=wanted, on_result=on_result, portfolios=portfolios)
+    small = start.bit_count() - 1 <= PROVER_PEGS
+    portfolios = PORTFOLIOS if small else PORTFOLIOS[:1]
+    together = shared_for(problem, max_bytes=budget.ceiling() // 2, slice_seconds=budget.slice_seconds) \
+        if small and SHARED else None
+    steps = turns_steps(problems, budget, wanted=wanted, on_result=on_result, portfolios=portfolios,
+                        together=together)
     told = False
     try:
         while True:
