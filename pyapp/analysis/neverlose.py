@@ -54,6 +54,8 @@ the wide beams' time: those positions are searched with the solver's own portfol
 SHARED = True
 """Positions of up to :data:`PROVER_PEGS` pegs also run one level search for all their jumps at once
 (:mod:`.sharedjumps`), as one more side of the turns."""
+TOGETHER_FROM = 1
+"""The round of the turns from which the shared search runs (:func:`pyapp.analysis.turns.turns_steps`)."""
 VERDICT = "verdict:"
 """The note of the progress report that carries the position's own status, before the jumps are filed."""
 
@@ -144,7 +146,7 @@ def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int
     together = shared_for(problem, max_bytes=budget.ceiling() // 2, slice_seconds=budget.slice_seconds) \
         if small and SHARED else None
     steps = turns_steps(problems, budget, wanted=wanted, on_result=on_result, portfolios=portfolios,
-                        together=together)
+                        together=together, together_from=TOGETHER_FROM)
     told = False
     try:
         while True:

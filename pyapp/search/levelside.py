@@ -215,7 +215,7 @@ def expand(side: Side, st: LevelStats, deadline: float, node_cap: int, max_bytes
         count += 1
         if not count & 255:
             if len(builder.buffer) >= RUN:
-                builder._flush()
+                yield from builder.flush_steps()  # its merges pause: a slice is never held up by them
                 add = builder.buffer.append
             st.nodes = nodes
             st.bytes = held + builder.nbytes + RUN * SORT_OVERHEAD
@@ -226,6 +226,6 @@ def expand(side: Side, st: LevelStats, deadline: float, node_cap: int, max_bytes
                 yield
                 next_yield = perf() + slice_seconds
     st.nodes = nodes
-    level = builder.build()
+    level = yield from builder.build_steps()
     st.bytes = held + level.nbytes
     return level
