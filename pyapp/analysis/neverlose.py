@@ -52,8 +52,12 @@ PROVER_PEGS = 32
 pegs: no answer after 120 CPU s and 11.6 million stored positions), and the second portfolio would only halve
 the wide beams' time: those positions are searched with the solver's own portfolio alone."""
 SHARED = True
-"""Positions of up to :data:`PROVER_PEGS` pegs also run one level search for all their jumps at once
-(:mod:`.sharedjumps`), as one more side of the turns."""
+SHARED_PEGS = 27
+"""Positions of up to this many pegs run one level search for all their jumps at once (:mod:`.sharedjumps`) as one
+more side of the turns, instead of the per-jump complete searches of the second portfolio.  Measured on the fixed
+positions of French d2 -> d6 games (10 CPU s each, CPU s per position, main against the shared search beside both
+portfolios against the shared search instead of the second): 22-27 pegs 1.4-2.3 s instead of 2.4-6.2 s, but at 28-31
+pegs, where it does not finish, it only takes time from the others (4.8-6.9 s instead of 2.9-3.8 s)."""
 TOGETHER_FROM = 1
 """The round of the turns from which the shared search runs (:func:`pyapp.analysis.turns.turns_steps`)."""
 VERDICT = "verdict:"
@@ -115,6 +119,11 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
     return out
 
 
+def shares(problem: Problem) -> bool:
+    """True when never-lose runs the shared level search of every jump for ``problem`` (:data:`SHARED_PEGS`)."""
+    return SHARED and problem.goal.definite and problem.start.bit_count() <= SHARED_PEGS
+
+
 def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int]]]], budget: Budget
                   ) -> Generator[Progress, None, NeverLose]:
     """A definite goal: the position and one position per class of jumps decided side by side in turns
@@ -141,10 +150,10 @@ def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int
             out.status, out.line = "winnable", [first, *out.jumps.lines[first]]
 
     problems = [problem, *(Problem(board, apply_jump(start, members[0][0]), goal) for members in classes)]
-    small = start.bit_count() - 1 <= PROVER_PEGS
-    portfolios = PORTFOLIOS if small else PORTFOLIOS[:1]
     together = shared_for(problem, max_bytes=budget.ceiling() // 2, slice_seconds=budget.slice_seconds) \
-        if small and SHARED else None
+        if shares(problem) else None
+    # the shared search stands in for the per-jump complete searches (the second portfolio)
+    portfolios = PORTFOLIOS if together is None and start.bit_count() - 1 <= PROVER_PEGS else PORTFOLIOS[:1]
     steps = turns_steps(problems, budget, wanted=wanted, on_result=on_result, portfolios=portfolios,
                         together=together, together_from=TOGETHER_FROM)
     told = False

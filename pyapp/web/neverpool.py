@@ -97,8 +97,7 @@ def plan_steps(problem: Problem, max_seconds: float | None,
 
 def sharing(problem: Problem) -> bool:
     """True when never-lose runs the shared level search of every jump for ``problem`` (and the pool asks it)."""
-    return neverlose_module.SHARED and problem.start.bit_count() - 1 <= neverlose_module.PROVER_PEGS \
-        and shared_for(problem) is not None
+    return neverlose_module.shares(problem) and shared_for(problem) is not None
 
 
 def asked_position(problem: Problem, decide: str) -> int:
