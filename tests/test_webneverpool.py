@@ -75,8 +75,8 @@ def test_merged_shares_are_the_one_worker_answer_and_kept_for_the_game(game, fre
 
 def test_a_share_left_out_is_answered_from_the_engines_table_or_said_unknown(game, fresh_tables):
     plan, parts = _shares(game, fresh_tables)
-    left = plan["shares"][2]  # a jump's (the second is every jump's at once: left out too)
-    without = [p if p["decide"] not in (left, "jumps") else None for p in parts]
+    left = plan["shares"][1]
+    without = [p if p["decide"] != left else None for p in parts]
     assert "no share answered" in merge({**game, "parts": without})["error"]
     out = merge({**game, "parts": without, "cancelled": True})["ok"]
     assert [u["reason"] for u in out["unknown"]] == ["cancelled"] * len(out["unknown"]) and out["unknown"]
@@ -89,10 +89,11 @@ def test_the_jumps_share_answers_every_class_alone(game, fresh_tables):
     one = run(game)
     fresh_tables()
     plan, parts = _shares(game, fresh_tables)
-    assert plan["shares"][1] == "jumps"
-    together = parts[1]
+    assert "jumps" not in plan["shares"]
+    together = run({**game, "decide": "jumps"})
+    fresh_tables()
     assert together["method"] == "shared level search"
-    assert {a["decide"] for a in together["answers"]} == set(plan["shares"][2:])
+    assert {a["decide"] for a in together["answers"]} == set(plan["shares"][1:])
     assert together["status"] == ("solved" if one["status"] == "winnable" else "impossible")
     got = merge({**game, "parts": [parts[0], together]})["ok"]  # no per-jump share at all
     assert got["status"] == one["status"] and got["good"] == one["good"]
@@ -102,7 +103,8 @@ def test_the_jumps_share_answers_every_class_alone(game, fresh_tables):
 
 def test_a_merge_refuses_a_jumps_share_that_does_not_check(game, fresh_tables):
     plan, parts = _shares(game, fresh_tables)
-    together = parts[1]
+    together = run({**game, "decide": "jumps"})
+    fresh_tables()
     solved = next(a for a in together["answers"] if a["status"] == "solved")
     lost = next((a for a in together["answers"] if a["status"] == "impossible"), None)
     cases = [
@@ -122,7 +124,7 @@ def test_a_merge_refuses_a_jumps_share_that_does_not_check(game, fresh_tables):
 
 def test_a_merge_refuses_shares_that_do_not_check(game, fresh_tables):
     plan, parts = _shares(game, fresh_tables)
-    solved = next(p for p in parts if p["status"] == "solved" and p["decide"] not in ("position", "jumps"))
+    solved = next(p for p in parts if p["status"] == "solved" and p["decide"] != "position")
     cases = [
         ([{**solved, "moves": solved["moves"][:-1]}], "does not replay to the goal"),
         ([{**solved, "decide": "a1-a3"}], "not a question of this position"),

@@ -11,13 +11,15 @@ decide them side by side on its pool instead (``static/panels/neverpool.mjs``), 
    runs as the one-worker request.  Otherwise the answer is ``{"shares": [...]}``: the questions not in
    the table, each ``position`` (the position's own verdict) or the first jump of a class of symmetric
    jumps (:func:`pyapp.analysis.hint._classes`, as the one-worker request groups them) in notation.
-   Where never-lose would run the shared level search of every jump at once (:mod:`pyapp.analysis.sharedjumps`),
-   that search is one more question, ``jumps``, second in the list.
 2. ``never_lose`` with ``decide`` (one of those), in a pool worker (:func:`share_steps`): that one
    position searched through the pool worker's own table on the share's budget; the answer is the
-   solver's (``status``, ``reason``, ``moves`` from the position after the jump, ``nodes``).  The ``jumps``
-   share answers ``answers``: one such answer per class it decided (named by the class's first jump), and
+   solver's (``status``, ``reason``, ``moves`` from the position after the jump, ``nodes``).  ``decide``
+   ``jumps`` runs the shared level search of every class at once (:mod:`pyapp.analysis.sharedjumps`) and
+   answers ``answers``: one such answer per class it decided (named by the class's first jump), and
    ``status`` ``solved`` when one of them is, ``impossible`` when every class is lost, else ``unknown``.
+   The plan does not list it: alone in a worker it cannot drop the classes the other questions decide, and
+   then costs the whole search (12.4 CPU s in CPython on a 21-peg French position whose jumps the per-jump
+   questions decide in about one); the merge takes and checks it when a caller asks it.
 3. ``never_lose_merge``, in the page's engine worker (:func:`merge_request`): every share checked (a
    question of this position, none twice, every ``solved`` line replayed to the goal, every
    ``impossible`` with its named proof; the ``jumps`` share's answers each checked so, and a question answered
@@ -33,7 +35,6 @@ import time
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from ..analysis import neverlose as neverlose_module
 from ..analysis.hint import _classes, file_class, order_as
 from ..analysis.neverlose import NeverLose, conclude
 from ..analysis.neverlose_exact import never_lose_exact
@@ -90,14 +91,7 @@ def plan_steps(problem: Problem, max_seconds: float | None,
         [name for name, pos in asked.items() if not _known(table, pos)]
     if len(shares) < 2:
         return (yield from webplay.never_lose_job(problem, max_seconds, history))
-    if len(shares) > 2 and sharing(problem):
-        shares.insert(1 if shares[0] == POSITION else 0, JUMPS)
     return {"shares": shares, "seconds": round(time.perf_counter() - t0, 3)}
-
-
-def sharing(problem: Problem) -> bool:
-    """True when never-lose runs the shared level search of every jump for ``problem`` (and the pool asks it)."""
-    return neverlose_module.shares(problem) and shared_for(problem) is not None
 
 
 def asked_position(problem: Problem, decide: str) -> int:

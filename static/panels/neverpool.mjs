@@ -8,9 +8,7 @@
 //      it is free), each on its lane's share of the time left of the check's budget; a question whose
 //      answer no longer matters is left out (skip): the position's own once a jump is proved good (the
 //      position is then winnable), every jump's once the position is proved lost, the jump that starts
-//      the position's solution once that is found (the merge answers it from the engine's table); the
-//      "jumps" question (one level search for every jump at once, where the plan asks it) has a lane of its
-//      own for the whole budget, the others share the rest, and a jump it decides is left out;
+//      the position's solution once that is found (the merge answers it from the engine's table);
 //   3. the merge, in the engine worker ("never_lose_merge"): every solution replayed, every proof kept,
 //      all of it recorded in the engine's table (an undo or a revisit then answers at once), the jumps
 //      filed into the one-worker answer, with `workers`.
@@ -27,7 +25,6 @@ import { spreadRequests } from "../engine/pool.mjs";
 const CANCEL_GRACE_MS = 1000;
 const SHOW_MS = 250;
 const POSITION = "position";
-const JUMPS = "jumps";
 const firstJump = (move) => move.split("-").slice(0, 2).join("-");
 
 /** Whether a check should go to the pool: the device has the cores and the pool is up, or ?workers=N. */
@@ -84,8 +81,6 @@ function spread(pool, args, shares, t0, { onVerdict, onPool }) {
   const answers = new Array(n).fill(null);
   const nodes = new Array(n).fill(0);
   const at = shares.indexOf(POSITION);
-  const together = shares.indexOf(JUMPS);
-  const lanes = together >= 0 ? Math.max(1, pool.size - 1) : pool.size; // for the questions of one position each
   let launched = 0;
   let shown = { at: -Infinity, done: -1 };
   // the note follows every answer, and the nodes at most every SHOW_MS (each pool worker reports every slice)
@@ -100,9 +95,8 @@ function spread(pool, args, shares, t0, { onVerdict, onPool }) {
   // shares it out), counted when it starts
   const argsOf = (decide) => {
     const left = Math.max(0.1, args.max_seconds - (performance.now() - t0) / 1000);
-    if (decide === JUMPS) return { ...args, decide, max_seconds: left };
-    const waiting = Math.max(1, n - (together >= 0 ? 1 : 0) - launched++);
-    return { ...args, decide, max_seconds: Math.min(left, (left * lanes) / waiting) };
+    const waiting = Math.max(1, n - launched++);
+    return { ...args, decide, max_seconds: Math.min(left, (left * pool.size) / waiting) };
   };
   let job = null;
   const settle = () => {
@@ -116,14 +110,6 @@ function spread(pool, args, shares, t0, { onVerdict, onPool }) {
       onVerdict("winnable");
       const i = whole.moves.length ? shares.indexOf(firstJump(whole.moves[0])) : -1;
       if (i >= 0 && !answers[i]) job.skip(i);
-    }
-    for (const a of answers[together]?.answers ?? []) {
-      const i = shares.indexOf(a.decide);
-      if (i >= 0 && !answers[i]) job.skip(i);
-    }
-    if (answers[together]?.status === "impossible") {
-      onVerdict("lost");
-      if (at >= 0 && !answers[at]) job.skip(at);
     }
     if (answers.some((a, i) => i !== at && a?.status === "solved")) {
       onVerdict("winnable");
