@@ -15,7 +15,9 @@ It uses the Hint budget (``DEFAULT_HINT_SECONDS``) and Hint's filing rules (the 
 included), only driving the solver's step generator instead of blocking on it.  Toward a definite goal
 the searches of the position and of its jumps run side by side in turns that double
 (:func:`pyapp.analysis.turns.turns_steps`): a jump whose position is winnable usually needs a fraction of
-a second, a losing one may need seconds for its proof, and neither waits on the other's share.  Every search goes
+a second, a losing one may need seconds for its proof, and neither waits on the other's share.  On positions of
+up to :data:`SHARED_PEGS` pegs one level search for every jump at once (:mod:`.sharedjumps`) runs beside them, as
+long as they do each round, and proves the losing jumps the beams leave open.  Every search goes
 through the game's table of proved positions (:mod:`.proven`): the position after a jump on a line
 already found, an undo, or a position proved lost before is answered at once, and nothing proved is
 searched twice.
