@@ -176,7 +176,7 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
         if shared is not None and round_ >= together_from and not budget.over():
             settle_shared()
             if shared.live():
-                yield from shared.turn(budget.clock() - began if todo else None)
+                yield from shared.turn(budget, budget.clock() - began if todo else None)
                 settle_shared()
         turn *= 2
         round_ += 1
@@ -240,8 +240,9 @@ class _Shared:
     def live(self) -> bool:
         return not self.ended and self.together.open()
 
-    def turn(self, seconds: float | None) -> Generator[Progress, None, None]:
-        """Run for ``seconds`` more of its own time (None: until it ends or the budget is over)."""
+    def turn(self, whole: Budget, seconds: float | None) -> Generator[Progress, None, None]:
+        """Run for ``seconds`` more of its own time (None: until it ends) or until ``whole``, the budget of all
+        the searches, or its own is over."""
         assert self.steps is not None
         until = None if seconds is None else self.clock() + seconds
         self.clock.resume()
@@ -250,7 +251,8 @@ class _Shared:
                 p = next(self.steps)
                 self.clock.pause()
                 yield self.budget.progress(entries=p.entries, depth=p.depth)
-                if self.budget.over() or (until is not None and self.clock() >= until) or not self.together.open():
+                if whole.over() or self.budget.over() or (until is not None and self.clock() >= until) \
+                        or not self.together.open():
                     return
                 self.clock.resume()
         except StopIteration:
