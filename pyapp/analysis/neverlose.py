@@ -54,12 +54,14 @@ PROVER_PEGS = 32
 pegs: no answer after 120 CPU s and 11.6 million stored positions), and the second portfolio would only halve
 the wide beams' time: those positions are searched with the solver's own portfolio alone."""
 SHARED = True
-SHARED_PEGS = 27
+SHARED_PEGS = 22
 """Positions of up to this many pegs run one level search for all their jumps at once (:mod:`.sharedjumps`) as one
-more side of the turns, instead of the per-jump complete searches of the second portfolio.  Measured on the fixed
-positions of French d2 -> d6 games (10 CPU s each, CPU s per position, main against the shared search beside both
-portfolios against the shared search instead of the second): 22-27 pegs 1.4-2.3 s instead of 2.4-6.2 s, but at 28-31
-pegs, where it does not finish, it only takes time from the others (4.8-6.9 s instead of 2.9-3.8 s)."""
+more side of the turns, instead of the per-jump complete searches of the second portfolio.  Measured on fixed
+positions of random games (10 CPU s each; CPU s per position and jump verdicts left unknown, against both
+portfolios alone): French d2 -> d6 at 22-27 pegs 1.5-2.3 s instead of 2.4-6.2 s, the same verdicts; German e5 -> e5
+at 19-21 pegs 3.3-6.9 s instead of 5.0-8.3 s, but at 23-25 pegs, where the shared search does not finish in the
+budget, 2 to 4 more unknown jumps per position (the per-jump complete searches prove some of the losing ones); at
+28-31 French pegs it only took time from the others.  So the bound is the German one."""
 TOGETHER_FROM = 1
 """The round of the turns from which the shared search runs (:func:`pyapp.analysis.turns.turns_steps`)."""
 VERDICT = "verdict:"
