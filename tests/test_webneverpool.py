@@ -75,13 +75,51 @@ def test_merged_shares_are_the_one_worker_answer_and_kept_for_the_game(game, fre
 
 def test_a_share_left_out_is_answered_from_the_engines_table_or_said_unknown(game, fresh_tables):
     plan, parts = _shares(game, fresh_tables)
-    without = [p if p["decide"] != plan["shares"][1] else None for p in parts]
+    left = plan["shares"][1]
+    without = [p if p["decide"] != left else None for p in parts]
     assert "no share answered" in merge({**game, "parts": without})["error"]
     out = merge({**game, "parts": without, "cancelled": True})["ok"]
     assert [u["reason"] for u in out["unknown"]] == ["cancelled"] * len(out["unknown"]) and out["unknown"]
-    run({**game, "decide": plan["shares"][1]})  # proved in this (engine) worker: the merge takes it from the table
+    run({**game, "decide": left})  # proved in this (engine) worker: the merge takes it from the table
     out = merge({**game, "parts": without})["ok"]
     assert not out["unknown"] and out["status"] == "winnable"
+
+
+def test_the_jumps_share_answers_every_class_alone(game, fresh_tables):
+    one = run(game)
+    fresh_tables()
+    plan, parts = _shares(game, fresh_tables)
+    assert "jumps" not in plan["shares"]
+    together = run({**game, "decide": "jumps"})
+    fresh_tables()
+    assert together["method"] == "shared level search"
+    assert {a["decide"] for a in together["answers"]} == set(plan["shares"][1:])
+    assert together["status"] == ("solved" if one["status"] == "winnable" else "impossible")
+    got = merge({**game, "parts": [parts[0], together]})["ok"]  # no per-jump share at all
+    assert got["status"] == one["status"] and got["good"] == one["good"]
+    assert [b["jump"] for b in got["bad"]] == [b["jump"] for b in one["bad"]]  # (proved another way)
+    assert not got["unknown"]
+
+
+def test_a_merge_refuses_a_jumps_share_that_does_not_check(game, fresh_tables):
+    plan, parts = _shares(game, fresh_tables)
+    together = run({**game, "decide": "jumps"})
+    fresh_tables()
+    solved = next(a for a in together["answers"] if a["status"] == "solved")
+    lost = next((a for a in together["answers"] if a["status"] == "impossible"), None)
+    cases = [
+        ([{**together, "answers": [{**solved, "moves": solved["moves"][:-1]}]}], "does not replay to the goal"),
+        ([{**together, "answers": [{**solved, "decide": "position"}]}], "not a class of jumps"),
+        ([{**together, "answers": [{**solved, "status": "unknown", "reason": "budget"}]}], "only decided answers"),
+        ([together, together], "two shares answered 'jumps'"),
+    ]
+    own = next(p for p in parts if p["decide"] == solved["decide"])
+    cases.append(([{**own, "status": "impossible", "reason": "a claim", "moves": []}, together], "the shares disagree"))
+    if lost is not None:
+        cases.append(([{**together, "answers": [{**lost, "reason": ""}]}], "must say why"))
+    for bad, message in cases:
+        out = merge({**game, "parts": bad, "cancelled": True})
+        assert message in out.get("error", ""), (message, out)
 
 
 def test_a_merge_refuses_shares_that_do_not_check(game, fresh_tables):

@@ -15,7 +15,9 @@ It uses the Hint budget (``DEFAULT_HINT_SECONDS``) and Hint's filing rules (the 
 included), only driving the solver's step generator instead of blocking on it.  Toward a definite goal
 the searches of the position and of its jumps run side by side in turns that double
 (:func:`pyapp.analysis.turns.turns_steps`): a jump whose position is winnable usually needs a fraction of
-a second, a losing one may need seconds for its proof, and neither waits on the other's share.  Every search goes
+a second, a losing one may need seconds for its proof, and neither waits on the other's share.  On positions of
+up to :data:`SHARED_PEGS` pegs one level search for every jump at once (:mod:`.sharedjumps`) runs beside them, as
+long as they do each round, and proves the losing jumps the beams leave open.  Every search goes
 through the game's table of proved positions (:mod:`.proven`): the position after a jump on a line
 already found, an undo, or a position proved lost before is answered at once, and nothing proved is
 searched twice.
@@ -32,6 +34,7 @@ from ..core.problem import Problem, Result
 from ..exact.count import memo_steps
 from .hint import DEFAULT_HINT_SECONDS, Hint, _classes, file_class, order_as
 from .proven import decide_steps
+from .sharedjumps import shared_for
 from .turns import turns_steps
 
 SLICE_SECONDS = 0.05
@@ -50,6 +53,17 @@ PROVER_PEGS = 32
 """Above this many pegs the complete search does not finish in a never-lose budget (German e5 -> e5 at 41
 pegs: no answer after 120 CPU s and 11.6 million stored positions), and the second portfolio would only halve
 the wide beams' time: those positions are searched with the solver's own portfolio alone."""
+SHARED = True
+SHARED_PEGS = 22
+"""Positions of up to this many pegs run one level search for all their jumps at once (:mod:`.sharedjumps`) as one
+more side of the turns, instead of the per-jump complete searches of the second portfolio.  Measured on fixed
+positions of random games (10 CPU s each; CPU s per position and jump verdicts left unknown, against both
+portfolios alone): French d2 -> d6 at 22-27 pegs 1.5-2.3 s instead of 2.4-6.2 s, the same verdicts; German e5 -> e5
+at 19-21 pegs 3.3-6.9 s instead of 5.0-8.3 s, but at 23-25 pegs, where the shared search does not finish in the
+budget, 2 to 4 more unknown jumps per position (the per-jump complete searches prove some of the losing ones); at
+28-31 French pegs it only took time from the others.  So the bound is the German one."""
+TOGETHER_FROM = 1
+"""The round of the turns from which the shared search runs (:func:`pyapp.analysis.turns.turns_steps`)."""
 VERDICT = "verdict:"
 """The note of the progress report that carries the position's own status, before the jumps are filed."""
 
@@ -109,6 +123,11 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
     return out
 
 
+def shares(problem: Problem) -> bool:
+    """True when never-lose runs the shared level search of every jump for ``problem`` (:data:`SHARED_PEGS`)."""
+    return SHARED and problem.goal.definite and problem.start.bit_count() <= SHARED_PEGS
+
+
 def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int]]]], budget: Budget
                   ) -> Generator[Progress, None, NeverLose]:
     """A definite goal: the position and one position per class of jumps decided side by side in turns
@@ -135,8 +154,12 @@ def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int
             out.status, out.line = "winnable", [first, *out.jumps.lines[first]]
 
     problems = [problem, *(Problem(board, apply_jump(start, members[0][0]), goal) for members in classes)]
-    portfolios = PORTFOLIOS if start.bit_count() - 1 <= PROVER_PEGS else PORTFOLIOS[:1]
-    steps = turns_steps(problems, budget, wanted=wanted, on_result=on_result, portfolios=portfolios)
+    together = shared_for(problem, max_bytes=budget.ceiling() // 2, slice_seconds=budget.slice_seconds) \
+        if shares(problem) else None
+    # the shared search stands in for the per-jump complete searches (the second portfolio)
+    portfolios = PORTFOLIOS if together is None and start.bit_count() - 1 <= PROVER_PEGS else PORTFOLIOS[:1]
+    steps = turns_steps(problems, budget, wanted=wanted, on_result=on_result, portfolios=portfolios,
+                        together=together, together_from=TOGETHER_FROM)
     told = False
     try:
         while True:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..core.budget import Budget, Clock, Progress
 from ..core.problem import Problem, Result
@@ -33,6 +34,25 @@ from .proven import Proven, decide_steps, table_for
 
 FIRST_TURN = 0.05
 """Seconds of its own time each search has after the first round (then 0.1, 0.2, ...)."""
+
+
+class Together(Protocol):
+    """One search that answers several of the problems at once (:class:`pyapp.analysis.sharedjumps.SharedJumps`)."""
+
+    def drop(self, index: int) -> None:
+        """Problem ``index`` is answered or no longer wanted: search no further for it."""
+
+    def open(self) -> bool:
+        """True while it has a problem left to answer."""
+
+    def steps(self, budget: Budget) -> Generator[Progress, None, bool]:
+        """Search on ``budget``, yielding progress; True when it has answered all it could."""
+
+    def take(self) -> dict[int, Result]:
+        """The answers proved since the last call, by problem index."""
+
+    def how_far(self) -> str:
+        """What it says when stopped before the end."""
 
 
 class TaskClock:
@@ -81,7 +101,8 @@ class _Task:
 def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST_TURN,
                 wanted: Callable[[int], bool] = lambda i: True,
                 on_result: Callable[[int, Result], object] | None = None,
-                table: Proven | None = None, portfolios: tuple[tuple[int, ...] | None, ...] = (None,)
+                table: Proven | None = None, portfolios: tuple[tuple[int, ...] | None, ...] = (None,),
+                together: Together | None = None, together_from: int = 1
                 ) -> Generator[Progress, None, list[Result | None]]:
     """Decide ``problems`` (one board and goal) side by side on ``budget``; yield its progress; return
     each one's :class:`Result` in order (None for one dropped by ``wanted`` before it answered).
@@ -92,7 +113,10 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
     is searched once per entry, with those beam widths (:func:`pyapp.search.solver.search`; None: the
     solver's own), side by side, the ``k``-th from round ``k`` on; the first to decide answers and the others
     stop (a winnable position is often found soonest by the wide beams, a lost one proved soonest by the
-    complete search, which comes early when the beams are few)."""
+    complete search, which comes early when the beams are few).  ``together``: one more search that answers
+    several problems at once (the shared level search of a position's jumps), from round ``together_from`` on:
+    each round it runs as long as all the other searches of that round together (alone once they are done);
+    what it proves is recorded in the table, and the problems answered elsewhere are dropped from it."""
     if not problems:
         return []
     table = table_for(problems[0]) if table is None else table
@@ -114,7 +138,21 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
     def open_tasks() -> list[_Task]:
         return [t for t in tasks if answers[t.index] is None and not t.ended and wanted(t.index)]
 
-    while not budget.over() and (todo := open_tasks()):
+    shared = _Shared(together, budget) if together is not None else None
+
+    def settle_shared() -> None:
+        if shared is None:
+            return
+        for i, result in shared.together.take().items():
+            if answers[i] is None and wanted(i):
+                table.record(problems[i], result)
+                finish(i, result)
+        for i in range(len(problems)):
+            if answers[i] is not None or not wanted(i):
+                shared.together.drop(i)
+
+    while not budget.over() and ((todo := open_tasks()) or (shared is not None and shared.live())):
+        began = budget.clock()
         for task in todo:
             i = task.index
             if answers[i] is not None or not wanted(i) or task.rank > round_:
@@ -135,8 +173,15 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
                 task.ended = done
                 if done.status != "unknown":
                     finish(i, done)
+        if shared is not None and round_ >= together_from and not budget.over():
+            settle_shared()
+            if shared.live():
+                yield from shared.turn(budget, budget.clock() - began if todo else None)
+                settle_shared()
         turn *= 2
         round_ += 1
+    if shared is not None:
+        shared.close()
     # the budget is spent: each search still running answers what it has (``unknown``, how far it got)
     for task in tasks:
         i = task.index
@@ -179,3 +224,43 @@ def _close(task: _Task) -> None:
     if task.steps is not None:
         task.steps.close()
         task.steps = None
+
+
+class _Shared:
+    """The ``together`` search of :func:`turns_steps`, on its own clock (the whole budget, as each task has)."""
+
+    def __init__(self, together: Together, budget: Budget) -> None:
+        self.together = together
+        self.clock = TaskClock(budget.clock)
+        self.budget = Budget(budget.max_seconds, budget.remaining_nodes(), budget.max_bytes,
+                             slice_seconds=budget.slice_seconds, parent=budget, clock=self.clock)
+        self.steps: Generator[Progress, None, bool] | None = together.steps(self.budget)
+        self.ended = False
+
+    def live(self) -> bool:
+        return not self.ended and self.together.open()
+
+    def turn(self, whole: Budget, seconds: float | None) -> Generator[Progress, None, None]:
+        """Run for ``seconds`` more of its own time (None: until it ends) or until ``whole``, the budget of all
+        the searches, or its own is over."""
+        assert self.steps is not None
+        until = None if seconds is None else self.clock() + seconds
+        self.clock.resume()
+        try:
+            while True:
+                p = next(self.steps)
+                self.clock.pause()
+                yield self.budget.progress(entries=p.entries, depth=p.depth)
+                if whole.over() or self.budget.over() or (until is not None and self.clock() >= until) \
+                        or not self.together.open():
+                    return
+                self.clock.resume()
+        except StopIteration:
+            self.ended = True
+        finally:
+            self.clock.pause()
+
+    def close(self) -> None:
+        if self.steps is not None:
+            self.steps.close()
+            self.steps = None

@@ -132,7 +132,7 @@ class Learner:
             return level
         side.add(found)
         st.learned = self.learned
-        kept = side.filter(level)
+        kept = yield from side.filter_steps(level)
         st.pruned += n - len(kept)
         return kept
 

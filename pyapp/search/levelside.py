@@ -28,6 +28,9 @@ from .compiled import Tables, build_tables
 RUN = 1 << 18
 """Keys per sorted run while a level is built (bounds the temporary Python list of a sort)."""
 
+FILTER_PAUSE = 1 << 15
+"""Keys checked between two pauses of :meth:`Side.filter_steps` (tens of ms in CPython)."""
+
 SORT_OVERHEAD = 80
 """Bytes per key a sort of one run holds temporarily (a Python int and its list slot, with slack)."""
 
@@ -107,13 +110,22 @@ class Side:
 
     def filter(self, level: KeySet) -> KeySet:
         """The keys of ``level`` whose positions no pagoda of this side rules out."""
+        steps = self.filter_steps(level)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as stop:
+                return stop.value
+
+    def filter_steps(self, level: KeySet, pause: int = FILTER_PAUSE) -> Generator[None, None, KeySet]:
+        """:meth:`filter`, pausing every ``pause`` keys (a level of millions takes seconds in CPython)."""
         t = self.tables
         cc, hh, bias = t.check_c, t.check_h, t.x0_bias
         wt = self.weight_tables
         nw = len(wt)
         layout = self.codec._layout
         keep = []
-        for key in level:
+        for i, key in enumerate(level, 1):
             pos = 0
             for tb, v in zip(layout, key.to_bytes(8, "little")):
                 pos |= tb[v]
@@ -122,6 +134,8 @@ class Side:
                 x += tb[v]
             if (x + cc) & hh == hh:
                 keep.append(key)
+            if not i % pause:
+                yield
         return level if len(keep) == len(level) else KeySet.from_sorted(array("Q", keep))
 
 
@@ -215,7 +229,7 @@ def expand(side: Side, st: LevelStats, deadline: float, node_cap: int, max_bytes
         count += 1
         if not count & 255:
             if len(builder.buffer) >= RUN:
-                builder._flush()
+                yield from builder.flush_steps()  # its merges pause: a slice is never held up by them
                 add = builder.buffer.append
             st.nodes = nodes
             st.bytes = held + builder.nbytes + RUN * SORT_OVERHEAD
@@ -226,6 +240,6 @@ def expand(side: Side, st: LevelStats, deadline: float, node_cap: int, max_bytes
                 yield
                 next_yield = perf() + slice_seconds
     st.nodes = nodes
-    level = builder.build()
+    level = yield from builder.build_steps()
     st.bytes = held + level.nbytes
     return level

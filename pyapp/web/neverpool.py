@@ -13,10 +13,17 @@ decide them side by side on its pool instead (``static/panels/neverpool.mjs``), 
    jumps (:func:`pyapp.analysis.hint._classes`, as the one-worker request groups them) in notation.
 2. ``never_lose`` with ``decide`` (one of those), in a pool worker (:func:`share_steps`): that one
    position searched through the pool worker's own table on the share's budget; the answer is the
-   solver's (``status``, ``reason``, ``moves`` from the position after the jump, ``nodes``).
+   solver's (``status``, ``reason``, ``moves`` from the position after the jump, ``nodes``).  ``decide``
+   ``jumps`` runs the shared level search of every class at once (:mod:`pyapp.analysis.sharedjumps`) and
+   answers ``answers``: one such answer per class it decided (named by the class's first jump), and
+   ``status`` ``solved`` when one of them is, ``impossible`` when every class is lost, else ``unknown``.
+   The plan does not list it: alone in a worker it cannot drop the classes the other questions decide, and
+   then costs the whole search (12.4 CPU s in CPython on a 21-peg French position whose jumps the per-jump
+   questions decide in about one); the merge takes and checks it when a caller asks it.
 3. ``never_lose_merge``, in the page's engine worker (:func:`merge_request`): every share checked (a
    question of this position, none twice, every ``solved`` line replayed to the goal, every
-   ``impossible`` with its named proof), recorded in the engine's table (so an undo, a revisit or the
+   ``impossible`` with its named proof; the ``jumps`` share's answers each checked so, and a question answered
+   by both must get the same status), recorded in the engine's table (so an undo, a revisit or the
    next position answers at once), the questions not shared answered from that table, and the jumps
    filed by Hint's rules into the one-worker answer (:func:`pyapp.web.play.never_lose_json`), with
    ``workers``.  The survival funnel is not counted on this path (``solutions`` None).
@@ -32,6 +39,7 @@ from ..analysis.hint import _classes, file_class, order_as
 from ..analysis.neverlose import NeverLose, conclude
 from ..analysis.neverlose_exact import never_lose_exact
 from ..analysis.proven import Proven, decide_steps, table_for
+from ..analysis.sharedjumps import shared_for
 from ..core import fields
 from ..core.board import Board
 from ..core.budget import Budget, Progress
@@ -45,6 +53,8 @@ from . import play as webplay
 
 POSITION = "position"
 """The share that decides the position itself (the others name the first jump of a class)."""
+JUMPS = "jumps"
+"""The share that decides every class of jumps by one shared level search."""
 MAX_REASON_CHARS = 4000
 NOT_SEARCHED = "not searched (decided without it)"
 CANCELLED = "cancelled"
@@ -97,9 +107,36 @@ def asked_position(problem: Problem, decide: str) -> int:
 
 def share_steps(problem: Problem, decide: str, budget: Budget) -> Generator[Progress, None, dict]:
     """Step 2: one question decided through this worker's table on ``budget``."""
+    if decide == JUMPS:
+        return (yield from _jumps_share(problem, budget))
     after = asked_position(problem, decide)
     result = yield from decide_steps(Problem(problem.board, after, problem.goal), budget)
     return share_json(problem.board, decide, result)
+
+
+def _jumps_share(problem: Problem, budget: Budget) -> Generator[Progress, None, dict]:
+    """The ``jumps`` share: the shared level search of every class of jumps, what it decided recorded in this
+    worker's table too."""
+    shared = shared_for(problem, max_bytes=budget.ceiling() // 2, slice_seconds=budget.slice_seconds)
+    if shared is None:
+        raise PegError(f"'decide' {JUMPS!r} needs a position of a definite goal with two classes of jumps or more")
+    _, classes, asked = questions(problem)
+    names = list(asked)[1:]
+    table = table_for(problem)
+    for i, name in enumerate(names, 1):  # what this worker proved before needs no search
+        if table.answer(Problem(problem.board, asked[name], problem.goal)) is not None:
+            shared.drop(i)
+    done = yield from shared.steps(budget)
+    answers = []
+    for i, result in sorted(shared.take().items()):
+        table.record(Problem(problem.board, asked[names[i - 1]], problem.goal), result)
+        answers.append({**share_json(problem.board, names[i - 1], result), "nodes": 0})  # counted once, below
+    status = "solved" if any(a["status"] == "solved" for a in answers) else \
+        "impossible" if len(answers) == len(classes) and done else "unknown"
+    reason = None if status == "solved" else "every jump leads to a lost position" if status == "impossible" \
+        else f"{budget.why()}; {shared.how_far()}"
+    return {"decide": JUMPS, "status": status, "reason": reason, "moves": [], "answers": answers,
+            "nodes": shared.search.st.nodes, "method": "shared level search"}
 
 
 def share_json(board: Board, decide: str, result: Result) -> dict:
@@ -130,14 +167,20 @@ def _checked(problem: Problem, name: str, after: int, part: dict) -> Result:
 
 
 def _parts(problem: Problem, asked: dict[str, int], raw: Any) -> dict[str, Result]:
-    if not isinstance(raw, list) or len(raw) > len(asked):
-        raise PegError(f"'parts' must be a list of at most {len(asked)} share answers, not {fields.kind(raw)}")
+    if not isinstance(raw, list) or len(raw) > len(asked) + 1:
+        raise PegError(f"'parts' must be a list of at most {len(asked) + 1} share answers, not {fields.kind(raw)}")
     out: dict[str, Result] = {}
+    together: dict[str, Result] = {}
     for part in raw:
         if part is None:
             continue
         if not isinstance(part, dict):
             raise PegError(f"a share's answer must be an object, not {fields.kind(part)}")
+        if part.get("decide") == JUMPS:
+            if together:
+                raise PegError(f"two shares answered {JUMPS!r}")
+            together = _together(problem, asked, part)
+            continue
         name = part.get("decide")
         if not isinstance(name, str) or name not in asked:
             raise PegError(f"a share answered {str(name)[:40]!r}, which is not a question of this position "
@@ -145,6 +188,30 @@ def _parts(problem: Problem, asked: dict[str, int], raw: Any) -> dict[str, Resul
         if name in out:
             raise PegError(f"two shares answered {name!r}")
         out[name] = _checked(problem, name, asked[name], part)
+    for name, result in together.items():
+        own = out.get(name)
+        if own is not None and own.status != "unknown" and own.status != result.status:
+            raise PegError(f"the shares disagree on {name}: {own.status} alone, {result.status} in {JUMPS!r}")
+        if own is None or own.status == "unknown":
+            out[name] = result
+    return out
+
+
+def _together(problem: Problem, asked: dict[str, int], part: dict) -> dict[str, Result]:
+    """The ``jumps`` share's answers, each checked as a share of its own (a decided class only)."""
+    raw = part.get("answers")
+    if not isinstance(raw, list) or len(raw) > len(asked) - 1:
+        raise PegError(f"the share {JUMPS!r} must list at most {len(asked) - 1} answers, not {fields.kind(raw)}")
+    out: dict[str, Result] = {}
+    for answer in raw:
+        name = answer.get("decide") if isinstance(answer, dict) else None
+        if not isinstance(name, str) or name not in asked or name == POSITION or name in out:
+            raise PegError(f"the share {JUMPS!r} answered {str(name)[:40]!r}, not a class of jumps of this position "
+                           "once each")
+        result = _checked(problem, name, asked[name], answer)
+        if result.status == "unknown":
+            raise PegError(f"the share {JUMPS!r} lists only decided answers, not {name} unknown")
+        out[name] = result
     return out
 
 
@@ -180,7 +247,7 @@ def merge_request(args: dict) -> dict:
         table.record(problem, Result("solved", None, out.line, _end(problem.start, out.line)))
     elif out.status == "lost":
         table.record(problem, Result("impossible", out.reason, [], problem.start))
-    out.nodes = sum(r.nodes for r in got.values())
+    out.nodes = sum(fields.integer(p, "nodes", 0) or 0 for p in args["parts"] if isinstance(p, dict))
     out.seconds = out.jumps.seconds = fields.number(args, "seconds", 0.0)
     return {**webplay.never_lose_json(board, out, budget), "workers": workers, "cancelled": cancelled}
 

@@ -51,8 +51,9 @@ from __future__ import annotations
 import heapq
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Sequence
-from itertools import groupby
+from collections.abc import Generator, Iterable, Iterator, Sequence
+from itertools import groupby, islice
+from typing import TypeVar
 
 from ..board import Board
 
@@ -61,6 +62,11 @@ MAX_HOLES = 64
 
 KEY_BYTES = 8
 """Bytes per stored key (``array('Q')``)."""
+
+T = TypeVar("T")
+
+MERGE_PAUSE = 1 << 17
+"""Keys merged between two pauses of :meth:`KeySetBuilder.build_steps` (a few tens of ms in CPython)."""
 
 
 def _byte_tables(sources: Sequence[int], targets: Sequence[int], top: int) -> tuple[tuple[int, ...], ...]:
@@ -236,13 +242,18 @@ class KeySetBuilder:
             self._flush()
 
     def _flush(self) -> None:
+        drive_all(self.flush_steps())
+
+    def flush_steps(self, pause: int = MERGE_PAUSE) -> Generator[None, None, None]:
+        """Sort the buffer into a run; every 8 runs, merge them into one, pausing every ``pause`` keys of
+        the merge (a caller that must answer within a slice yields there)."""
         if self.buffer:
             run = array("Q", sorted(set(self.buffer)))
             self.stored += len(run)
             self.runs.append(run)
             self.buffer = array("Q")
             if len(self.runs) >= 8:
-                merged = _merge(self.runs)
+                merged = yield from merge_steps(self.runs, pause)
                 self.runs = [merged]
                 self.stored = len(merged)
 
@@ -252,13 +263,37 @@ class KeySetBuilder:
 
     def build(self) -> KeySet:
         """The set of every key added (the builder is emptied)."""
-        self._flush()
+        return drive_all(self.build_steps())
+
+    def build_steps(self, pause: int = MERGE_PAUSE) -> Generator[None, None, KeySet]:
+        """:meth:`build`, pausing every ``pause`` keys of its merges."""
+        yield from self.flush_steps(pause)
         runs, self.runs, self.stored = self.runs, [], 0
         if not runs:
             return KeySet()
-        return KeySet.from_sorted(runs[0] if len(runs) == 1 else _merge(runs))
+        return KeySet.from_sorted(runs[0] if len(runs) == 1 else (yield from merge_steps(runs, pause)))
 
 
-def _merge(runs: list[array]) -> array:
-    """Sorted, deduplicated merge of sorted runs."""
-    return array("Q", (k for k, _ in groupby(heapq.merge(*runs))))
+def merge_steps(runs: list[array], pause: int = MERGE_PAUSE) -> Generator[None, None, array]:
+    """Sorted, deduplicated merge of sorted runs, pausing every ``pause`` keys."""
+    out = array("Q")
+    for part in batched((k for k, _ in groupby(heapq.merge(*runs))), pause):
+        out.extend(part)
+        yield
+    return out
+
+
+def batched(keys: Iterable[int], size: int) -> Iterator[tuple[int, ...]]:
+    """``keys`` in tuples of ``size`` (the last one shorter)."""
+    it = iter(keys)
+    while part := tuple(islice(it, size)):
+        yield part
+
+
+def drive_all(steps: Generator[None, None, T]) -> T:
+    """Run a pausing generator to its value."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value
