@@ -74,6 +74,14 @@ class Winnable:
     def __len__(self) -> int:
         return sum(len(keys) for keys in self.levels.values())
 
+    def answered(self, pos: int) -> str:
+        """What answers the verdicts of ``pos`` and of the positions after its jumps, for the page's note."""
+        return "the exact winnable set of this game, no search"
+
+    def why_not(self, pos: int) -> str:
+        """Why ``pos`` cannot win, as the set proves it (:mod:`.partial` answers some positions otherwise)."""
+        return f"not among the {len(self):,} position{'' if len(self) == 1 else 's'} that can still win"
+
     @property
     def nbytes(self) -> int:
         return sum(keys.itemsize * len(keys) for keys in self.levels.values())

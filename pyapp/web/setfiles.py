@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..core.budget import drive
 from ..core.errors import PegError
+from ..exact.partial import PartialWinnable, partial
 from ..exact.store import decode, decode_ways, encode, encode_ways
 from ..exact.ways import ways_steps
 from ..exact.winnable import Winnable, winnable
@@ -44,15 +45,19 @@ def _checked(game: Game, data: dict[str, bytes]) -> Winnable:
 
 
 def _ways(win: Winnable) -> bytes | None:
+    if isinstance(win, PartialWinnable):  # the counts need every level: a partial set ships without them
+        return None
     try:
         return encode_ways(win, drive(ways_steps(win)))
     except OverflowError:  # a count past 2**64 - 1: the game ships without its survival funnel
         return None
 
 
-def compute_set(game: Game) -> bytes:
-    """The set file of ``game``, computed in this process."""
-    return encode(winnable(game.problem()))
+def compute_set(game: Game, whole: bytes | None = None) -> bytes:
+    """The set file of ``game``, computed in this process, or cut from ``whole`` (a checked file of its whole
+    set) when given: the levels from ``game.floor`` up when it has one (:mod:`pyapp.exact.partial`)."""
+    win = winnable(game.problem()) if whole is None else decode(whole, game.problem())
+    return encode(win if game.floor is None else partial(win, game.floor))
 
 
 def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:

@@ -44,6 +44,9 @@ class Game:
     goal: str
     artefact: bool = False
     """True when its set is committed in ``sets/`` instead of computed by each build (:mod:`.setfiles`)."""
+    floor: int | None = None
+    """When set, the file holds only the levels with at least this many pegs, the others answered through
+    complements (an own-hole game, :mod:`pyapp.exact.partial`): a whole set would be too big to download."""
 
     def problem(self) -> Problem:
         return make_problem(get_board(self.board), start=self.start, goal=self.goal)

@@ -1,0 +1,144 @@
+"""Winnable sets shipped from a level up (pyapp.exact.partial): the closure under complement they rest on,
+checked on whole sets; verdicts, losing jumps and lines equal to the whole set's on random reachable positions;
+and a damaged or inconsistent partial file refused with its reason."""
+
+from __future__ import annotations
+
+import json
+import random
+import struct
+from pathlib import Path
+
+import pytest
+
+from pyapp.analysis.neverlose_exact import line_from, never_lose_exact
+from pyapp.core.catalogue import get_board
+from pyapp.core.moves import apply_jump, legal_jumps
+from pyapp.core.problem import make_problem
+from pyapp.exact.partial import PartialWinnable, complement_closed, partial
+from pyapp.exact.setup import sides
+from pyapp.exact.store import MAGIC, StoreError, decode, decode_ways, encode
+from pyapp.exact.winnable import Winnable, clear_cache, register, winnable
+from pyapp.web.sets import Game, file_name
+
+ROOT = Path(__file__).resolve().parents[1]
+D1 = Game("english", "d1", "d1")
+
+
+@pytest.fixture(scope="module")
+def d1() -> Winnable:
+    """The whole English d1 -> d1 set (199,964 classes), from its committed file."""
+    return decode((ROOT / "sets" / file_name(D1)).read_bytes(), D1.problem())
+
+
+def _closed(win: Winnable) -> None:
+    board = win.problem.board
+    n, layout, canon = len(board), win.codec.layout, win.codec.canon
+    assert win.codec.group == sides(win.problem).codec.group  # the goal's symmetries fix the start too
+    for pegs, keys in win.levels.items():
+        flipped = sorted(canon(board.mask ^ layout(k)) for k in keys)
+        assert flipped == list(win.levels[n - pegs]), pegs
+
+
+def test_an_own_hole_games_set_is_closed_under_complement(d1):
+    _closed(d1)
+    assert complement_closed(D1.problem()) is None
+
+
+def test_closure_holds_on_a_computed_triangle_game_and_not_where_the_goal_is_elsewhere():
+    problem = make_problem(get_board("triangle5"), start="1", goal="1")
+    clear_cache()
+    win = winnable(problem)
+    assert len(win) and win.can_win(problem.start)
+    _closed(win)
+    other = make_problem(get_board("english"), start="d1", goal="d4")
+    assert complement_closed(other) is not None
+    with pytest.raises(ValueError, match="closed under complement"):
+        PartialWinnable(other, sides(other).wide_codec, floor=19)
+
+
+def _random_positions(win: Winnable, seed: int, games: int) -> list[list[int]]:
+    """Histories of seeded games: half of them play winnable jumps while one is left, half any jump."""
+    problem, rng, out = win.problem, random.Random(seed), []
+    for game in range(games):
+        history = [problem.start]
+        while jumps := legal_jumps(problem.board, history[-1]):
+            good = [j for j in jumps if win.can_win(apply_jump(history[-1], j))] if game % 2 else []
+            history.append(apply_jump(history[-1], rng.choice(good or jumps)))
+            out.append(list(history))
+    return out
+
+
+@pytest.mark.parametrize("floor", [18, 19])
+def test_partial_verdicts_equal_the_whole_sets(d1, floor):
+    part = decode(encode(partial(d1, floor)), D1.problem())
+    assert isinstance(part, PartialWinnable) and part.floor == floor
+    assert set(part.levels) == set(range(floor, 33))
+    board = D1.problem().board
+    seen = set()
+    for history in _random_positions(d1, floor, 40):
+        pos = history[-1]
+        seen.add(part.via(pos.bit_count()))
+        assert part.can_win(pos) == d1.can_win(pos), board.pegs(pos)
+        for jump in legal_jumps(board, pos):
+            assert part.can_win(apply_jump(pos, jump)) == d1.can_win(apply_jump(pos, jump))
+    assert seen == {"lookup", "search", "complement"}
+    assert part.searched > 0
+
+
+def test_never_lose_from_a_partial_set_matches_the_whole_set_and_its_lines_replay(d1):
+    problem, board = D1.problem(), D1.problem().board
+    part = partial(d1, 19)
+    histories = [h for h in _random_positions(d1, 7, 6) if 12 <= h[-1].bit_count() <= 20]
+    assert histories
+    for history in histories:
+        register(d1)
+        whole = never_lose_exact(board, problem.goal, history)
+        register(part)
+        got = never_lose_exact(board, problem.goal, history)
+        assert whole is not None and got is not None
+        assert (got.status, set(got.jumps.good), set(got.jumps.bad)) == \
+            (whole.status, set(whole.jumps.good), set(whole.jumps.bad))
+        assert got.answered and "shipped from 19 pegs up" in got.answered
+        if got.status == "winnable":
+            pos = history[-1]
+            for jump in got.line:
+                assert jump in legal_jumps(board, pos)
+                pos = apply_jump(pos, jump)
+            assert problem.goal.reached(pos)
+        for jump in got.jumps.bad:
+            assert got.jumps.reasons[jump].startswith("exact analysis")
+    register(d1)
+    assert line_from(part, problem.start)  # the whole game's line, read off the partial set
+
+
+def _with_header(data: bytes, change) -> bytes:
+    size = struct.unpack("<I", data[len(MAGIC):len(MAGIC) + 4])[0]
+    start = len(MAGIC) + 4
+    header = json.loads(data[start:start + size])
+    change(header)
+    head = json.dumps(header, separators=(",", ":")).encode()
+    return MAGIC + struct.pack("<I", len(head)) + head + data[start + size:]
+
+
+@pytest.mark.parametrize("damage, why", [
+    (lambda d: d[:-3], "short"),
+    (lambda d: d[:-20] + bytes(b ^ 1 for b in d[-20:]), "checksum"),
+    (lambda d: _with_header(d, lambda h: h.update({"from": 21})), "lacks some level"),
+    (lambda d: _with_header(d, lambda h: h.pop("closed")), "does not say how the rest is answered"),
+    (lambda d: _with_header(d, lambda h: h.update({"levels": h["levels"][:-1]})), "bytes of words"),
+    (lambda d: _with_header(d, lambda h: h.update({"kind": "winnable"})), "whole set that lacks some level"),
+])
+def test_a_damaged_partial_file_is_refused_with_its_reason(d1, damage, why):
+    data = encode(partial(d1, 20))
+    with pytest.raises(StoreError, match=why):
+        decode(damage(data), D1.problem())
+
+
+def test_a_partial_file_has_no_solution_counts_and_belongs_to_its_game_only(d1):
+    data = encode(partial(d1, 20))
+    part = decode(data, D1.problem())
+    with pytest.raises(StoreError, match="partial"):
+        decode_ways(data, part)
+    with pytest.raises(StoreError, match="not this problem"):
+        decode(data, make_problem(get_board("english"), start="d2", goal="d2"))
