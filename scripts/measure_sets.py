@@ -43,7 +43,7 @@ from pyapp.exact.partial import partial  # noqa: E402
 from pyapp.exact.store import decode, encode, encode_ways  # noqa: E402
 from pyapp.exact.ways import ways_steps  # noqa: E402
 from pyapp.exact.winnable import Winnable, clear_cache, register, winnable  # noqa: E402
-from pyapp.web.sets import Game, file_name  # noqa: E402
+from pyapp.web.sets import SHIPPED, Game, file_name  # noqa: E402
 
 
 def representatives(board_id: str) -> list[str]:
@@ -75,7 +75,7 @@ def games() -> list[tuple[str, str, str]]:
     return out
 
 
-GAMES_PER_FLOOR = 200
+GAMES_PER_FLOOR = 100
 """Seeded games played per floor measured (each answer of a position between the levels is timed)."""
 
 
@@ -146,6 +146,9 @@ def measure(board_id: str, start: str, goal: str, compute: float, save: str | No
             f.write(data)
     if floors:  # shipped from a level up: no solution counts (they need every level)
         row["floors"] = [measure_floor(win, floor) for floor in floors]
+        shipped = [g for g in SHIPPED if (g.board, g.start, g.goal) == (board_id, start, goal) and g.floor]
+        if shipped:
+            row.update(shipped="committed artefact", shipped_from=shipped[0].floor)
         clear_cache()
         return row
     t0 = time.process_time()

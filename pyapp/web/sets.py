@@ -12,6 +12,12 @@ never-lose verdict, losing jump and hint of that game is one lookup (:mod:`pyapp
 A file that fails its checks is refused with the reason, and the worker drops it from its caches and fetches
 it once more; until a good one arrives the search answers, so a damaged file is never trusted.
 
+The English own-hole games c1 -> c1, c2 -> c2, c3 -> c3 and d3 -> d3 (27.8 million classes and more, 28 MB
+and more as whole sets) ship only the levels with at least ``Game.floor`` pegs: their sets are closed under
+complement, and :class:`pyapp.exact.partial.PartialWinnable` answers the other levels exactly (through the
+complements, and between by a short search), so their answers are exact too, though not all one lookup, and
+they ship without the solutions left per position (those need every level).
+
 Which games ship, and why the others do not, is measured by ``scripts/measure_sets.py`` (classes,
 bytes, CPU; ``benchmarks/sets.json``): the French, German, asymmetric, Diamond and triangle 8 sets are
 estimated at hundreds of millions of positions or more, far past a download; triangle 7's fits in 4 MB
@@ -62,10 +68,17 @@ class Game:
         return f"{self.board}-{self.start}-{self.goal}"
 
 
+FLOORS = {"c1": 19}
+"""The fewest pegs of a shipped level of each English own-hole game whose whole set is too big to download
+(c1 -> c1: 27.8 million classes, 27.7 MB): chosen by ``scripts/measure_sets.py --floors`` (``benchmarks/sets.json``:
+from 19 pegs c1 -> c1 ships 5.8 MB, 47 MB of keys once decoded, and a never-lose answer that needs the search
+takes 8.9 ms at p95; from 18 pegs 9.5 MB, 77 MB of keys, 1.3 ms)."""
+
 SHIPPED: tuple[Game, ...] = (
     Game("english", "d4", "d4"), Game("triangle5", "1", "any"), Game("triangle6", "4", "any"),
     Game("english", "d1", "d1", artefact=True), Game("english", "d1", "d4", artefact=True),
     Game("english", "d2", "d2", artefact=True),
+    *(Game("english", hole, hole, artefact=True, floor=floor) for hole, floor in FLOORS.items()),
 )
 """The games whose winnable sets ship (sizes in ``index.json``)."""
 
@@ -110,6 +123,8 @@ def index_entry(game: Game, data: bytes, ways: bytes | None) -> dict:
              "board_start": catalogue.start, "board_goal": catalogue.goal, "images": images(game),
              "file": file_name(game), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
              "keys": sum(n for _, n in header["levels"]), "version": header["keys"]}
+    if "from" in header:
+        entry["from"] = header["from"]
     if ways is not None:
         entry.update(ways=file_name(game, "ways"), ways_bytes=len(ways), ways_sha256=hashlib.sha256(ways).hexdigest())
     return entry
