@@ -142,3 +142,14 @@ def test_a_partial_file_has_no_solution_counts_and_belongs_to_its_game_only(d1):
         decode_ways(data, part)
     with pytest.raises(StoreError, match="not this problem"):
         decode(data, make_problem(get_board("english"), start="d2", goal="d2"))
+
+
+def test_a_loaded_partial_set_answers_never_lose_but_the_exact_analyses_still_sweep_the_whole_set():
+    problem = make_problem(get_board("triangle5"), start="1", goal="1")
+    clear_cache()
+    whole = winnable(problem)
+    register(partial(whole, 9))
+    clear_cache()
+    again = winnable(problem)  # "Fewest moves" and the counts need every level: computed, not the loaded set
+    assert again.whole and again.levels == whole.levels
+    register(again)

@@ -62,6 +62,10 @@ class PartialWinnable(Winnable):
                        for a, over, c in board.lines for src, dst in ((a, c), (c, a))]
 
     @property
+    def whole(self) -> bool:
+        return False
+
+    @property
     def low(self) -> int:
         """The most pegs a position the complements answer can have (``n - K``)."""
         return self._holes - self.floor

@@ -67,6 +67,11 @@ class Winnable:
         keys = self.levels.get(pos.bit_count())
         return keys is not None and member(keys, self.codec.canon(pos))
 
+    @property
+    def whole(self) -> bool:
+        """True when every level of the set is held (:class:`~.partial.PartialWinnable` holds some)."""
+        return True
+
     def counts(self) -> dict[int, int]:
         """Winnable positions per peg count (up to the problem's symmetries)."""
         return {pegs: len(keys) for pegs, keys in sorted(self.levels.items(), reverse=True)}
@@ -139,6 +144,9 @@ def winnable_steps(problem: Problem, budget: Budget | None = None, forward: dict
     at once, each whole in a worker (:mod:`.twosided`), else sharded (:mod:`.sharded`).
     """
     hit = cached(problem) if wide else _CACHE.get(_cache_key(problem, wide))
+    if hit is not None and hit.whole:  # a set loaded from some level up (:mod:`.partial`) is not what callers sweep
+        return hit
+    hit = _CACHE.get(_cache_key(problem, wide))
     if hit is not None:
         return hit
     budget = budget or Budget()
