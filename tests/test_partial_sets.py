@@ -153,3 +153,27 @@ def test_a_loaded_partial_set_answers_never_lose_but_the_exact_analyses_still_sw
     again = winnable(problem)  # "Fewest moves" and the counts need every level: computed, not the loaded set
     assert again.whole and again.levels == whole.levels
     register(again)
+
+
+def test_the_worker_loads_the_shipped_c1_set_and_answers_never_lose_from_it_on_every_level():
+    from pyapp.web import api as webapi
+    game = Game("english", "c1", "c1", artefact=True, floor=19)
+    data = (ROOT / "sets" / file_name(game)).read_bytes()
+    loaded = json.loads(webapi.load_set(data))["ok"]
+    assert loaded["keys"] == 5_870_715  # the classes with at least 19 pegs (benchmarks/sets.json)
+    problem, rng = game.problem(), random.Random(3)
+    pos, moves, seen = problem.start, [], set()
+    while pos.bit_count() > 12:  # down through the held levels, the searched ones and the complemented ones
+        job = webapi.start("never_lose", json.dumps({"board": "english", "start": "c1", "goal": "c1",
+                                                     "moves": moves}))
+        while not (step := json.loads(job.step()))["done"]:
+            pass
+        result = step["result"]
+        assert result["method"] == "exact" and result["status"] == "winnable", result
+        assert "shipped from 19 pegs up" in result["answered"]
+        seen.add(result["answered"].split(": ", 1)[1])
+        src, over, dst = rng.choice(result["good"])
+        moves.append(f"{src}-{dst}")
+        pos = apply_jump(pos, next(j for j in legal_jumps(problem.board, pos)
+                                   if [problem.board.name_of[b] for b in j] == [src, over, dst]))
+    assert len(seen) >= 3, seen
