@@ -23,9 +23,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from pyapp.core.errors import PegError  # noqa: E402
-from pyapp.exact.partial import PartialWinnable  # noqa: E402
-from pyapp.exact.store import decode  # noqa: E402
-from pyapp.web.setfiles import compute_set  # noqa: E402
+from pyapp.web.setfiles import checked, compute_set  # noqa: E402
 from pyapp.web.sets import SHIPPED, file_name  # noqa: E402
 
 FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sets")
@@ -36,13 +34,9 @@ def refused(game) -> str | None:
     path = os.path.join(FOLDER, file_name(game))
     try:
         with open(path, "rb") as f:
-            win = decode(f.read(), game.problem())
+            checked(game, {"winnable": f.read()})
     except (OSError, PegError) as err:
         return str(err)
-    floor = win.floor if isinstance(win, PartialWinnable) else None
-    if floor != game.floor:
-        return f"holds the levels from {floor or 'the goal'} pegs up, the game ships them from " \
-               f"{game.floor or 'the goal'}"
     return None
 
 

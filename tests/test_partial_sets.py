@@ -177,3 +177,12 @@ def test_the_worker_loads_the_shipped_c1_set_and_answers_never_lose_from_it_on_e
         pos = apply_jump(pos, next(j for j in legal_jumps(problem.board, pos)
                                    if [problem.board.name_of[b] for b in j] == [src, over, dst]))
     assert len(seen) >= 3, seen
+
+
+def test_a_set_file_of_other_levels_than_the_game_ships_is_made_again(d1, tmp_path):
+    from pyapp.web.setfiles import checked
+    game = Game("english", "d1", "d1", artefact=True, floor=19)
+    assert checked(game, {"winnable": encode(partial(d1, 19))}).floor == 19
+    for other in (encode(partial(d1, 18)), encode(d1)):
+        with pytest.raises(StoreError, match="the game ships them from 19"):
+            checked(game, {"winnable": other})
