@@ -25,6 +25,13 @@ ROOT = Path(__file__).resolve().parents[1]
 D1 = Game("english", "d1", "d1")
 
 
+@pytest.fixture(autouse=True)
+def _own_loaded_sets(monkeypatch):
+    """The sets these tests register are forgotten after each (other tests see the process's own)."""
+    from pyapp.exact import winnable as module
+    monkeypatch.setattr(module, "_LOADED", {})
+
+
 @pytest.fixture(scope="module")
 def d1() -> Winnable:
     """The whole English d1 -> d1 set (199,964 classes), from its committed file."""
@@ -108,7 +115,6 @@ def test_never_lose_from_a_partial_set_matches_the_whole_set_and_its_lines_repla
             assert problem.goal.reached(pos)
         for jump in got.jumps.bad:
             assert got.jumps.reasons[jump].startswith("exact analysis")
-    register(d1)
     assert line_from(part, problem.start)  # the whole game's line, read off the partial set
 
 
@@ -152,7 +158,6 @@ def test_a_loaded_partial_set_answers_never_lose_but_the_exact_analyses_still_sw
     clear_cache()
     again = winnable(problem)  # "Fewest moves" and the counts need every level: computed, not the loaded set
     assert again.whole and again.levels == whole.levels
-    register(again)
 
 
 def test_the_worker_loads_the_shipped_c1_set_and_answers_never_lose_from_it_on_every_level():
