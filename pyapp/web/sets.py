@@ -12,10 +12,10 @@ never-lose verdict, losing jump and hint of that game is one lookup (:mod:`pyapp
 A file that fails its checks is refused with the reason, and the worker drops it from its caches and fetches
 it once more; until a good one arrives the search answers, so a damaged file is never trusted.
 
-The English own-hole games c1 -> c1, c2 -> c2, c3 -> c3 and d3 -> d3 (27.8 million classes and more, 28 MB
-and more as whole sets) ship only the levels with at least ``Game.floor`` pegs: their sets are closed under
-complement, and :class:`pyapp.exact.partial.PartialWinnable` answers the other levels exactly (through the
-complements, and between by a short search), so their answers are exact too, though not all one lookup, and
+The English own-hole games c1 -> c1, c2 -> c2, c3 -> c3 and d3 -> d3 (12.8 to 41.7 million classes, 12.7 to
+34.8 MB as whole sets) ship only the levels with at least ``Game.floor`` pegs (:data:`FLOORS`): their sets
+are closed under complement, and :class:`pyapp.exact.partial.PartialWinnable` answers the other levels exactly
+(through the complements, and between by a short search), so their answers are exact too, not all one lookup, and
 they ship without the solutions left per position (those need every level).
 
 Which games ship, and why the others do not, is measured by ``scripts/measure_sets.py`` (classes,
@@ -68,12 +68,13 @@ class Game:
         return f"{self.board}-{self.start}-{self.goal}"
 
 
-FLOORS = {"c1": 19, "c2": 19, "c3": 19}
+FLOORS = {"c1": 19, "c2": 19, "c3": 19, "d3": 18}
 """The fewest pegs of a shipped level of each English own-hole game whose whole set is too big to download
-(c1 -> c1: 27.8 million classes, 27.7 MB): chosen by ``scripts/measure_sets.py --floors`` (``benchmarks/sets.json``:
-from 19 pegs c1 -> c1 ships 5.8 MB, 47 MB of keys once decoded, and a never-lose answer that needs the search
-takes 8.9 ms at p95; from 18 pegs 9.5 MB, 77 MB of keys, 1.3 ms; c3 -> c3 from 19 pegs 7.2 MB, 8.5 ms, from 20 pegs
-3.8 MB but 59 ms)."""
+(12.7 to 34.8 MB), chosen by ``scripts/measure_sets.py --floors`` (``benchmarks/sets.json``: the bytes, the keys
+once decoded, and the CPython milliseconds of a never-lose answer that needs the search).  From 19 pegs c1, c2
+and c3 ship 5.8, 4.5 and 7.2 MB (47 to 68 MB of keys) for a p95 of 8.2 to 8.9 ms; from 18 they would be 9.5 to
+12 MB, from 20 (c3) 3.8 MB but 59 ms.  d3, whose set is smaller, ships from 18 pegs: 4.5 MB, 36 MB of keys,
+1.3 ms."""
 
 SHIPPED: tuple[Game, ...] = (
     Game("english", "d4", "d4"), Game("triangle5", "1", "any"), Game("triangle6", "4", "any"),
