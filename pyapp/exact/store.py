@@ -56,7 +56,7 @@ import sys
 import zlib
 from array import array
 from functools import cache
-from itertools import accumulate
+from itertools import accumulate, islice
 from pathlib import Path
 
 from ..core.board import Board
@@ -211,12 +211,19 @@ def decode(data: bytes, problem: Problem) -> Winnable:
         PartialWinnable(problem, fcd, source=bytes(data), floor=_floor(data, problem, levels))
     at = 0
     for pegs, n in levels:
-        part = diffs[at:at + n]
-        if n > 1 and min(part[1:]) == 0:
+        if n > 1 and _has_zero(diffs, at + 1, at + n):
             raise StoreError(f"winnable set file: the keys with {pegs} pegs are not strictly increasing")
-        win.levels[pegs] = array("Q", accumulate(part))
+        win.levels[pegs] = array("Q", accumulate(islice(diffs, at, at + n)))  # no copy of the level's differences
         at += n
     return win
+
+
+def _has_zero(words: array, start: int, stop: int) -> bool:
+    try:
+        words.index(0, start, stop)
+    except ValueError:
+        return False
+    return True
 
 
 def _floor(data: bytes, problem: Problem, levels: list[tuple[int, int]]) -> int:
@@ -283,8 +290,11 @@ def _open(data: bytes, problem: Problem, kind: str, group: list[int]) -> tuple[l
         raise StoreError(f"winnable set file: the body does not decompress ({err})") from None
     if len(raw) != WORD * total:
         raise StoreError(f"winnable set file: {len(raw)} bytes of words, expected {WORD * total}")
+    plain = _unshuffle(raw, total)
+    del raw  # two copies of the words at most at any time: the peak a phone's worker pays for a big set
     words = array("Q")
-    words.frombytes(_unshuffle(raw, total))
+    words.frombytes(plain)
+    del plain
     if sys.byteorder == "big":  # pragma: no cover - the file is little-endian everywhere
         words.byteswap()
     return levels, words
