@@ -31,20 +31,33 @@ def _floor_text(f: dict) -> str:
             f"{f['answers']:,} answers")
 
 
+def _chromium(c: dict | None) -> str:
+    """The shipped choice measured in Pyodide (``scripts/sets_chromium.py``), when it was."""
+    if not c:
+        return ""
+    ms = c["python_ms"]
+    return (f" In Chromium, shipped from {c['from']} pegs: the first answer {c['first_ms']:,} ms (fetch, decode, "
+            f"answer), then p50 {ms['p50']:.0f}, p95 {ms['p95']:.0f}, max {ms['max']:.0f} ms over {c['answers']} "
+            f"answers that need the search ({c['browser_cpu_s']:.1f} CPU s of the browser in all; load "
+            f"{c['load']:.1f}).")
+
+
 def _floors(games: list[dict]) -> list[str]:
     """The shipping choices measured for the own-hole games shipped from a level up."""
     out = []
     for g in games:
         if g.get("floors"):
             out.append(f"- {g['board']} {g['start']} -> {g['goal']} (whole set {_mb(g.get('bytes'))}): "
-                       + "; ".join(_floor_text(f) for f in g["floors"]) + ".")
+                       + "; ".join(_floor_text(f) for f in g["floors"]) + "." + _chromium(g.get("chromium")))
     if not out:
         return []
     return ["", "Own-hole games shipped from a level up (`--floors`): the set is closed under complement, so a "
             "position with few pegs is looked up through its complement and one between by an exhaustive search "
             "down to the level the complements answer (`pyapp/exact/partial.py`); the answer times are CPython "
             "CPU milliseconds of a whole never-lose answer (every jump and the line to the goal), the search's "
-            "verdicts forgotten before each, on seeded games' positions whose answer needs the search.", "", *out]
+            "verdicts forgotten before each, on seeded games' positions whose answer needs the search; in Chromium "
+            "(`python scripts/sets_chromium.py GAMES --out benchmarks/sets.json`) the worker keeps them, as in play.",
+            "", *out]
 
 
 def _method(game: dict) -> str:
