@@ -42,8 +42,9 @@ def complement_closed(problem: Problem) -> str | None:
 
 @dataclass
 class PartialWinnable(Winnable):
-    """The levels of a winnable set with at least :attr:`floor` pegs; every other position answered exactly
-    through complements (see the module docstring).  :meth:`can_win` answers as the whole set would."""
+    """The levels of a winnable set with at least :attr:`floor` pegs; every other position answered exactly,
+    through its complement or by the search down to the complements' levels (see the module docstring).
+    :meth:`can_win` answers as the whole set would for every position reachable from the start."""
 
     floor: int = 0
     """The fewest pegs of a held level (``K``)."""
