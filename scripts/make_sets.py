@@ -6,8 +6,11 @@ checks it (format, key version, game, SHA-256, key order) instead of computing i
 change to what the keys mean (the build then says which file is missing): it computes the named games
 (default: every artefact game whose file is missing or refused), writes their files and deletes the files
 of older key versions.  ``--check`` only decodes every committed file and exits 1 if one is refused.
+A game shipped from some level up (``Game.floor``) is cut from its whole set; ``--whole FOLDER`` takes that
+whole set from a file there (named as shipped, e.g. by ``scripts/measure_sets.py --save FOLDER``) instead of
+computing it.
 
-    nice python scripts/make_sets.py [english-d1-d1 ...] [--force] [--check]
+    nice python scripts/make_sets.py [english-d1-d1 ...] [--force] [--check] [--whole FOLDER]
 """
 
 from __future__ import annotations
@@ -20,8 +23,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from pyapp.core.errors import PegError  # noqa: E402
-from pyapp.exact.store import decode  # noqa: E402
-from pyapp.web.setfiles import compute_set  # noqa: E402
+from pyapp.web.setfiles import checked, compute_set  # noqa: E402
 from pyapp.web.sets import SHIPPED, file_name  # noqa: E402
 
 FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sets")
@@ -32,7 +34,7 @@ def refused(game) -> str | None:
     path = os.path.join(FOLDER, file_name(game))
     try:
         with open(path, "rb") as f:
-            decode(f.read(), game.problem())
+            checked(game, {"winnable": f.read()})
     except (OSError, PegError) as err:
         return str(err)
     return None
@@ -43,6 +45,7 @@ def main() -> int:
     parser.add_argument("games", nargs="*", help="board-start-goal, e.g. english-d1-d1 (default: every artefact game)")
     parser.add_argument("--force", action="store_true", help="compute even when the committed file decodes")
     parser.add_argument("--check", action="store_true", help="only check the committed files")
+    parser.add_argument("--whole", help="a folder holding the whole sets to cut partial ones from (else computed)")
     args = parser.parse_args()
     games = [g for g in SHIPPED if g.artefact and (not args.games or g.stem in args.games)]
     unknown = set(args.games) - {g.stem for g in games}
@@ -60,7 +63,11 @@ def main() -> int:
             print(f"{game.stem}: {file_name(game)} decodes, kept")
             continue
         t0 = time.process_time()
-        data = compute_set(game)
+        whole = None
+        if args.whole and game.floor is not None:
+            with open(os.path.join(args.whole, file_name(game)), "rb") as f:
+                whole = f.read()
+        data = compute_set(game, whole)
         path = os.path.join(FOLDER, file_name(game))
         os.makedirs(FOLDER, exist_ok=True)
         with open(path + ".tmp", "wb") as f:

@@ -7,9 +7,19 @@ class allows the goal, and the estimate of :func:`pyapp.exact.estimate.estimate_
 the meeting count stores, up to symmetry).  With ``--compute SECONDS`` every game whose estimate is
 below that many CPU seconds is computed in this process (:func:`pyapp.exact.winnable.winnable`): its
 classes per level, the bytes of the shipped format (:func:`pyapp.exact.store.encode`, and of the
-solutions-left file when the counts fit), and the CPU seconds of each part.  ``--out FILE`` writes JSON.
+solutions-left file when the counts fit), and the CPU seconds of each part.  ``--out FILE`` writes JSON;
+``--update FILE`` replaces the rows of the games measured in that JSON and keeps the others.
+
+``--floors 18,19,20`` measures, for an own-hole game, the set shipped only from each of those peg counts up
+(:mod:`pyapp.exact.partial`): its bytes and classes, the CPU to decode it, and the CPU milliseconds of a
+never-lose answer (:func:`pyapp.analysis.neverlose_exact.never_lose_exact`, its search's verdicts forgotten
+before each) on every position of seeded games whose answer needs the search between the shipped levels and
+their complements: half the games play a random winnable jump while one is left, half any random jump.
+``--whole FOLDER`` reads a whole set saved there (``--save``) instead of computing it.
 
     nice python scripts/measure_sets.py --compute 900 --out benchmarks/sets.json
+    nice python scripts/measure_sets.py --compute 900 --only english-c1-c1 --whole DIR --floors 18,19,20 \
+        --update benchmarks/sets.json
 """
 
 from __future__ import annotations
@@ -17,19 +27,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from pyapp.analysis.neverlose_exact import never_lose_exact  # noqa: E402
 from pyapp.core.budget import drive  # noqa: E402
 from pyapp.core.catalogue import get_board, get_entry  # noqa: E402
+from pyapp.core.moves import apply_jump, legal_jumps  # noqa: E402
 from pyapp.core.problem import make_problem  # noqa: E402
 from pyapp.exact.estimate import MICROSECONDS_PER_POSITION, estimate_positions  # noqa: E402
-from pyapp.exact.store import encode, encode_ways  # noqa: E402
+from pyapp.exact.partial import partial  # noqa: E402
+from pyapp.exact.store import decode, encode, encode_ways  # noqa: E402
 from pyapp.exact.ways import ways_steps  # noqa: E402
-from pyapp.exact.winnable import clear_cache, winnable  # noqa: E402
-from pyapp.web.sets import Game, file_name  # noqa: E402
+from pyapp.exact.winnable import Winnable, clear_cache, register, winnable  # noqa: E402
+from pyapp.web.sets import SHIPPED, Game, file_name  # noqa: E402
 
 
 def representatives(board_id: str) -> list[str]:
@@ -61,7 +75,46 @@ def games() -> list[tuple[str, str, str]]:
     return out
 
 
-def measure(board_id: str, start: str, goal: str, compute: float, save: str | None = None) -> dict:
+GAMES_PER_FLOOR = 100
+"""Seeded games played per floor measured (each answer of a position between the levels is timed)."""
+
+
+def _percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] if values else 0.0
+
+
+def measure_floor(win: Winnable, floor: int) -> dict:
+    """What shipping ``win`` from ``floor`` pegs up costs (see the module docstring)."""
+    problem = win.problem
+    board, goal, n = problem.board, problem.goal, len(problem.board)
+    data = encode(partial(win, floor))
+    t0 = time.process_time()
+    part = decode(data, problem)
+    row: dict = {"from": floor, "bytes": len(data), "classes": len(part), "key_bytes": part.nbytes,
+                 "cpu_decode": round(time.process_time() - t0, 2)}
+    register(part)  # never_lose_exact finds it as it finds a shipped set
+    rng = random.Random(floor)
+    cpu_ms: list[float] = []
+    for game in range(GAMES_PER_FLOOR):
+        history = [problem.start]
+        while jumps := legal_jumps(board, history[-1]):
+            pos = history[-1]
+            if n - floor < pos.bit_count() <= floor:  # the position or the ones after its jumps are searched
+                part.memo.clear()
+                t0 = time.process_time()
+                never_lose_exact(board, goal, history)
+                cpu_ms.append((time.process_time() - t0) * 1e3)
+            good = [j for j in jumps if win.can_win(apply_jump(pos, j))] if game % 2 == 0 else []
+            history.append(apply_jump(pos, rng.choice(good or jumps)))
+    register(win)
+    row.update(answers=len(cpu_ms), p50_ms=round(_percentile(cpu_ms, 0.5), 2),
+               p95_ms=round(_percentile(cpu_ms, 0.95), 2), max_ms=round(max(cpu_ms, default=0.0), 2))
+    return row
+
+
+def measure(board_id: str, start: str, goal: str, compute: float, save: str | None = None,
+            whole: str | None = None, floors: tuple[int, ...] = ()) -> dict:
     board = get_board(board_id)
     problem = make_problem(board, start=start, goal=goal)
     row: dict = {"board": board_id, "start": start, "goal": goal}
@@ -76,8 +129,13 @@ def measure(board_id: str, start: str, goal: str, compute: float, save: str | No
         return row
     clear_cache()
     t0 = time.process_time()
-    win = winnable(problem)
-    row["cpu_winnable"] = round(time.process_time() - t0, 1)
+    path = os.path.join(whole, file_name(Game(board_id, start, goal))) if whole else None
+    if path and os.path.isfile(path):
+        with open(path, "rb") as f:
+            win = decode(f.read(), problem)  # its CPU to build: from the run that saved it (--update keeps it)
+    else:
+        win = winnable(problem)
+        row["cpu_winnable"] = round(time.process_time() - t0, 1)
     row["classes"] = len(win)
     row["levels"] = win.counts()
     data = encode(win)
@@ -86,6 +144,13 @@ def measure(board_id: str, start: str, goal: str, compute: float, save: str | No
         os.makedirs(save, exist_ok=True)
         with open(os.path.join(save, file_name(Game(board_id, start, goal))), "wb") as f:
             f.write(data)
+    if floors:  # shipped from a level up: no solution counts (they need every level)
+        row["floors"] = [measure_floor(win, floor) for floor in floors]
+        shipped = [g for g in SHIPPED if (g.board, g.start, g.goal) == (board_id, start, goal) and g.floor]
+        if shipped:
+            row.update(shipped="committed artefact", shipped_from=shipped[0].floor)
+        clear_cache()
+        return row
     t0 = time.process_time()
     try:
         row["ways_bytes"] = len(encode_ways(win, drive(ways_steps(win))))
@@ -101,20 +166,44 @@ def main() -> None:
     parser.add_argument("--compute", type=float, default=0.0, help="compute games estimated below this CPU s")
     parser.add_argument("--only", help="board ids or games (board-start-goal), comma-separated")
     parser.add_argument("--save", help="also write each computed set file into this folder (named as shipped)")
+    parser.add_argument("--whole", help="read each whole set from this folder when saved there (else compute it)")
+    parser.add_argument("--floors", help="peg counts to measure shipping the set from (own-hole games)")
     parser.add_argument("--out")
+    parser.add_argument("--update", help="a JSON written by --out: replace the rows of the games measured")
     args = parser.parse_args()
+    floors = tuple(int(k) for k in args.floors.split(",")) if args.floors else ()
     rows = []
     for board_id, start, goal in games():
         if args.only and not {board_id, f"{board_id}-{start}-{goal}"} & set(args.only.split(",")):
             continue
-        row = measure(board_id, start, goal, args.compute, args.save)
+        row = measure(board_id, start, goal, args.compute, args.save, args.whole, floors)
         rows.append(row)
         print(json.dumps(row), flush=True)
+    if args.update:
+        _update(args.update, rows)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump({"python": sys.version.split()[0], "date": time.strftime("%Y-%m-%d"),
                        "machine": f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end",
                        "commands": [" ".join(["python", *sys.argv])], "games": rows}, f, indent=1)
+
+
+def _update(path: str, rows: list[dict]) -> None:
+    """Replace the rows of ``rows``' games in the JSON at ``path``, keeping what they do not measure again
+    (the CPU to build a set read with ``--whole``, what the page does with it) and the other rows."""
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    new = {(r["board"], r["start"], r["goal"]): r for r in rows}
+    for i, old in enumerate(data["games"]):
+        row = new.get((old["board"], old["start"], old["goal"]))
+        if row is not None:
+            data["games"][i] = {**old, **row}
+    command = " ".join(["python", *sys.argv])
+    data["commands"] = [*[c for c in data["commands"] if c != command], command]
+    data["machine"] = f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end of the last run"
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
 
 
 if __name__ == "__main__":

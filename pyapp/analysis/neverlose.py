@@ -88,6 +88,8 @@ class NeverLose:
     """... through each legal jump (0 for a losing one)..."""
     history: list[int | None] = field(default_factory=list)
     """... and from each position of the game so far (the start first, this position last)."""
+    answered: str | None = None
+    """What answered an exact verdict (:meth:`pyapp.exact.winnable.Winnable.answered`), for the page's note."""
 
 
 def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HINT_SECONDS,

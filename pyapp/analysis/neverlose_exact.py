@@ -82,10 +82,6 @@ def line_from(win: Winnable, pos: int) -> list[Jump]:
     return line
 
 
-def _size(win: Winnable) -> str:
-    return f"{len(win):,} position{'' if len(win) == 1 else 's'}"
-
-
 def file_jumps(win: Winnable, position: int, jumps: Sequence[Jump]) -> Hint:
     """``jumps`` from ``position`` filed as good (with a line to the goal) or bad (the goal cannot be reached
     after it), each by one lookup in ``win``."""
@@ -97,8 +93,7 @@ def file_jumps(win: Winnable, position: int, jumps: Sequence[Jump]) -> Hint:
             hint.lines[jump] = line_from(win, after)
         else:
             hint.bad.append(jump)
-            hint.reasons[jump] = f"exact analysis: the goal cannot be reached after it (not among the {_size(win)} " \
-                                 "that can still win)"
+            hint.reasons[jump] = f"exact analysis: the goal cannot be reached after it ({win.why_not(after)})"
     return hint
 
 
@@ -133,14 +128,12 @@ def never_lose_exact(board: Board, goal: Goal, history: Sequence[int]) -> NeverL
         return found
     t0 = time.perf_counter()
     position = history[-1]
-    size = _size(win)
     jumps = legal_jumps(board, position)
     if not jumps:
         reached = goal.reached(position)
         out = NeverLose("over", None if reached else "no jump is possible")
     elif not win.can_win(position):
-        out = NeverLose("lost", f"exact analysis: this position is not among the {size} of this game that can "
-                                "still reach the goal")
+        out = NeverLose("lost", f"exact analysis: this position cannot reach the goal ({win.why_not(position)})")
     else:
         out = NeverLose("winnable")
         out.jumps = file_jumps(win, position, jumps)
@@ -154,5 +147,6 @@ def never_lose_exact(board: Board, goal: Goal, history: Sequence[int]) -> NeverL
         since = history.index(win.problem.start) if win.problem.start in history else len(history) - 1
         unknown: list[int | None] = [None] * since
         out.history = unknown + [ways_of(win, ways, pos) for pos in history[since:]]
+    out.answered = win.answered(position)
     out.seconds = out.jumps.seconds = time.perf_counter() - t0
     return out

@@ -24,10 +24,50 @@ def _cpu(game: dict) -> str:
     return f"est. {game['estimated_cpu']:,.0f} s" if "estimated_cpu" in game else "-"
 
 
+def _floor_text(f: dict) -> str:
+    return (f"from {f['from']} pegs: {f['bytes'] / 1e6:.2f} MB, {f['classes']:,} classes "
+            f"({f['key_bytes'] / 1e6:.0f} MB of keys, decoded in {f['cpu_decode']:.1f} CPU s); never-lose between "
+            f"the levels: p50 {f['p50_ms']:.1f}, p95 {f['p95_ms']:.1f}, max {f['max_ms']:.0f} CPU ms over "
+            f"{f['answers']:,} answers")
+
+
+def _chromium(c: dict | None) -> str:
+    """The shipped choice measured in Pyodide (``scripts/sets_chromium.py``), when it was."""
+    if not c:
+        return ""
+    ms = c["python_ms"]
+    return (f" In Chromium, shipped from {c['from']} pegs: the first answer {c['first_ms']:,} ms (fetch, decode, "
+            f"answer), then p50 {ms['p50']:.0f}, p95 {ms['p95']:.0f}, max {ms['max']:.0f} ms over {c['answers']} "
+            f"answers that need the search ({c['browser_cpu_s']:.1f} CPU s of the browser in all; load "
+            f"{c['load']:.1f}).")
+
+
+def _floors(games: list[dict]) -> list[str]:
+    """The shipping choices measured for the own-hole games shipped from a level up."""
+    out = []
+    for g in games:
+        if g.get("floors"):
+            out.append(f"- {g['board']} {g['start']} -> {g['goal']} (whole set {_mb(g.get('bytes'))}): "
+                       + "; ".join(_floor_text(f) for f in g["floors"]) + "." + _chromium(g.get("chromium")))
+    if not out:
+        return []
+    return ["", "Own-hole games shipped from a level up (`--floors`): the set is closed under complement, so a "
+            "position with few pegs is looked up through its complement and one between by an exhaustive search "
+            "down to the level the complements answer (`pyapp/exact/partial.py`); the answer times are CPython "
+            "CPU milliseconds of a whole never-lose answer (every jump and the line to the goal), the search's "
+            "verdicts forgotten before each, on seeded games' positions whose answer needs the search; in Chromium "
+            "(`python scripts/sets_chromium.py GAMES --out benchmarks/sets.json`) the worker keeps them, as in play.",
+            "", *out]
+
+
 def _method(game: dict) -> str:
     if "obstacle" in game:
         return f"impossible: {game['obstacle']}"
     if "shipped" in game:
+        held = [f for f in game.get("floors", []) if f["from"] == game.get("shipped_from")]
+        if held:
+            return (f"exact set from {held[0]['from']} pegs up ({held[0]['bytes'] / 1e6:.2f} MB), the rest through "
+                    f"complements and a short search; {game['shipped']}")
         return f"exact set, {game['shipped']}"
     if "not_shipped" in game:
         return f"search; set not shipped: {game['not_shipped']}"
@@ -48,6 +88,7 @@ def section(data: dict) -> str:
     for g in rows:
         out.append(f"| {g['board']} {g['start']} -> {g['goal']} | {_method(g)} | {_int(g.get('estimated_positions'))} "
                    f"| {_int(g.get('classes'))} | {_mb(g.get('bytes'))} | {_mb(g.get('ways_bytes'))} | {_cpu(g)} |")
+    out += _floors(rows)
     if ruled:
         names = ", ".join(f"{g['board']} {g['start']} -> {g['goal']}" for g in ruled)
         out += ["", f"Ruled out by position class, no set needed ({len(ruled)}): {names}."]

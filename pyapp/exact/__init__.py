@@ -11,6 +11,8 @@
   cross-check, and whole single-vacancy tables);
 * :mod:`.levels`: positions reachable and positions that can still win, per peg count;
 * :mod:`.winnable`: the winnable sets, and ``can_win(pos)`` ("still solvable?") once computed;
+  :mod:`.partial` such a set held from some level up for an own-hole game (closed under complement), every
+  level still answered exactly; :mod:`.store` their checked files;
 * :mod:`.reach`: every position reachable from a small start (bounded), for finishes;
 * :mod:`.lookup`: the marked sorted arrays the fewest-moves searches share;
 * :mod:`.estimate`: how big a sweep will be, before it starts; :mod:`.report`: the JSON of each;

@@ -18,6 +18,12 @@ never trusted when it is stale or damaged:
   another format or key version, another problem or group, a truncated or altered body, or keys that
   are not strictly increasing: the caller drops it and computes or fetches it again.
 
+A file may hold only the levels from some peg count up (kind :data:`PARTIAL`, its header's ``from`` and
+``closed``: an own-hole game's set, closed under complement, :mod:`.partial`); :func:`decode` then checks that
+the game's set is closed under complement and that every level from the start's pegs down to ``from`` is there,
+and returns a :class:`~.partial.PartialWinnable`, which answers the other levels exactly.  A whole set must hold
+every level between the start and the goal.
+
 A set is a mathematical fact about a game: it changes only when the meaning of its keys does (the
 board's holes and bit layout, the symmetry group, the canonical-key definition of
 :mod:`pyapp.core.codec`) or the file format.  So the version is a hash of exactly those: the layout,
@@ -50,7 +56,7 @@ import sys
 import zlib
 from array import array
 from functools import cache
-from itertools import accumulate
+from itertools import accumulate, islice
 from pathlib import Path
 
 from ..core.board import Board
@@ -58,6 +64,7 @@ from ..core.codec.compiled import codec
 from ..core.errors import PegError
 from ..core.position import format_position
 from ..core.problem import Problem
+from .partial import PartialWinnable, complement_closed
 from .setup import sides
 from .winnable import Winnable
 
@@ -66,6 +73,9 @@ FORMAT = 2
 """1: versioned by a hash of the engine's source; 2: by :func:`key_version`."""
 WORD = 8
 """Bytes per stored difference (``array('Q')``)."""
+PARTIAL = "winnable-from"
+"""The kind of a file holding only the levels from some peg count up (:mod:`.partial`; its header's ``from``
+and ``closed``): an older reader refuses it by its kind instead of taking it for a whole set."""
 KEY_DEFINITION = 1
 """Raise it when the canonical key is defined otherwise (:mod:`pyapp.core.codec`: the least dense image)."""
 PROBES = 64
@@ -143,6 +153,8 @@ def encode(win: Winnable) -> bytes:
         if keys:
             diffs.append(keys[0])
             diffs.extend(b - a for a, b in zip(keys, keys[1:]))
+    if isinstance(win, PartialWinnable):
+        return _pack(win, PARTIAL, diffs, {"from": win.floor, "closed": "complement"})
     return _pack(win, "winnable", diffs)
 
 
@@ -155,14 +167,14 @@ def encode_ways(win: Winnable, ways: dict[int, array]) -> bytes:
     return _pack(win, "ways", words)
 
 
-def _pack(win: Winnable, kind: str, words: array) -> bytes:
+def _pack(win: Winnable, kind: str, words: array, held: dict | None = None) -> bytes:
     if sys.byteorder == "big":  # pragma: no cover - the file is little-endian everywhere
         words.byteswap()
     body = zlib.compress(_shuffle(words.tobytes()), 9)
     header = {"format": FORMAT, "kind": kind, "keys": key_version(win.problem), **identity(win.problem),
               "group": list(win.codec.group),
               "levels": [[pegs, len(keys)] for pegs, keys in sorted(win.levels.items(), reverse=True)],
-              "sha256": hashlib.sha256(body).hexdigest(), "body_bytes": len(body)}
+              "sha256": hashlib.sha256(body).hexdigest(), "body_bytes": len(body), **(held or {})}
     head = json.dumps(header, separators=(",", ":")).encode()
     return MAGIC + struct.pack("<I", len(head)) + head + body
 
@@ -189,21 +201,52 @@ def read_header(data: bytes) -> tuple[dict, bytes]:
 
 def decode(data: bytes, problem: Problem) -> Winnable:
     """The winnable set of ``problem`` from its file, checked (:class:`StoreError` when it must not be used)."""
-    fcd = sides(problem).wide_codec
-    levels, diffs = _open(data, problem, "winnable", list(fcd.group))
-    win = Winnable(problem, fcd, source=bytes(data))
+    s = sides(problem)
+    fcd = s.wide_codec
+    kind = read_header(data)[0].get("kind", "winnable")
+    levels, diffs = _open(data, problem, PARTIAL if kind == PARTIAL else "winnable", list(fcd.group))
+    if kind != PARTIAL and levels and [pegs for pegs, _ in levels] != list(range(s.first_pegs, s.last_pegs - 1, -1)):
+        raise StoreError("winnable set file: a whole set that lacks some level between the start and the goal")
+    win = Winnable(problem, fcd, source=bytes(data)) if kind != PARTIAL else \
+        PartialWinnable(problem, fcd, source=bytes(data), floor=_floor(data, problem, levels))
     at = 0
     for pegs, n in levels:
-        part = diffs[at:at + n]
-        if n > 1 and min(part[1:]) == 0:
+        if n > 1 and _has_zero(diffs, at + 1, at + n):
             raise StoreError(f"winnable set file: the keys with {pegs} pegs are not strictly increasing")
-        win.levels[pegs] = array("Q", accumulate(part))
+        win.levels[pegs] = array("Q", accumulate(islice(diffs, at, at + n)))  # no copy of the level's differences
         at += n
     return win
 
 
+def _has_zero(words: array, start: int, stop: int) -> bool:
+    try:
+        words.index(0, start, stop)
+    except ValueError:
+        return False
+    return True
+
+
+def _floor(data: bytes, problem: Problem, levels: list[tuple[int, int]]) -> int:
+    """The fewest pegs of the levels a checked partial file holds, once its header is shown to hold what
+    :class:`~.partial.PartialWinnable` answers from (every level from the start's pegs down to it, of a
+    game whose set is closed under complement)."""
+    header = read_header(data)[0]
+    floor = header.get("from")
+    if header.get("closed") != "complement" or not isinstance(floor, int):
+        raise StoreError("winnable set file: a partial set that does not say how the rest is answered")
+    why = complement_closed(problem)
+    if why is not None:
+        raise StoreError(f"winnable set file: a partial set, but this game's is not closed under complement ({why})")
+    top = problem.start.bit_count()
+    if [pegs for pegs, _ in levels] != list(range(top, floor - 1, -1)) or not all(n for _, n in levels):
+        raise StoreError(f"winnable set file: a partial set from {floor} pegs lacks some level from {top} down to it")
+    return floor
+
+
 def decode_ways(data: bytes, win: Winnable) -> dict[int, array]:
     """The solutions left per position of ``win`` from their file, checked against the set it belongs to."""
+    if isinstance(win, PartialWinnable):
+        raise StoreError("winnable set file: solution counts for a partial set (they need every level)")
     levels, words = _open(data, win.problem, "ways", list(win.codec.group))
     if levels != [(pegs, len(keys)) for pegs, keys in sorted(win.levels.items(), reverse=True)]:
         raise StoreError("winnable set file: the counts do not belong to the loaded set (other levels)")
@@ -247,8 +290,11 @@ def _open(data: bytes, problem: Problem, kind: str, group: list[int]) -> tuple[l
         raise StoreError(f"winnable set file: the body does not decompress ({err})") from None
     if len(raw) != WORD * total:
         raise StoreError(f"winnable set file: {len(raw)} bytes of words, expected {WORD * total}")
+    plain = _unshuffle(raw, total)
+    del raw  # two copies of the words at most at any time: the peak a phone's worker pays for a big set
     words = array("Q")
-    words.frombytes(_unshuffle(raw, total))
+    words.frombytes(plain)
+    del plain
     if sys.byteorder == "big":  # pragma: no cover - the file is little-endian everywhere
         words.byteswap()
     return levels, words

@@ -67,12 +67,25 @@ class Winnable:
         keys = self.levels.get(pos.bit_count())
         return keys is not None and member(keys, self.codec.canon(pos))
 
+    @property
+    def whole(self) -> bool:
+        """True when every level of the set is held (:class:`~.partial.PartialWinnable` holds some)."""
+        return True
+
     def counts(self) -> dict[int, int]:
         """Winnable positions per peg count (up to the problem's symmetries)."""
         return {pegs: len(keys) for pegs, keys in sorted(self.levels.items(), reverse=True)}
 
     def __len__(self) -> int:
         return sum(len(keys) for keys in self.levels.values())
+
+    def answered(self, pos: int) -> str:
+        """What answers the verdicts of ``pos`` and of the positions after its jumps, for the page's note."""
+        return "the exact winnable set of this game, no search"
+
+    def why_not(self, pos: int) -> str:
+        """Why ``pos`` cannot win, as the set proves it (:mod:`.partial` answers some positions otherwise)."""
+        return f"not among the {len(self):,} position{'' if len(self) == 1 else 's'} that can still win"
 
     @property
     def nbytes(self) -> int:
@@ -131,6 +144,9 @@ def winnable_steps(problem: Problem, budget: Budget | None = None, forward: dict
     at once, each whole in a worker (:mod:`.twosided`), else sharded (:mod:`.sharded`).
     """
     hit = cached(problem) if wide else _CACHE.get(_cache_key(problem, wide))
+    if hit is not None and hit.whole:  # a set loaded from some level up (:mod:`.partial`) is not what callers sweep
+        return hit
+    hit = _CACHE.get(_cache_key(problem, wide))
     if hit is not None:
         return hit
     budget = budget or Budget()

@@ -88,6 +88,7 @@ def never_lose_json(board: Board, r: NeverLose, max_seconds: float | None, metho
         "solutions": r.solutions,
         "through": [{"jump": _names(board, j), "solutions": n} for j, n in r.through.items()],
         "history": r.history,
+        "answered": r.answered,
     }
 
 

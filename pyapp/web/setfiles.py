@@ -20,7 +20,8 @@ from pathlib import Path
 
 from ..core.budget import drive
 from ..core.errors import PegError
-from ..exact.store import decode, decode_ways, encode, encode_ways
+from ..exact.partial import PartialWinnable, partial
+from ..exact.store import StoreError, decode, decode_ways, encode, encode_ways
 from ..exact.ways import ways_steps
 from ..exact.winnable import Winnable, winnable
 from . import sets
@@ -36,23 +37,33 @@ def _write(path: Path, data: bytes) -> None:
     tmp.replace(path)
 
 
-def _checked(game: Game, data: dict[str, bytes]) -> Winnable:
+def checked(game: Game, data: dict[str, bytes]) -> Winnable:
+    """The set of ``game`` from its files (``kind`` -> bytes), checked: :class:`StoreError` when one is refused
+    or the set holds other levels than the game ships (``Game.floor``)."""
     win = decode(data["winnable"], game.problem())
+    floor = win.floor if isinstance(win, PartialWinnable) else None
+    if floor != game.floor:  # a file of an earlier choice of levels: made again
+        raise StoreError(f"winnable set file: holds the levels from {floor or 'the goal'} pegs up, the game ships "
+                         f"them from {game.floor or 'the goal'}")
     if "ways" in data:
         decode_ways(data["ways"], win)
     return win
 
 
 def _ways(win: Winnable) -> bytes | None:
+    if isinstance(win, PartialWinnable):  # the counts need every level: a partial set ships without them
+        return None
     try:
         return encode_ways(win, drive(ways_steps(win)))
     except OverflowError:  # a count past 2**64 - 1: the game ships without its survival funnel
         return None
 
 
-def compute_set(game: Game) -> bytes:
-    """The set file of ``game``, computed in this process."""
-    return encode(winnable(game.problem()))
+def compute_set(game: Game, whole: bytes | None = None) -> bytes:
+    """The set file of ``game``, computed in this process, or cut from ``whole`` (a checked file of its whole
+    set) when given: the levels from ``game.floor`` up when it has one (:mod:`pyapp.exact.partial`)."""
+    win = winnable(game.problem()) if whole is None else decode(whole, game.problem())
+    return encode(win if game.floor is None else partial(win, game.floor))
 
 
 def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:
@@ -64,7 +75,7 @@ def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:
     if paths["winnable"].is_file():
         data = {kind: path.read_bytes() for kind, path in paths.items() if path.is_file()}
         try:
-            _checked(game, data)
+            checked(game, data)
             return {kind: (names[kind], data[kind]) for kind in data}
         except PegError as err:  # StoreError: truncated, damaged or not this game's
             print(f"dropping the cached set of {game.stem}: {err}", file=sys.stderr)
@@ -74,7 +85,7 @@ def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:
         committed = artefacts / names["winnable"]
         try:
             data = {"winnable": committed.read_bytes()}
-            win = _checked(game, data)
+            win = checked(game, data)
         except (OSError, PegError) as err:
             print(f"not shipping the set of {game.stem}: {committed.name} is missing or refused ({err}); make it with "
                   f"`python scripts/make_sets.py {game.stem}`", file=sys.stderr)

@@ -12,6 +12,12 @@ never-lose verdict, losing jump and hint of that game is one lookup (:mod:`pyapp
 A file that fails its checks is refused with the reason, and the worker drops it from its caches and fetches
 it once more; until a good one arrives the search answers, so a damaged file is never trusted.
 
+The English own-hole games c1 -> c1, c2 -> c2, c3 -> c3 and d3 -> d3 (12.8 to 41.7 million classes, 12.7 to
+34.8 MB as whole sets) ship only the levels with at least ``Game.floor`` pegs (:data:`FLOORS`): their sets
+are closed under complement, and :class:`pyapp.exact.partial.PartialWinnable` answers the other levels exactly
+(through the complements, and between by a short search), so their answers are exact too, not all one lookup, and
+they ship without the solutions left per position (those need every level).
+
 Which games ship, and why the others do not, is measured by ``scripts/measure_sets.py`` (classes,
 bytes, CPU; ``benchmarks/sets.json``): the French, German, asymmetric, Diamond and triangle 8 sets are
 estimated at hundreds of millions of positions or more, far past a download; triangle 7's fits in 4 MB
@@ -44,6 +50,9 @@ class Game:
     goal: str
     artefact: bool = False
     """True when its set is committed in ``sets/`` instead of computed by each build (:mod:`.setfiles`)."""
+    floor: int | None = None
+    """When set, the file holds only the levels with at least this many pegs, the others answered through
+    complements (an own-hole game, :mod:`pyapp.exact.partial`): a whole set would be too big to download."""
 
     def problem(self) -> Problem:
         return make_problem(get_board(self.board), start=self.start, goal=self.goal)
@@ -59,10 +68,19 @@ class Game:
         return f"{self.board}-{self.start}-{self.goal}"
 
 
+FLOORS = {"c1": 19, "c2": 19, "c3": 19, "d3": 18}
+"""The fewest pegs of a shipped level of each English own-hole game whose whole set is too big to download
+(12.7 to 34.8 MB), chosen by ``scripts/measure_sets.py --floors`` (``benchmarks/sets.json``: the bytes, the keys
+once decoded, and the CPython milliseconds of a never-lose answer that needs the search).  From 19 pegs c1, c2
+and c3 ship 5.8, 4.5 and 7.2 MB (47 to 68 MB of keys) for a p95 of 8.2 to 8.9 ms; from 18 they would be 9.5 to
+12 MB, from 20 (c3) 3.8 MB but 59 ms.  d3, whose set is smaller, ships from 18 pegs: 4.5 MB, 36 MB of keys,
+1.3 ms."""
+
 SHIPPED: tuple[Game, ...] = (
     Game("english", "d4", "d4"), Game("triangle5", "1", "any"), Game("triangle6", "4", "any"),
     Game("english", "d1", "d1", artefact=True), Game("english", "d1", "d4", artefact=True),
     Game("english", "d2", "d2", artefact=True),
+    *(Game("english", hole, hole, artefact=True, floor=floor) for hole, floor in FLOORS.items()),
 )
 """The games whose winnable sets ship (sizes in ``index.json``)."""
 
@@ -107,6 +125,8 @@ def index_entry(game: Game, data: bytes, ways: bytes | None) -> dict:
              "board_start": catalogue.start, "board_goal": catalogue.goal, "images": images(game),
              "file": file_name(game), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
              "keys": sum(n for _, n in header["levels"]), "version": header["keys"]}
+    if "from" in header:
+        entry["from"] = header["from"]
     if ways is not None:
         entry.update(ways=file_name(game, "ways"), ways_bytes=len(ways), ways_sha256=hashlib.sha256(ways).hexdigest())
     return entry

@@ -108,7 +108,7 @@ function noteText(r) {
   if (r.status === "unknown") parts.push(`Never lose: unknown — not decided within the ${r.budget} s budget (${r.reason}).`);
   else parts.push(r.method === "search" ? "Never lose: the goal can still be reached (a solution found by search)."
     : "Never lose: the goal can still be reached.");
-  if (r.method === "exact") parts.push("(Answered from the exact winnable set of this game, no search.)");
+  if (r.method === "exact") parts.push(`(Answered from ${r.answered ?? "the exact winnable set of this game, no search"}.)`);
   if (r.method === "book") parts.push(BOOK[r.proof] ?? "(From the opening book computed when the site was built.)");
   if (r.bad.length) parts.push(`Losing jumps (red): ${r.bad.map((b) => `${jumpText(b.jump)} (${proofOf(b.reason)})`).join(", ")}.`);
   else if (r.status === "winnable" && !r.unknown.length) parts.push("No jump loses here.");

@@ -1,0 +1,138 @@
+"""Winnable sets held only from some level up, exact on every level through complements.
+
+For a game whose goal is the complement of its start (an own-hole game: the start is the full board but the
+hole ``v``, the goal one peg at ``v``), the winnable set is closed under complement: a jump ``a -> c`` over
+``b`` read on the complements is the jump ``c -> a`` over ``b``, so ``S ->* p ->* G`` exactly when
+``comp(G) ->* comp(p) ->* comp(S)``, and ``comp(S) = G``, ``comp(G) = S``.  The keys are canonical under the
+symmetries fixing the goal (which, here, are those fixing the start), and complementing commutes with every
+symmetry of the board, so a class is winnable exactly when the class of its complement is.
+
+So such a game ships only the levels with at least ``K`` pegs (:class:`PartialWinnable`, made by
+:func:`partial`; the files are :func:`pyapp.exact.store.encode_partial`'s): a position with at most
+``n - K`` pegs (``n`` holes) is answered by looking up its complement, and one with between ``n - K + 1``
+and ``K - 1`` pegs by an exhaustive search of the positions it leads to, down to the first level the
+complement answers: a position reached in play is reachable from the start, so it can still win exactly when
+one of its descendants with ``n - K`` pegs can.  The search keeps its verdicts per canonical key (each class
+of a level searched once, and one search shared by every jump of a position and by the line to the goal), so
+every answer stays exact: never a guess, and no budget to run out of.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..core.problem import Problem
+from .winnable import Winnable, member
+
+MEMO_ENTRIES = 1 << 18
+"""Verdicts of searched classes kept between questions (about 20 MB): a cache of exact answers, cleared when
+full, so a long session never grows it further; a cleared verdict is searched again."""
+
+
+def complement_closed(problem: Problem) -> str | None:
+    """Why ``problem``'s winnable set is not closed under complement, or None when it is (the goal is the
+    complement of the start: one peg on the start's hole, for a single-vacancy start)."""
+    board, goal = problem.board, problem.goal
+    if goal.kind not in ("hole", "target") or not goal.target:
+        return "the goal is not a given position"
+    if problem.start != board.mask ^ goal.target:
+        return "the goal is not the complement of the start (not an own-hole game)"
+    return None
+
+
+@dataclass
+class PartialWinnable(Winnable):
+    """The levels of a winnable set with at least :attr:`floor` pegs; every other position answered exactly,
+    through its complement or by the search down to the complements' levels (see the module docstring).
+    :meth:`can_win` answers as the whole set would for every position reachable from the start."""
+
+    floor: int = 0
+    """The fewest pegs of a held level (``K``)."""
+    searched: int = 0
+    """Classes the search between the held levels and their complements has visited (a measure of its cost)."""
+    memo: dict[int, bool] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        why = complement_closed(self.problem)
+        if why is not None:
+            raise ValueError(f"a partial winnable set needs a set closed under complement: {why}")
+        board = self.problem.board
+        self._holes = len(board)
+        self._mask = board.mask
+        self._jumps = [(1 << src | 1 << over, 1 << dst, 1 << src | 1 << over | 1 << dst)
+                       for a, over, c in board.lines for src, dst in ((a, c), (c, a))]
+
+    @property
+    def whole(self) -> bool:
+        return False
+
+    @property
+    def low(self) -> int:
+        """The most pegs a position the complements answer can have (``n - K``)."""
+        return self._holes - self.floor
+
+    def via(self, pegs: int) -> str:
+        """How a position with ``pegs`` pegs is answered: ``lookup``, ``complement`` or ``search``."""
+        return "lookup" if pegs >= self.floor else "complement" if pegs <= self.low else "search"
+
+    def can_win(self, pos: int) -> bool:
+        pegs = pos.bit_count()
+        if pegs >= self.floor:
+            return super().can_win(pos)
+        if pegs <= self.low:
+            keys = self.levels.get(self._holes - pegs)
+            return keys is not None and member(keys, self.codec.canon(self._mask ^ pos))
+        if len(self.memo) >= MEMO_ENTRIES:
+            self.memo.clear()
+        return self._search(pos, pegs)
+
+    def _search(self, pos: int, pegs: int) -> bool:
+        """Can ``pos`` (``pegs`` pegs, between the complements and the held levels) reach a winnable position
+        with ``n - K`` pegs?"""
+        canon = self.codec.canon
+        key = canon(pos)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        self.searched += 1
+        wins = False
+        last = pegs - 1 <= self.low
+        keys, mask = self.levels.get(self._holes - pegs + 1), self._mask
+        for need, empty, flip in self._jumps:
+            if pos & need == need and not pos & empty:
+                child = pos ^ flip
+                if last:
+                    wins = keys is not None and member(keys, canon(mask ^ child))
+                else:
+                    wins = self._search(child, pegs - 1)
+                if wins:
+                    break
+        self.memo[key] = wins
+        return wins
+
+    def answered(self, pos: int) -> str:
+        pegs = pos.bit_count()
+        how = {"lookup": "by lookup", "complement": "through their complements (the set is closed under complement)",
+               "search": f"by an exhaustive search down to {self.low} pegs, where the complements answer"}
+        here, after = self.via(pegs), self.via(pegs - 1)
+        parts = f"this position and its jumps {how[here]}" if here == after else \
+            f"this position {how[here]}, its jumps {how[after]}"
+        return f"the exact winnable set of this game, shipped from {self.floor} pegs up: {parts}"
+
+    def why_not(self, pos: int) -> str:
+        pegs = pos.bit_count()
+        held = f"the {len(self):,} positions with at least {self.floor} pegs that can still win"
+        how = self.via(pegs)
+        if how == "lookup":
+            return f"not among {held}"
+        if how == "complement":
+            return f"its complement is not among {held}; the set is closed under complement"
+        return (f"no position with {self.low} pegs it leads to can still win: an exhaustive search down to that "
+                f"level, each through its complement among {held}")
+
+
+def partial(win: Winnable, floor: int) -> PartialWinnable:
+    """The levels of the whole set ``win`` with at least ``floor`` pegs, as a :class:`PartialWinnable`."""
+    out = PartialWinnable(win.problem, win.codec, floor=floor)
+    out.levels = {pegs: keys for pegs, keys in win.levels.items() if pegs >= floor}
+    return out

@@ -1,0 +1,49 @@
+"""An English own-hole game whose set ships from a level up (c1 -> c1, pyapp.exact.partial) gets exact
+never-lose verdicts in the page: fetched on first use, answered from the set's held levels, and from a
+position whose jumps lead between the held levels and their complements, by the short search, the note
+naming which answered."""
+
+from __future__ import annotations
+
+import pytest
+from browser_support import Server, go, wait_ready
+
+from pyapp.analysis.neverlose_exact import line_from
+from pyapp.exact.store import decode
+from pyapp.web.sets import SHIPPED, file_name
+
+pytestmark = pytest.mark.browser
+
+NOTE = "#neverlose-note"
+
+
+def _wait_verdict(page, value: str, pegs: int) -> None:
+    page.wait_for_function("([v, n]) => { const d = document.getElementById('neverlose-note').dataset;"
+                           " return d.verdict === v && d.pegs === String(n); }", arg=[value, pegs], timeout=60_000)
+
+
+def test_c1_gets_exact_verdicts_from_its_partial_set(chromium, dist_dir):
+    game = next(g for g in SHIPPED if g.stem == "english-c1-c1")
+    problem = game.problem()
+    win = decode((dist_dir / "sets" / file_name(game)).read_bytes(), problem)
+    names = problem.board.name_of
+    moves = [f"{names[a]}-{names[c]}" for a, _, c in line_from(win, problem.start)[:13]]  # 19 pegs left
+    server = Server(dist_dir)
+    context = chromium.new_context()
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        wait_ready(page)
+        go(page, "#board=english&start=c1&goal=c1")
+        page.get_by_role("button", name="Never lose").click()
+        _wait_verdict(page, "win", 32)
+        note = page.text_content(NOTE) or ""
+        assert "shipped from 19 pegs up: this position and its jumps by lookup" in note, note
+        assert any(p.startswith("/sets/english-c1-c1-") for p in server.hits)
+        go(page, f"#board=english&start=c1&goal=c1&moves={','.join(moves)}")
+        _wait_verdict(page, "win", 19)
+        note = page.text_content(NOTE) or ""
+        assert "this position by lookup, its jumps by an exhaustive search down to 14 pegs" in note, note
+    finally:
+        context.close()
+        server.stop()
