@@ -102,6 +102,14 @@ def wait_state(page, jumps: int) -> None:
     page.wait_for_function("n => document.getElementById('count-jumps').textContent === n", arg=str(jumps))
 
 
+def wait_verdict(page, value: str, pegs: int, timeout: float = 60_000) -> dict:
+    """Wait until the never-lose note shows ``value`` (win, lose, unknown) for the position of ``pegs`` pegs;
+    returns the note's data attributes."""
+    page.wait_for_function("([v, n]) => { const d = document.getElementById('neverlose-note').dataset;"
+                           " return d.verdict === v && d.pegs === String(n); }", arg=[value, pegs], timeout=timeout)
+    return page.eval_on_selector("#neverlose-note", "el => ({...el.dataset})")
+
+
 def go(page, fragment: str) -> None:
     """Open a game in the already-loaded page (no reload: the app reads the fragment on hashchange)."""
     if page.evaluate("location.hash") == fragment:  # the same fragment fires no hashchange

@@ -6,7 +6,7 @@ offline reload, and a damaged set is refused and fetched again, never trusted.""
 from __future__ import annotations
 
 import pytest
-from browser_support import ARTIFACTS, go, wait_state
+from browser_support import ARTIFACTS, go, wait_state, wait_verdict
 
 pytestmark = pytest.mark.browser
 
@@ -19,11 +19,6 @@ NOTE = "#neverlose-note"
 def verdict(page) -> dict:
     return page.eval_on_selector(NOTE, "el => ({...el.dataset})")
 
-
-def wait_verdict(page, value: str, pegs: int, timeout: float = 30_000) -> dict:
-    page.wait_for_function("([v, n]) => { const d = document.getElementById('neverlose-note').dataset;"
-                           " return d.verdict === v && d.pegs === String(n); }", arg=[value, pegs], timeout=timeout)
-    return verdict(page)
 
 
 def test_the_losing_jump_is_flagged_at_once_from_the_shipped_set(app):

@@ -7,16 +7,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from browser_support import Server, go, wait_ready
+from browser_support import Server, go, wait_ready, wait_verdict
 
 pytestmark = pytest.mark.browser
 
 NOTE = "#neverlose-note"
 
-
-def _wait_verdict(page, value: str, pegs: int) -> None:
-    page.wait_for_function("([v, n]) => { const d = document.getElementById('neverlose-note').dataset;"
-                           " return d.verdict === v && d.pegs === String(n); }", arg=[value, pegs], timeout=60_000)
 
 
 def test_sets_are_fetched_on_first_use_only_and_work_offline_after(chromium, dist_dir):
@@ -37,7 +33,7 @@ def test_sets_are_fetched_on_first_use_only_and_work_offline_after(chromium, dis
         go(page, "#board=triangle6&start=19&goal=any")
         button = page.get_by_role("button", name="Never lose")
         button.click()
-        _wait_verdict(page, "win", 20)
+        wait_verdict(page, "win", 20)
         assert "winnable set" in (page.text_content(NOTE) or "")
         fetched = [p for p in server.hits if p in files]
         assert sorted(fetched) == sorted(used), fetched  # this game's set and counts, once each, nothing else
@@ -51,7 +47,7 @@ def test_sets_are_fetched_on_first_use_only_and_work_offline_after(chromium, dis
         wait_ready(page)
         go(page, "#board=triangle6&moves=1-4,7-2")  # the default game itself, two jumps in (past the book)
         page.get_by_role("button", name="Never lose").click()
-        _wait_verdict(page, "win", 18)
+        wait_verdict(page, "win", 18)
         assert "winnable set" in (page.text_content(NOTE) or "")
     finally:
         context.close()

@@ -6,7 +6,7 @@ naming which answered."""
 from __future__ import annotations
 
 import pytest
-from browser_support import Server, go, wait_ready
+from browser_support import Server, go, wait_ready, wait_verdict
 
 from pyapp.analysis.neverlose_exact import line_from
 from pyapp.exact.store import decode
@@ -16,10 +16,6 @@ pytestmark = pytest.mark.browser
 
 NOTE = "#neverlose-note"
 
-
-def _wait_verdict(page, value: str, pegs: int) -> None:
-    page.wait_for_function("([v, n]) => { const d = document.getElementById('neverlose-note').dataset;"
-                           " return d.verdict === v && d.pegs === String(n); }", arg=[value, pegs], timeout=60_000)
 
 
 def test_c1_gets_exact_verdicts_from_its_partial_set(chromium, dist_dir):
@@ -36,12 +32,12 @@ def test_c1_gets_exact_verdicts_from_its_partial_set(chromium, dist_dir):
         wait_ready(page)
         go(page, "#board=english&start=c1&goal=c1")
         page.get_by_role("button", name="Never lose").click()
-        _wait_verdict(page, "win", 32)
+        wait_verdict(page, "win", 32)
         note = page.text_content(NOTE) or ""
         assert "shipped from 19 pegs up: this position and its jumps by lookup" in note, note
         assert any(p.startswith("/sets/english-c1-c1-") for p in server.hits)
         go(page, f"#board=english&start=c1&goal=c1&moves={','.join(moves)}")
-        _wait_verdict(page, "win", 19)
+        wait_verdict(page, "win", 19)
         note = page.text_content(NOTE) or ""
         assert "this position by lookup, its jumps by an exhaustive search down to 14 pegs" in note, note
     finally:
