@@ -112,7 +112,8 @@ class PartialWinnable(Winnable):
 
     def answered(self, pos: int) -> str:
         pegs = pos.bit_count()
-        how = {"lookup": "by lookup", "complement": "through their complements (the set is closed under complement)",
+        how = {"lookup": "by lookup",
+               "complement": "through their complements, since the set is closed under complement",
                "search": f"by an exhaustive search down to {self.low} pegs, where the complements answer"}
         here, after = self.via(pegs), self.via(pegs - 1)
         parts = f"this position and its jumps {how[here]}" if here == after else \
