@@ -229,6 +229,24 @@ def _jumps(board: Board, pos: int) -> list[int]:
     return out
 
 
+def _to_goal(board: Board, meet: int, levels: list, codec: KeyCodec) -> list[int]:
+    """The positions after ``meet`` to a goal position: a child in each stored level of the backward side
+    (``levels``, keys of complements, the goal's level first), from the one after ``meet``'s down to the goal's."""
+    mask = board.mask
+    out = []
+    cur = meet
+    for level in reversed(levels[:-1]):
+        for jm in _jumps(board, cur):
+            nxt = cur ^ jm
+            if codec.key(mask ^ nxt) in level:
+                break
+        else:  # pragma: no cover - every stored position has a stored child
+            raise AssertionError("level search: a stored position has no stored child")
+        out.append(nxt)
+        cur = nxt
+    return out
+
+
 def _rebuild(board: Board, fwd: Side, bwd: Side | None, meet: int, start: int) -> list[int]:
     """A path of positions from the start through ``meet`` to a goal position (see the module docstring)."""
     mask = board.mask
@@ -247,16 +265,7 @@ def _rebuild(board: Board, fwd: Side, bwd: Side | None, meet: int, start: int) -
         cur = prev
     path.reverse()
     if bwd is not None:
-        cur = meet
-        for level in reversed(bwd.levels[:-1]):
-            for jm in _jumps(board, cur):
-                nxt = cur ^ jm
-                if bwd.codec.key(mask ^ nxt) in level:
-                    break
-            else:  # pragma: no cover
-                raise AssertionError("level search: a stored position has no stored child")
-            path.append(nxt)
-            cur = nxt
+        path += _to_goal(board, meet, bwd.levels, bwd.codec)
     first = path[0]
     for s in codec.symmetries:
         if board.transform(first, s) == start:

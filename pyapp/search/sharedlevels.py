@@ -41,7 +41,7 @@ from ..core.budget import Budget
 from ..core.codec.keyset import KeyCodec, KeySet
 from .cuts import GOAL_POOL, Learner
 from .formulations import replays
-from .levels import _jumps, _sizes
+from .levels import _jumps, _sizes, _to_goal
 from .levelside import LevelStats, Side, expand
 from .masked import MaskBuilder, Masked
 
@@ -354,16 +354,7 @@ class SharedLevels:
             path.append(prev)
             cur = prev
         path.reverse()
-        cur = meet
-        for blevel in reversed(self.bwd.levels[:-1]):
-            for jm in _jumps(board, cur):
-                nxt = cur ^ jm
-                if self.codec_b.key(mask ^ nxt) in blevel:
-                    break
-            else:  # pragma: no cover
-                raise AssertionError("shared level search: a stored position has no stored child")
-            path.append(nxt)
-            cur = nxt
+        path += _to_goal(board, meet, self.bwd.levels, self.codec_b)
         child = self.children[c]
         for s in codec.symmetries:
             if board.transform(path[0], s) == child:
