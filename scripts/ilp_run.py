@@ -9,22 +9,31 @@ progress (nodes, bound, gap) is worth watching:
 feasibility; a proof of infeasibility needs the tree, not the heuristics); ``--plain`` builds the programme
 without the additions of pyapp.search.ilp_cuts (to compare); ``--threads`` sets HiGHS's threads (1 by
 default: the machine is shared); ``--option NAME=VALUE`` sets any other HiGHS option; ``--level-positions`` the
-positions the reachability fixings may enumerate a side.  Prints the answer as one JSON line.
+positions the reachability fixings may enumerate a side.  ``--split`` runs one programme per class of jumps at
+the first step with a choice (:mod:`pyapp.search.ilp_split`: the problem from the position after the forced jumps
+and the class's first jump), ``--jobs`` of them at once, each logged to
+``LOG.partK`` (``--part K`` runs one): HiGHS's tree search uses one core, the parts use them all.  Prints the
+answer as one JSON line (with --split: the whole answer and each part's; a line per finished part goes to
+standard error).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 import time
 
 from pyapp.core.catalogue import get_board
+from pyapp.core.game import replay
+from pyapp.core.notation import format_jump
 from pyapp.core.problem import make_problem
 from pyapp.proofs import lp
 from pyapp.proofs.lp_backends import Highspy
 from pyapp.search.ilp import IlpFormulation, _answer
 from pyapp.search.ilp_cuts import LEVEL_POSITIONS
+from pyapp.search.ilp_split import part_problem, parts
 
 
 class LoggedHighspy(Highspy):
@@ -46,13 +55,13 @@ class LoggedHighspy(Highspy):
             h.setOptionValue(name, text.lower() in ("1", "true", "on") if kind is bool else kind(text))
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("board")
     ap.add_argument("start")
     ap.add_argument("goal")
-    ap.add_argument("--seconds", type=float, default=600.0)
-    ap.add_argument("--log", default="ilp.log")
+    ap.add_argument("--seconds", type=float, default=600.0, help="HiGHS's time limit (of each part with --split)")
+    ap.add_argument("--log", default="ilp.log", help="HiGHS's log (with --split: one per part, .partK added)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--heuristics", type=float, default=None,
                     help="HiGHS's mip_heuristic_effort (default 0.05): less leaves more time to prove infeasibility")
@@ -61,26 +70,96 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--level-positions", type=int, default=LEVEL_POSITIONS,
                     help=f"positions the reachability fixings may enumerate a side (default {LEVEL_POSITIONS:,})")
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="any other HiGHS option")
-    args = ap.parse_args(argv)
+    ap.add_argument("--split", action="store_true",
+                    help="one programme per class of jumps at the first step with a choice (pyapp.search.ilp_split), "
+                         "run side by side on --jobs processes; impossible when every part is infeasible")
+    ap.add_argument("--part", type=int, help="with --split: only this part (0-based)")
+    ap.add_argument("--jobs", type=int, default=1, help="with --split: parts run at once (default 1)")
+    return ap
+
+
+def run(args: argparse.Namespace, part: int | None, log: str) -> dict:
+    """Build the programme (restricted to ``part`` when it is a number), solve it with the log in ``log``, and
+    return the answer as a JSON-ready dict."""
     more = dict(o.split("=", 1) for o in args.option)
-    lp.use_backend(LoggedHighspy(args.log, args.threads, args.heuristics, more))
+    lp.use_backend(LoggedHighspy(log, args.threads, args.heuristics, more))
     t0, b0 = time.perf_counter(), time.process_time()
-    problem = make_problem(get_board(args.board), start=args.start, goal=args.goal)
+    whole = problem = make_problem(get_board(args.board), start=args.start, goal=args.goal)
     cuts = False if args.plain else True if args.cuts is None else [c for c in args.cuts.split(",") if c]
+    label, before = None, []
+    if part is not None:
+        bare = IlpFormulation(whole, cuts=False)  # the parts need its symmetry group only
+        chosen = parts(bare)[part]
+        label, before = chosen.label(bare), [*chosen.forced, *chosen.jumps[:1]]
+        problem = part_problem(whole, chosen)
     f = IlpFormulation(problem, args.seconds, cuts=cuts, level_positions=args.level_positions)
     built, built_cpu = time.perf_counter() - t0, time.process_time() - b0
     c0 = time.process_time()
     solution = lp.solve(f.model)
     cpu = time.process_time() - c0
     answer = _answer(f, solution, t0)
-    print(json.dumps({"problem": f"{args.board} {args.start} -> {args.goal}", "plain": args.plain,
-                      "cuts": args.cuts, "options": more,
-                      "status": answer.status, "reason": answer.reason, "nodes": solution.nodes,
-                      "highs_status": solution.status, "gap": solution.gap, "seconds": round(solution.seconds, 1),
-                      "cpu_seconds": round(cpu, 1), "build_seconds": round(built, 2),
-                      "build_cpu_seconds": round(built_cpu, 2), "columns": f.model.columns,
-                      "rows": f.model.rows, "notes": f.notes, "heuristics": args.heuristics,
-                      "moves": None if answer.status != "solved" else len(answer.jumps)}))
+    board = problem.board
+    line = None
+    if answer.status == "solved":
+        line = " ".join(format_jump(board, j) for j in [*before, *answer.jumps])
+        check = replay(board, whole.start, line.split())
+        if not check.valid or not whole.goal.reached(check.final):
+            raise SystemExit(f"error: the solution does not replay: {check.error or 'goal missed'}")
+    return {"problem": f"{args.board} {args.start} -> {args.goal}", "part": label, "plain": args.plain,
+            "cuts": args.cuts, "options": more,
+            "status": answer.status, "reason": answer.reason, "nodes": solution.nodes,
+            "highs_status": solution.status, "gap": solution.gap, "seconds": round(solution.seconds, 1),
+            "cpu_seconds": round(cpu, 1), "build_seconds": round(built, 2),
+            "build_cpu_seconds": round(built_cpu, 2), "columns": f.model.columns,
+            "rows": f.model.rows, "notes": f.notes, "heuristics": args.heuristics,
+            "moves": None if line is None else len(line.split()), "solution": line}
+
+
+def _run_part(job: tuple[argparse.Namespace, int]) -> dict:
+    args, k = job
+    return run(args, k, f"{args.log}.part{k}")
+
+
+def split(args: argparse.Namespace) -> dict:
+    """Run the parts (all, or ``args.part``) on ``args.jobs`` processes; the whole answer with each part's."""
+    problem = make_problem(get_board(args.board), start=args.start, goal=args.goal)
+    f = IlpFormulation(problem, cuts=False)  # the parts need the symmetry group only
+    every = parts(f)
+    chosen = range(len(every)) if args.part is None else [args.part]
+    if args.part is not None and not 0 <= args.part < len(every):
+        raise SystemExit(f"error: --part {args.part}: this programme has parts 0-{len(every) - 1}")
+    answers: list[dict] = []
+    with multiprocessing.get_context("fork").Pool(max(1, min(args.jobs, len(chosen)))) as pool:
+        for answer in pool.imap_unordered(_run_part, [(args, k) for k in chosen]):
+            answers.append(answer)
+            print(json.dumps({"part done": answer["part"], "status": answer["status"], "nodes": answer["nodes"],
+                              "cpu_seconds": answer["cpu_seconds"]}), file=sys.stderr, flush=True)
+            if answer["status"] == "solved":
+                pool.terminate()
+                break
+    nodes, cpu = sum(a["nodes"] or 0 for a in answers), sum(a["cpu_seconds"] for a in answers)
+    solved = [a for a in answers if a["status"] == "solved"]
+    if solved:
+        status, reason = "solved", None
+    elif all(a["status"] == "impossible" for a in answers) and len(answers) == len(chosen):
+        status = "impossible"
+        scope = (f"each of its {len(every)} parts" if args.part is None
+                 else f"part {args.part} only ({every[args.part].label(f)})")
+        reason = (f"integer programme infeasible in {scope} by the jump at step {every[0].step} "
+                  f"(HiGHS, {nodes:,} nodes, {cpu:,.0f} CPU s in all)")
+    else:
+        status = "unknown"
+        reason = "a part ended unsettled: " + "; ".join(f"{a['part']}: {a['status']}" for a in answers)
+    return {"problem": f"{args.board} {args.start} -> {args.goal}", "split": len(every), "part": args.part,
+            "parts": answers,
+            "status": status, "reason": reason, "nodes": nodes, "cpu_seconds": round(cpu, 1),
+            "seconds": max((a["seconds"] for a in answers), default=0.0)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    answer = split(args) if args.split or args.part is not None else run(args, None, args.log)
+    print(json.dumps(answer))
     return 0
 
 

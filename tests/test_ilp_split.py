@@ -1,0 +1,114 @@
+"""An integer programme split by the first jump with a choice (pyapp/search/ilp_split.py, scripts/ilp_run.py --split):
+the parts cover every legal jump there, each is closed under the programme's symmetries, and the parts together
+answer as the whole programme does."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from test_levels import reachable
+
+from pyapp.core.catalogue import get_board
+from pyapp.core.goal import Goal
+from pyapp.core.moves import apply_jump, legal_jumps
+from pyapp.core.notation import format_jump
+from pyapp.core.problem import Problem, make_problem
+from pyapp.proofs import lp
+from pyapp.search.ilp import IlpFormulation, _answer
+from pyapp.search.ilp_cuts import symmetry_group
+from pyapp.search.ilp_split import part_problem, parts, restrict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_german_e1_splits_after_its_two_forced_jumps_into_three_mirror_classes():
+    board = get_board("german")
+    f = IlpFormulation(make_problem(board, start="e1", goal="e1"), cuts=["symmetry"])
+    every = parts(f)
+    assert [format_jump(board, j) for j in every[0].forced] == ["e3-e1", "e5-e3"]
+    pos = f.problem.start
+    for j in every[0].forced:
+        assert legal_jumps(board, pos) == [j]
+        pos = apply_jump(pos, j)
+    chosen = [j for p in every for j in p.jumps]
+    assert sorted(chosen) == sorted(legal_jumps(board, pos)) and len(chosen) == len(set(chosen)) == 5
+    perms = [board.permutation(i) for i in symmetry_group(f)]
+    for p in every:
+        assert p.step == 3
+        assert {(q[a], q[b], q[c]) for q in perms for a, b, c in p.jumps} == set(p.jumps)
+    assert [p.label(f) for p in every] == ["step 3 in c4-e4, g4-e4", "step 3 in c5-e5, g5-e5", "step 3 in e7-e5"]
+    assert all(p.position == apply_jump(pos, p.jumps[0]) for p in every)
+    rows = f.model.rows
+    restrict(f, every[0])
+    assert f.model.rows == rows + 1
+
+
+def test_the_parts_answer_as_the_whole_programme():
+    """Triangle 5 from vacancy 13 (on a mirror axis) to a finish it reaches and one it does not, with the
+    symmetry rows (the addition a restricted part must not fight): in both forms of the parts, some part is
+    feasible exactly where enumeration reaches the finish, and a feasible part's jumps replay (checked by
+    _answer)."""
+    board = get_board("triangle5")
+    start = board.start("13")
+    seen = reachable(board, start)
+    answers = {"solved": 0, "impossible": 0}
+    won = [h for h in board.bits if 1 << h in seen][:1]
+    lost = [h for h in board.bits if 1 << h not in seen][:1]
+    for finish in won + lost:
+        problem = Problem(board, start, Goal("hole", 1 << finish))
+        split = parts(IlpFormulation(problem, cuts=["symmetry"]))
+        assert len(split) >= 1 and all(p.step == 1 for p in split)
+        statuses, own = [], []
+        for k in range(len(split)):
+            f = IlpFormulation(problem, cuts=["symmetry"])
+            restrict(f, split[k])
+            statuses.append(_answer(f, lp.solve(f.model), 0.0).status)
+            sub = part_problem(problem, split[k])
+            assert sub.start == apply_jump(start, split[k].jumps[0]) and sub.goal == problem.goal
+            g = IlpFormulation(sub, cuts=["symmetry"])
+            own.append(_answer(g, lp.solve(g.model), 0.0).status)
+        want = "solved" if 1 << finish in seen else "impossible"
+        assert ("solved" in statuses) == ("solved" in own) == (want == "solved"), (board.name_of[finish], statuses)
+        assert set(statuses) | set(own) <= {"solved", "impossible"}
+        answers[want] += 1
+    assert answers["solved"] and answers["impossible"]
+
+
+def test_a_game_with_no_choice_is_one_part_with_every_jump_forced():
+    board = get_board("triangle5")
+    pegs = (1 << board.hole("1")) | (1 << board.hole("2"))  # one legal jump: 1 over 2 into 4
+    f = IlpFormulation(Problem(board, pegs, Goal("hole", 1 << board.hole("4"))), cuts=False)
+    every = parts(f)
+    assert len(every) == 1 and every[0].step == 0 and every[0].jumps == ()
+    assert [format_jump(board, j) for j in every[0].forced] == ["1-4"]
+    rows = f.model.rows
+    restrict(f, every[0])
+    assert f.model.rows == rows and _answer(f, lp.solve(f.model), 0.0).status == "solved"
+
+
+def _run(*args: str) -> dict:
+    done = subprocess.run([sys.executable, "scripts/ilp_run.py", *args], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True, timeout=120)
+    return json.loads(done.stdout)
+
+
+def test_the_script_splits_proves_and_solves(tmp_path):
+    board = get_board("triangle5")
+    seen = reachable(board, board.start("13"))
+    impossible = next(board.name_of[h] for h in board.bits if 1 << h not in seen)
+    log = str(tmp_path / "ilp.log")
+    answer = _run("triangle5", "13", impossible, "--split", "--jobs", "2", "--log", log)
+    assert answer["status"] == "impossible" and len(answer["parts"]) == answer["split"]
+    assert answer["reason"].startswith(f"integer programme infeasible in each of its {answer['split']} parts")
+    assert all(p["status"] == "impossible" for p in answer["parts"])
+    assert all(Path(f"{log}.part{k}").is_file() for k in range(answer["split"]))
+    one = _run("triangle5", "13", impossible, "--part", "0", "--log", log)
+    assert one["status"] == "impossible" and "part 0 only" in one["reason"]
+    solved = _run("triangle5", "13", "13", "--split", "--log", log)
+    assert solved["status"] == "solved"
+    line = next(p["solution"] for p in solved["parts"] if p["status"] == "solved")
+    assert len(line.split()) == 13
