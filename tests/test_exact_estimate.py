@@ -43,7 +43,7 @@ def test_small_board_estimate_is_the_counts_own_positions(start, goal):
 def test_triangle6_within_the_stated_factor():
     problem = _problem("triangle6", "4", "any")
     counted = count_exact(problem)
-    assert counted.positions == 185_388
+    assert counted.positions == 148_434  # the forward side stops a level above the middle (count.edge)
     guess = estimate_positions(problem)
     assert guess["meet"] == counted.meet
     assert _within(guess["positions"], counted.positions, FACTOR)
