@@ -88,6 +88,30 @@ class TestCount:
         got = count_exact(problem)
         assert got.symmetries == 6 and got.solutions == count_solutions(problem) > 0
 
+    def test_sum_over_jumps_equals_sum_over_classes(self):
+        # triangle5 vacancy 2 -> one peg anywhere: 6 forward symmetries, 2 backward, so 3 cosets to read.
+        # By default the forward side stops a level above the middle and sums over its jumps (edge.py); a forced
+        # middle level is built by both sides and summed class by class (combine.py): every split gives the
+        # same number, which is the depth-first count's.
+        problem = Problem(T5, T5.start("2"), Goal("any"))
+        by_jumps = count_exact(problem)
+        assert by_jumps.solutions == count_solutions(problem) > 0
+        for meet in (14, 13, by_jumps.meet, 7, 2, 1):
+            assert count_exact(problem, meet=meet).solutions == by_jumps.solutions, meet
+
+    def test_ways_by_search_equal_the_table(self):
+        # the fallback of a middle level whose dict would pass the memory ceiling: the same ways, key by key
+        from pyapp.exact.count.edge import ways_search, ways_table
+        from pyapp.exact.sweep import Level, sweep
+
+        s = sides(Problem(T5, T5.start("2"), Goal("any")))
+        levels = [lv for lv in sweep(s.back_codec, s.backward, 7, weights=True) if isinstance(lv, Level)]
+        keys, weights = levels[-1].keys, levels[-1].weights
+        table, search = ways_table(s.back_codec, keys, weights), ways_search(s.back_codec, keys, weights)
+        assert len(table) == len(keys) > 100 and any(w > 1 for w in table.values())
+        assert all(search(k, 0) == w for k, w in table.items())
+        assert search(max(keys) + 1, 0) == 0 and search(max(keys) + 1, 7) == 7
+
     def test_progress_and_cancel(self):
         problem = Problem(get_board("triangle6"), get_board("triangle6").start("4"), Goal("any"))
         budget = Budget()

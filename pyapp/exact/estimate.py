@@ -11,7 +11,8 @@ shape the measured sweeps follow: after ``j`` jumps a single-vacancy start reach
 level (0.87-0.89 on triangle7 at every level from 19 to 17 pegs; 0.018-0.026 on the English
 board, rising slowly, so that side comes out up to about 1.4x low), and never more than
 the positions of that peg count in one position class (the only ones a start can reach).
-The meeting level is found as ``count`` finds it: the side with the smaller frontier goes on.
+The meeting level is found as ``count`` finds it: the side with the smaller frontier goes on (the forward
+side stopping one level above the middle, whose jumps it sums over).
 
 Calibrated against measured runs (CPython 3.11, `benchmarks/exact.json`, in BENCHMARKS.md): triangle6 vacancy 4
 -> one peg 185,388 positions, 0.7 s; triangle7 vacancy 4 -> one peg 17,796,556 positions,
@@ -124,16 +125,25 @@ def estimate_positions(problem: Problem) -> dict:
     first_back = n - s.last_pegs
     forward = _side(n, s.first_pegs, fprobe, classes, s.last_pegs)
     backward = _side(n, first_back, bprobe, classes, n - s.first_pegs)
-    # the count extends the side with the smaller frontier until the two meet (count._meet)
+    # the count extends the side with the smaller frontier until the forward side is one level above the
+    # backward one's (count._meet; the last step takes the cheaper side), then sums over the jumps between them
+    gap = 1 if s.first_pegs > s.last_pegs else 0
     f, b = s.first_pegs, first_back
-    while f != n - b and f > s.last_pegs and b > n - s.first_pegs:
-        if forward.get(f, 0.0) <= backward.get(b, 0.0):
+    while f != n - b + gap and f > s.last_pegs and b > n - s.first_pegs:
+        if gap and f + b == n + 2:
+            growth = forward.get(f, 0.0) / max(1.0, forward.get(f + 1, 0.0)) if f < s.first_pegs else 1.0
+            if backward.get(b, 0.0) <= growth * forward.get(f, 0.0):
+                b -= 1
+            else:
+                f -= 1
+        elif forward.get(f, 0.0) <= backward.get(b, 0.0):
             f -= 1
         else:
             b -= 1
     levels = [v for p, v in forward.items() if p >= f] + [v for p, v in backward.items() if p >= b]
-    held = DICT_ENTRY_BYTES * max(levels) + 16 * (forward[f] + backward[b])
-    return {"positions": round(sum(levels)), "meet": f, "held": round(held)}
+    arrays = 16 * (forward[f] + backward[b])
+    held = max(DICT_ENTRY_BYTES * max(levels), DICT_ENTRY_BYTES * backward[b] * gap) + arrays
+    return {"positions": round(sum(levels)), "meet": f - gap, "held": round(held)}
 
 
 def estimate(problem: Problem, kind: str = "count") -> dict:

@@ -7,7 +7,8 @@ Two methods, one exact answer (Python ints, however large):
   small positions of hints, puzzles and the page's quick count;
 * :mod:`.sweep`: two level sweeps over canonical keys meeting in the middle
   (:func:`count_exact`, :func:`sweep_steps`): full scale, the English central game's
-  40,861,647,040,079,968 solutions.
+  40,861,647,040,079,968 solutions; the sides' product summed class by class (:mod:`.combine`) or over
+  the jumps into the middle level (:mod:`.edge`).
 
 ``tests/test_exact.py`` checks the two agree on every small board.
 

@@ -19,7 +19,10 @@ On triangle7 vacancy 4 (no symmetry fixes the start) this makes the forward swee
 times smaller.  When the goal is
 the start's complement (the English central game) the two sweeps are one and the same,
 so a single sweep down to the middle gives both halves; sharded on a pool, that sweep's own steps
-sum them where the classes lie (:mod:`pyapp.exact.pairs`) and no level is gathered here.
+sum them where the classes lie (:mod:`pyapp.exact.pairs`) and no level is gathered here.  Otherwise, in
+this process, the forward side stops one level above the middle and the sum is taken over its jumps into
+the middle level (:mod:`.edge`): the forward middle level, the costliest of the sweep on triangle7, is never
+built.  A forced middle level (the bench's recount) is built by both sides and summed class by class.
 
 Sources: the English central game has 40,861,647,040,079,968 solutions (Durango Bill,
 "Peg solitaire: the number of solutions"; George I. Bell, "English peg solitaire" pages);
@@ -36,11 +39,12 @@ from ...core.codec.compiled import Codec
 from ...core.problem import Problem
 from ..setup import Cancelled, OutOfTime, Sides, sides, stop_if_over
 from ..sharded import Pairing, Parallel, sweeper
-from ..sweep import CHUNK, Level, MemoryCeiling, Progress
+from ..sweep import CHUNK, DICT_ENTRY_BYTES, Level, MemoryCeiling, Progress
 from ..sweep import sweep as _plain_sweep
 from ..twosided import two_sided
 from .both import both_steps
 from .combine import combine_part
+from .edge import coset_groups, edge_function, ways_search, ways_table
 
 
 @dataclass
@@ -129,7 +133,15 @@ def count_steps(problem: Problem, budget: Budget | None = None, meet: int | None
             return ExactCount("counted", total, None, state["positions"], meet, group, budget.elapsed(),
                               state["peak"])
         else:
-            forward, backward = yield from _meet(s, budget, state, held, forced, sweeper(parallel))
+            # the forward side stops one level above the middle and sums over its jumps (.edge); a forced middle
+            # level (a recount) is built by both sides and summed class by class (.combine)
+            gap = 1 if forced is None and s.first_pegs > s.last_pegs else 0
+            forward, backward = yield from _meet(s, budget, state, held, forced, sweeper(parallel), gap)
+            if gap and len(forward) and len(backward):
+                meet = forward.pegs - 1
+                total = yield from _edges(s, forward, backward, budget, state)
+                return ExactCount("counted", total, None, state["positions"], meet, group, budget.elapsed(),
+                                  state["peak"])
         if forward is None or backward is None or not len(forward) or not len(backward):
             # a sweep died out before the middle: no position there, no solution
             return ExactCount("counted", 0, "no position of the middle level is reachable from both ends",
@@ -151,10 +163,12 @@ def _pairs_on_pool(s: Sides, parallel: Parallel | None, meet: int) -> bool:
             and meet == s.holes - meet + 1)
 
 
-def _meet(s: Sides, budget: Budget, state: dict, held, forced: int | None = None, sweep=None
+def _meet(s: Sides, budget: Budget, state: dict, held, forced: int | None = None, sweep=None, gap: int = 0
           ) -> Generator[Progress, None, tuple[Level, Level]]:
     """Sweep from both ends, always extending the side with the smaller frontier (or the side short
-    of the ``forced`` level), until they meet."""
+    of the ``forced`` middle level), until they meet: at the same level, or with ``gap`` 1 the forward side
+    one level above the backward one's (:mod:`.edge` then sums over the jumps between them, so the forward
+    side never builds the middle level)."""
     sweep = sweep or _plain_sweep
     lazy = {"keep": lambda pegs: False} if sweep is not _plain_sweep else {}  # sharded: only the fronts are loaded
     gens = {"forward": sweep(s.wide_codec, {s.start: 1}, s.last_pegs, weights=True, stage="forward",
@@ -162,11 +176,14 @@ def _meet(s: Sides, budget: Budget, state: dict, held, forced: int | None = None
             "backward": sweep(s.back_codec, s.backward, s.holes - s.first_pegs, weights=True, stage="backward",
                               kept_bytes=held, max_bytes=budget.max_bytes, **lazy)}
     front: dict[str, Level] = {}
+    growth = [1.0]  # the forward side's last growth (level size over the one above)
 
     def advance(side: str):
         for item in gens[side]:
             if isinstance(item, Level):
                 state["positions"] += len(item)
+                if side == "forward" and side in front:
+                    growth[0] = len(item) / max(1, len(front[side]))
                 front[side] = item
                 return
             state["peak"] = max(state["peak"], item.bytes)
@@ -176,15 +193,43 @@ def _meet(s: Sides, budget: Budget, state: dict, held, forced: int | None = None
 
     yield from advance("forward")
     yield from advance("backward")
-    while front["forward"].pegs != s.holes - front["backward"].pegs:
+    while front["forward"].pegs != s.holes - front["backward"].pegs + gap:
         if forced is not None:
-            side = "forward" if front["forward"].pegs > forced else "backward"
+            side = "forward" if front["forward"].pegs > forced + gap else "backward"
+        elif gap and front["forward"].pegs + front["backward"].pegs == s.holes + 2:
+            # the last step: a backward level, then the sum over the forward front's jumps; or a forward level,
+            # then the sum over its jumps (about growth times more parents): the cheaper of the two
+            side = "backward" if len(front["backward"]) <= growth[0] * len(front["forward"]) else "forward"
         else:
             side = "forward" if len(front["forward"]) <= len(front["backward"]) else "backward"
         yield from advance(side)
         if not len(front[side]):
             break
     return front["forward"].load(), front["backward"].load()
+
+
+def _edges(s: Sides, forward: Level, backward: Level, budget: Budget, state: dict) -> Generator[Progress, None, int]:
+    """:func:`.edge.edge_function` over the whole forward level above the middle, a chunk at a time, against
+    the backward middle level as a dict (:func:`.edge.ways_table`), or its arrays searched when the dict would
+    pass the memory ceiling (:func:`.edge.ways_search`)."""
+    fcd = s.wide_codec
+    assert forward.weights is not None and backward.weights is not None
+    held = forward.nbytes + backward.nbytes + DICT_ENTRY_BYTES * len(backward)
+    if budget.max_bytes is not None and held > budget.max_bytes:  # a dict would not fit: search the arrays
+        held = forward.nbytes + 2 * backward.nbytes
+        get = ways_search(s.back_codec, backward.keys, backward.weights)
+    else:
+        get = ways_table(s.back_codec, backward.keys, backward.weights).get
+    edge = edge_function(fcd, coset_groups(s, fcd))
+    state["peak"] = max(state["peak"], held)
+    total = 0
+    n = len(forward.keys)
+    for lo in range(0, n, CHUNK):
+        total += edge(forward.keys, forward.weights, lo, min(n, lo + CHUNK), get)
+        stop_if_over(budget)
+        yield Progress("combine", forward.pegs - 1, min(n, lo + CHUNK), n, 0, state["positions"], held,
+                       budget.elapsed())
+    return total
 
 
 def _combine(s: Sides, forward: Level, backward: Level, budget: Budget, state: dict, fcd: Codec
