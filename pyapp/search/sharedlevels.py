@@ -244,9 +244,12 @@ class SharedLevels:
             pos = 0
             for tb, v in zip(layout, key.to_bytes(8, "little")):
                 pos |= tb[v]
-            imgs = 0
-            for tb, v in zip(packed_t, pos.to_bytes(nb, "little")):
-                imgs |= tb[v]
+            if one:  # the only lane is the key
+                imgs = key
+            else:
+                imgs = 0
+                for tb, v in zip(packed_t, pos.to_bytes(nb, "little")):
+                    imgs |= tb[v]
             x = bias
             if prune:
                 for tb, v in zip(wt, pos.to_bytes(nw, "little")):
