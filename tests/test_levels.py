@@ -226,3 +226,51 @@ def test_fewest_pegs_above_a_class_bound_of_two_agrees_with_enumeration():
         checked += 1
         above += fewest > fewest_in_class(board, start)
     assert above
+
+
+def test_one_peg_at_the_centre_from_random_positions_agrees_with_enumeration():
+    """A definite goal from positions without symmetry: both sides keyed by the symmetries that fix the start
+    too (none here but the identity), the meet one lookup a position; every verdict checked by brute force."""
+    board = get_board("english")
+    centre = 1 << board.hole("d4")
+    syms = [s for s in range(len(board.symmetries)) if board.transform(centre, s) == centre]
+    kinds = {"solved": 0, "impossible": 0}
+    for start in _random_positions(board, 8, 9, 14, seed=28):
+        answer = _drive(level_search(board, start, [centre], 1, syms))
+        assert answer.status == ("solved" if centre in reachable(board, start) else "impossible"), answer.reason
+        kinds[answer.status] += 1
+        if answer.status == "solved":
+            check_path(board, Problem(board, start, Goal("target", centre)), answer.path)
+    assert kinds["solved"] and kinds["impossible"]
+
+
+def test_the_meet_pauses_and_can_be_cancelled_there(monkeypatch):
+    """The meet of two levels reports progress as it goes (every ``MEET_PAUSE`` lookups), so a cancel lands
+    within a slice: closed in the middle of the meet, the search stops there."""
+    from pyapp.search import levels
+    board = get_board("english")
+    start = _backward_from(board, 1 << board.hole("d4"), 16, seed=1)
+    goal = 1 << board.hole("c4")  # out of reach: the meet looks every position of the smaller side up
+    monkeypatch.setattr(levels, "MEET_PAUSE", 1)
+    gen = level_search(board, start, [goal], 1, [0])
+    at_meet = 0
+    for st in gen:  # both sides at one peg count: the meet, whose lookups now pause one by one
+        if st.forward_levels + st.backward_levels == start.bit_count() - 1:
+            at_meet += 1
+            if at_meet == 5:
+                break
+    assert at_meet == 5
+    gen.close()
+    assert "none in common" in _drive(level_search(board, start, [goal], 1, [0])).reason
+
+
+def _backward_from(board, goal: int, pegs: int, seed: int) -> int:
+    """A position of ``pegs`` pegs played backward from ``goal`` (so it reaches it), reverse jumps at random."""
+    rnd = random.Random(seed)
+    lines = _lines(board)
+    pos = goal
+    while pos.bit_count() < pegs:
+        back = [(a, b, c) for a, b, c in lines if pos >> c & 1 and not pos >> a & 1 and not pos >> b & 1]
+        a, b, c = rnd.choice(back)
+        pos ^= (1 << a) | (1 << b) | (1 << c)
+    return pos

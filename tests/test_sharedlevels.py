@@ -177,7 +177,21 @@ class TestNeverLose:
         assert all(a is not None and a.status != "unknown" for a in answers)
         assert all(table.answer(p) is not None for p in problems[1:])
 
-    def test_same_verdicts_with_and_without(self, monkeypatch):
+    def test_a_weight_of_nothing_skips_the_shared_search(self):
+        problem = make_problem(get_board("english"), start="d4", goal="d4")
+        q = next(_positions(problem, random.Random(3), 1, 12))
+        classes = _classes(q, legal_jumps(q.board, q.start))
+        problems = [q, *(Problem(q.board, apply_jump(q.start, m[0][0]), q.goal) for m in classes)]
+        together = shared_for(q)
+        answers = drive(turns_steps(problems, Budget(30), table=Proven(), portfolios=(None,),
+                                    together=together, together_from=0, together_weight=0.0))
+        assert all(a is not None and a.status != "unknown" for a in answers)
+        assert together.search.st.nodes == 0 and not together.take()
+
+    @pytest.mark.parametrize("replaces", [22, 0])
+    def test_same_verdicts_with_and_without(self, monkeypatch, replaces):
+        """``replaces`` 0: the shared search beside both portfolios, weighted (:data:`BESIDE_WEIGHT`)."""
+        monkeypatch.setattr(neverlose_module, "REPLACES_PEGS", replaces)
         problem = default_problem("triangle6")
         for q in list(_positions(problem, random.Random(2), 2, 14))[:6]:
             monkeypatch.setattr(proven_module, "_TABLES", {})

@@ -17,7 +17,8 @@ the searches of the position and of its jumps run side by side in turns that dou
 (:func:`pyapp.analysis.turns.turns_steps`): a jump whose position is winnable usually needs a fraction of
 a second, a losing one may need seconds for its proof, and neither waits on the other's share.  On positions of
 up to :data:`SHARED_PEGS` pegs one level search for every jump at once (:mod:`.sharedjumps`) runs beside them, as
-long as they do each round, and proves the losing jumps the beams leave open.  Every search goes
+long as they do each round (three times as long above :data:`REPLACES_PEGS`), and proves the losing jumps the
+beams leave open; once every jump is proved losing, the position is lost and the search stops.  Every search goes
 through the game's table of proved positions (:mod:`.proven`): the position after a jump on a line
 already found, an undo, or a position proved lost before is answered at once, and nothing proved is
 searched twice.
@@ -54,18 +55,28 @@ PROVER_PEGS = 32
 pegs: no answer after 120 CPU s and 11.6 million stored positions), and the second portfolio would only halve
 the wide beams' time: those positions are searched with the solver's own portfolio alone."""
 SHARED = True
-SHARED_PEGS = 22
+SHARED_PEGS = 24
 """Positions of up to this many pegs run one level search for all their jumps at once (:mod:`.sharedjumps`) as one
 more side of the turns, instead of the per-jump complete searches of the second portfolio.  Measured on fixed
 positions of random games (10 CPU s each; CPU s per position and jump verdicts left unknown, against both
 portfolios alone): French d2 -> d6 at 22-27 pegs 1.5-2.3 s instead of 2.4-6.2 s, the same verdicts; German e5 -> e5
 at 19-21 pegs 3.3-6.9 s instead of 5.0-8.3 s, but at 23-25 pegs, where the shared search does not finish in the
 budget, 2 to 4 more unknown jumps per position (the per-jump complete searches prove some of the losing ones); at
-28-31 French pegs it only took time from the others.  So the bound is the German one."""
+28-31 French pegs it only took time from the others.  So the bound was the German one; since both sides of the
+level search are keyed by the symmetries that fix the start (2-3x less CPU deep in a game) it runs to 24 pegs,
+beside both portfolios and weighted (:data:`REPLACES_PEGS`, :data:`BESIDE_WEIGHT`)."""
+REPLACES_PEGS = 22
+"""Up to this many pegs the shared search stands in for the second portfolio (it finishes in the budget there); above
+it both portfolios run too (their per-jump searches prove some losing jumps the shared search does not reach)."""
 TOGETHER_FROM = 1
 """The round of the turns from which the shared search runs (:func:`pyapp.analysis.turns.turns_steps`)."""
+BESIDE_WEIGHT = 3.0
+"""Above :data:`REPLACES_PEGS` pegs the shared search runs beside both portfolios, each round this many times as
+long as the other searches of the round together (see :data:`SHARED_PEGS`)."""
 VERDICT = "verdict:"
 """The note of the progress report that carries the position's own status, before the jumps are filed."""
+LOST_BY_JUMPS = "every legal jump leads to a lost position"
+"""Why a position is lost when its jumps, not its own search, proved it (the search then stops at once)."""
 
 
 @dataclass
@@ -154,14 +165,19 @@ def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int
         if out.status == "unknown" and out.jumps.good:  # a jump that keeps the goal reachable proves the position
             first = out.jumps.good[0]
             out.status, out.line = "winnable", [first, *out.jumps.lines[first]]
+        elif out.status == "unknown" and len(out.jumps.bad) == njumps:  # so does every jump losing: stop searching
+            out.status, out.reason = "lost", LOST_BY_JUMPS
 
+    njumps = sum(len(members) for members in classes)
     problems = [problem, *(Problem(board, apply_jump(start, members[0][0]), goal) for members in classes)]
     together = shared_for(problem, max_bytes=budget.ceiling() // 2, slice_seconds=budget.slice_seconds) \
         if shares(problem) else None
-    # the shared search stands in for the per-jump complete searches (the second portfolio)
-    portfolios = PORTFOLIOS if together is None and start.bit_count() - 1 <= PROVER_PEGS else PORTFOLIOS[:1]
+    # up to REPLACES_PEGS the shared search stands in for the per-jump complete searches (the second portfolio)
+    alone = together is None or start.bit_count() > REPLACES_PEGS
+    portfolios = PORTFOLIOS if alone and start.bit_count() - 1 <= PROVER_PEGS else PORTFOLIOS[:1]
     steps = turns_steps(problems, budget, wanted=wanted, on_result=on_result, portfolios=portfolios,
-                        together=together, together_from=TOGETHER_FROM)
+                        together=together, together_from=TOGETHER_FROM,
+                        together_weight=1.0 if start.bit_count() <= REPLACES_PEGS else BESIDE_WEIGHT)
     told = False
     try:
         while True:
@@ -171,21 +187,18 @@ def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int
                 yield budget.progress(note=f"{VERDICT}{out.status}")
     except StopIteration as stop:
         results = stop.value
-    jumps = legal_jumps(board, start)
     if out.status == "lost":
         out.jumps = Hint()  # a lost position files no jumps (every one loses, by the same proof)
-        return out
-    for members, result in zip(classes, results[1:]):
-        if result is None:
-            for jump, _ in members:
-                out.jumps.unknown.append(jump)
-                out.jumps.reasons[jump] = budget.why()
-    if out.status == "unknown" and len(out.jumps.bad) == len(jumps):
-        out.status, out.reason, out.jumps = "lost", "every legal jump leads to a lost position", Hint()
-    elif out.status == "unknown":
-        nodes = own[0].nodes if own else budget.nodes
-        out.reason = f"budget spent after {nodes:,} nodes"
-    order_as(out.jumps, jumps)
+    else:
+        for members, result in zip(classes, results[1:]):
+            if result is None:
+                for jump, _ in members:
+                    out.jumps.unknown.append(jump)
+                    out.jumps.reasons[jump] = budget.why()
+        if out.status == "unknown":
+            nodes = own[0].nodes if own else budget.nodes
+            out.reason = f"budget spent after {nodes:,} nodes"
+        order_as(out.jumps, legal_jumps(board, start))
     if not told:
         yield budget.progress(note=f"{VERDICT}{out.status}")
     return out
@@ -228,7 +241,7 @@ def conclude(out: NeverLose, jumps: list[Jump]) -> None:
     """Settle a position its own search left unknown from its filed jumps: lost when every legal jump loses,
     winnable (the first good jump, then its line) when one keeps the goal reachable."""
     if out.status == "unknown" and len(out.jumps.bad) == len(jumps):
-        out.status, out.reason = "lost", "every legal jump leads to a lost position"
+        out.status, out.reason = "lost", LOST_BY_JUMPS
     elif out.status == "unknown" and out.jumps.good:
         first = out.jumps.good[0]
         out.status, out.reason, out.line = "winnable", None, [first, *out.jumps.lines[first]]

@@ -102,8 +102,8 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
                 wanted: Callable[[int], bool] = lambda i: True,
                 on_result: Callable[[int, Result], object] | None = None,
                 table: Proven | None = None, portfolios: tuple[tuple[int, ...] | None, ...] = (None,),
-                together: Together | None = None, together_from: int = 1
-                ) -> Generator[Progress, None, list[Result | None]]:
+                together: Together | None = None, together_from: int = 1,
+                together_weight: float = 1.0) -> Generator[Progress, None, list[Result | None]]:
     """Decide ``problems`` (one board and goal) side by side on ``budget``; yield its progress; return
     each one's :class:`Result` in order (None for one dropped by ``wanted`` before it answered).
 
@@ -115,7 +115,8 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
     stop (a winnable position is often found soonest by the wide beams, a lost one proved soonest by the
     complete search, which comes early when the beams are few).  ``together``: one more search that answers
     several problems at once (the shared level search of a position's jumps), from round ``together_from`` on:
-    each round it runs as long as all the other searches of that round together (alone once they are done);
+    each round it runs ``together_weight`` times as long as all the other searches of that round together (alone
+    once they are done; a weight of 0 never runs it);
     what it proves is recorded in the table, and the problems answered elsewhere are dropped from it."""
     if not problems:
         return []
@@ -138,7 +139,7 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
     def open_tasks() -> list[_Task]:
         return [t for t in tasks if answers[t.index] is None and not t.ended and wanted(t.index)]
 
-    shared = _Shared(together, budget) if together is not None else None
+    shared = _Shared(together, budget) if together is not None and together_weight > 0 else None
 
     def settle_shared() -> None:
         if shared is None:
@@ -176,7 +177,7 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
         if shared is not None and round_ >= together_from and not budget.over():
             settle_shared()
             if shared.live():
-                yield from shared.turn(budget, budget.clock() - began if todo else None)
+                yield from shared.turn(budget, together_weight * (budget.clock() - began) if todo else None)
                 settle_shared()
         turn *= 2
         round_ += 1

@@ -184,6 +184,7 @@ def expand(side: Side, st: LevelStats, deadline: float, node_cap: int, max_bytes
     nb = codec._nbytes
     lm = codec.lane_mask
     shifts = codec.shifts
+    one = len(shifts) == 1  # a single lane (no symmetry kept) is the key itself
     builder = KeySetBuilder(RUN)
     add = builder.buffer.append
     held = st.bytes
@@ -195,10 +196,12 @@ def expand(side: Side, st: LevelStats, deadline: float, node_cap: int, max_bytes
         pos = 0
         for tb, v in zip(layout, key.to_bytes(8, "little")):
             pos |= tb[v]
-        raw = pos.to_bytes(nb, "little")
-        imgs = 0
-        for tb, v in zip(packed_t, raw):
-            imgs |= tb[v]
+        if one:  # the only lane is the key
+            imgs = key
+        else:
+            imgs = 0
+            for tb, v in zip(packed_t, pos.to_bytes(nb, "little")):
+                imgs |= tb[v]
         x = bias
         if prune:
             for tb, v in zip(wt, pos.to_bytes(nw, "little")):
@@ -214,7 +217,7 @@ def expand(side: Side, st: LevelStats, deadline: float, node_cap: int, max_bytes
                 if (x + deltas[i]) & hh != hh:
                     continue
                 y = imgs ^ symd[i]
-                add(min([(y >> sh) & lm for sh in shifts]))
+                add(y if one else min([(y >> sh) & lm for sh in shifts]))
         for s, src, s2, _pat, base in neg_dirs:
             m = src & pos & (pos << s) & (empty << s2)
             while m:
@@ -224,7 +227,7 @@ def expand(side: Side, st: LevelStats, deadline: float, node_cap: int, max_bytes
                 if (x + deltas[i]) & hh != hh:
                     continue
                 y = imgs ^ symd[i]
-                add(min([(y >> sh) & lm for sh in shifts]))
+                add(y if one else min([(y >> sh) & lm for sh in shifts]))
         nodes += 1
         count += 1
         if not count & 255:

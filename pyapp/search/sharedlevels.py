@@ -88,8 +88,9 @@ class SharedLevels:
         self.max_bytes = max_bytes
         self.slice_seconds = slice_seconds
         self.st = LevelStats(sides=2)
-        self.codec = KeyCodec(board, syms)
-        self.codec_b = KeyCodec(board, [s for s in self.codec.symmetries if board.transform(root, s) == root])
+        # both sides keep the symmetries that fix the root too (as the level search does with its start): the
+        # classes of jumps are orbits under them, and deep in a game the goal's others merge almost nothing
+        self.codec = self.codec_b = KeyCodec(board, [s for s in syms if board.transform(root, s) == root])
         first = MaskBuilder(self.k)
         for c, child in enumerate(children):
             first.buffer.append(self.codec.key(child) << self.k | 1 << c)
@@ -225,6 +226,7 @@ class SharedLevels:
         nb = codec._nbytes
         lm = codec.lane_mask
         shifts = codec.shifts
+        one = len(shifts) == 1  # a single lane (no symmetry kept) is the key itself
         k = self.k
         builder = MaskBuilder(k)
         add = builder.buffer.append
@@ -242,9 +244,12 @@ class SharedLevels:
             pos = 0
             for tb, v in zip(layout, key.to_bytes(8, "little")):
                 pos |= tb[v]
-            imgs = 0
-            for tb, v in zip(packed_t, pos.to_bytes(nb, "little")):
-                imgs |= tb[v]
+            if one:  # the only lane is the key
+                imgs = key
+            else:
+                imgs = 0
+                for tb, v in zip(packed_t, pos.to_bytes(nb, "little")):
+                    imgs |= tb[v]
             x = bias
             if prune:
                 for tb, v in zip(wt, pos.to_bytes(nw, "little")):
@@ -259,7 +264,7 @@ class SharedLevels:
                     i = base + low.bit_length()
                     if (x + deltas[i]) & hh == hh:
                         y = imgs ^ symd[i]
-                        add(min([(y >> sh) & lm for sh in shifts]) << k | m)
+                        add((y if one else min([(y >> sh) & lm for sh in shifts])) << k | m)
             for s, src, s2, _pat, base in neg_dirs:
                 j = src & pos & (pos << s) & (empty << s2)
                 while j:
@@ -268,7 +273,7 @@ class SharedLevels:
                     i = base + low.bit_length()
                     if (x + deltas[i]) & hh == hh:
                         y = imgs ^ symd[i]
-                        add(min([(y >> sh) & lm for sh in shifts]) << k | m)
+                        add((y if one else min([(y >> sh) & lm for sh in shifts])) << k | m)
             nodes += 1
             count += 1
             if not count & 255:
@@ -294,15 +299,15 @@ class SharedLevels:
 
     def _meet(self, budget: Budget) -> Generator[LevelStats, None, None]:
         """Both sides at one peg count: the classes on a common position are winnable, the others lost."""
-        board, codec, codec_b = self.board, self.codec, self.codec_b
-        mask = board.mask
+        codec = self.codec
+        mask = self.board.mask
         last, blast = self.levels[-1], self.bwd.last
         met = 0
         witness: dict[int, int] = {}
         count = 0
         if len(blast) <= len(last):
             for key in blast:
-                real = mask ^ codec_b.pos(key)
+                real = mask ^ codec.pos(key)
                 i = last.keys.index(codec.key(real))
                 if i >= 0 and last.masks[i] & self.open & ~met:
                     for c in bits_of(last.masks[i] & self.open & ~met):
@@ -317,13 +322,10 @@ class SharedLevels:
             for key, m in zip(last.keys.keys, last.masks):
                 if m & self.open & ~met:
                     p = codec.pos(key)
-                    for s in codec.symmetries:
-                        img = board.transform(p, s)
-                        if codec_b.key(mask ^ img) in blast:
-                            for c in bits_of(m & self.open & ~met):
-                                witness[c] = img
-                            met |= m
-                            break
+                    if codec.key(mask ^ p) in blast:
+                        for c in bits_of(m & self.open & ~met):
+                            witness[c] = p
+                        met |= m
                 count += 1
                 if not count & 1023:
                     if budget.over():
