@@ -11,14 +11,17 @@ solutions-left file when the counts fit), and the CPU seconds of each part.  ``-
 ``--update FILE`` replaces the rows of the games measured in that JSON and keeps the others.
 
 ``--floors 18,19,20`` measures, for an own-hole game, the set shipped only from each of those peg counts up
-(:mod:`pyapp.exact.partial`): its bytes and classes, the CPU to decode it, and the CPU milliseconds of a
-never-lose answer (:func:`pyapp.analysis.neverlose_exact.never_lose_exact`, its search's verdicts forgotten
-before each) on every position of seeded games whose answer needs the search between the shipped levels and
-their complements: half the games play a random winnable jump while one is left, half any random jump.
+(:mod:`pyapp.exact.partial`; ``K/L``, for any game: from ``K`` up and from ``L`` down): its bytes and classes,
+the CPU and peak memory to decode it (in a fresh process), and the CPU milliseconds of a never-lose answer
+(:func:`pyapp.analysis.neverlose_exact.never_lose_exact`, its search's verdicts forgotten before each) on every
+position of seeded games whose answer needs the search between the shipped levels and their complements (or
+the shipped low levels): half the games play a random winnable jump while one is left, half any random jump.
 ``--whole FOLDER`` reads a whole set saved there (``--save``) instead of computing it.
 
     nice python scripts/measure_sets.py --compute 900 --out benchmarks/sets.json
     nice python scripts/measure_sets.py --compute 900 --only english-c1-c1 --whole DIR --floors 18,19,20 \
+        --update benchmarks/sets.json
+    nice python scripts/measure_sets.py --compute 900 --only triangle7-4-any --whole DIR --floors 18/10,17/10 \
         --update benchmarks/sets.json
 """
 
@@ -28,7 +31,9 @@ import argparse
 import json
 import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -39,7 +44,7 @@ from pyapp.core.catalogue import get_board, get_entry  # noqa: E402
 from pyapp.core.moves import apply_jump, legal_jumps  # noqa: E402
 from pyapp.core.problem import make_problem  # noqa: E402
 from pyapp.exact.estimate import MICROSECONDS_PER_POSITION, estimate_positions  # noqa: E402
-from pyapp.exact.partial import partial  # noqa: E402
+from pyapp.exact.partial import PartialWinnable, partial  # noqa: E402
 from pyapp.exact.store import decode, encode, encode_ways  # noqa: E402
 from pyapp.exact.ways import ways_steps  # noqa: E402
 from pyapp.exact.winnable import Winnable, clear_cache, register, winnable  # noqa: E402
@@ -84,15 +89,46 @@ def _percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] if values else 0.0
 
 
-def measure_floor(win: Winnable, floor: int) -> dict:
-    """What shipping ``win`` from ``floor`` pegs up costs (see the module docstring)."""
+PEAK = """
+import resource, sys, time
+sys.path.insert(0, sys.argv[1])
+from pyapp.exact.store import decode
+from pyapp.web.sets import Game
+problem = Game(*sys.argv[3:6]).problem()
+data = open(sys.argv[2], "rb").read()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+t0 = time.process_time()
+win = decode(data, problem)
+print(time.process_time() - t0, before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def decode_peak(data: bytes, problem_args: tuple[str, str, str]) -> dict:
+    """The CPU seconds and peak resident memory (MB, the whole process's, and its growth over the process
+    with the engine imported and the file read) of decoding ``data`` in a fresh CPython process."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with tempfile.NamedTemporaryFile(suffix=".bin") as f:
+        f.write(data)
+        f.flush()
+        out = subprocess.run([sys.executable, "-c", PEAK, root, f.name, *problem_args], check=True,
+                             capture_output=True, text=True).stdout.split()
+    cpu, before, after = float(out[0]), int(out[1]), int(out[2])
+    return {"cpu_decode": round(cpu, 2), "peak_rss_mb": round(after / 1024, 1),
+            "decode_rss_mb": round((after - before) / 1024, 1)}
+
+
+def measure_floor(win: Winnable, floor: int, upto: int = 0) -> dict:
+    """What shipping ``win`` from ``floor`` pegs up (and from ``upto`` down, when given) costs (see the
+    module docstring)."""
     problem = win.problem
-    board, goal, n = problem.board, problem.goal, len(problem.board)
-    data = encode(partial(win, floor))
-    t0 = time.process_time()
+    board, goal = problem.board, problem.goal
+    data = encode(partial(win, floor, upto))
     part = decode(data, problem)
-    row: dict = {"from": floor, "bytes": len(data), "classes": len(part), "key_bytes": part.nbytes,
-                 "cpu_decode": round(time.process_time() - t0, 2)}
+    row: dict = {"from": floor, **({"upto": upto} if upto else {}), "bytes": len(data), "classes": len(part),
+                 "key_bytes": part.nbytes}
+    game = (board.id, board.name_of[(board.mask ^ problem.start).bit_length() - 1], goal.text(board))
+    row.update(decode_peak(data, game))
+    assert isinstance(part, PartialWinnable)
     register(part)  # never_lose_exact finds it as it finds a shipped set
     rng = random.Random(floor)
     cpu_ms: list[float] = []
@@ -100,7 +136,7 @@ def measure_floor(win: Winnable, floor: int) -> dict:
         history = [problem.start]
         while jumps := legal_jumps(board, history[-1]):
             pos = history[-1]
-            if n - floor < pos.bit_count() <= floor:  # the position or the ones after its jumps are searched
+            if part.low < pos.bit_count() <= floor:  # the position or the ones after its jumps are searched
                 part.memo.clear()
                 t0 = time.process_time()
                 never_lose_exact(board, goal, history)
@@ -114,7 +150,7 @@ def measure_floor(win: Winnable, floor: int) -> dict:
 
 
 def measure(board_id: str, start: str, goal: str, compute: float, save: str | None = None,
-            whole: str | None = None, floors: tuple[int, ...] = ()) -> dict:
+            whole: str | None = None, floors: tuple[tuple[int, int], ...] = ()) -> dict:
     board = get_board(board_id)
     problem = make_problem(board, start=start, goal=goal)
     row: dict = {"board": board_id, "start": start, "goal": goal}
@@ -145,10 +181,12 @@ def measure(board_id: str, start: str, goal: str, compute: float, save: str | No
         with open(os.path.join(save, file_name(Game(board_id, start, goal))), "wb") as f:
             f.write(data)
     if floors:  # shipped from a level up: no solution counts (they need every level)
-        row["floors"] = [measure_floor(win, floor) for floor in floors]
+        row["floors"] = [measure_floor(win, floor, upto) for floor, upto in floors]
         shipped = [g for g in SHIPPED if (g.board, g.start, g.goal) == (board_id, start, goal) and g.floor]
         if shipped:
             row.update(shipped="committed artefact", shipped_from=shipped[0].floor)
+            if shipped[0].upto:
+                row["shipped_upto"] = shipped[0].upto
         clear_cache()
         return row
     t0 = time.process_time()
@@ -167,11 +205,13 @@ def main() -> None:
     parser.add_argument("--only", help="board ids or games (board-start-goal), comma-separated")
     parser.add_argument("--save", help="also write each computed set file into this folder (named as shipped)")
     parser.add_argument("--whole", help="read each whole set from this folder when saved there (else compute it)")
-    parser.add_argument("--floors", help="peg counts to measure shipping the set from (own-hole games)")
+    parser.add_argument("--floors", help="peg counts to measure shipping the set from (own-hole games), or "
+                        "K/L: from K up and from L down (any game)")
     parser.add_argument("--out")
     parser.add_argument("--update", help="a JSON written by --out: replace the rows of the games measured")
     args = parser.parse_args()
-    floors = tuple(int(k) for k in args.floors.split(",")) if args.floors else ()
+    floors = tuple((int(k), int(low or 0)) for k, _, low in (f.partition("/") for f in args.floors.split(","))) \
+        if args.floors else ()
     rows = []
     for board_id, start, goal in games():
         if args.only and not {board_id, f"{board_id}-{start}-{goal}"} & set(args.only.split(",")):

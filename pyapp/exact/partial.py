@@ -1,4 +1,4 @@
-"""Winnable sets held only from some level up, exact on every level through complements.
+"""Winnable sets held only from some level up (and, for some games, up to a low level), exact on every level.
 
 For a game whose goal is the complement of its start (an own-hole game: the start is the full board but the
 hole ``v``, the goal one peg at ``v``), the winnable set is closed under complement: a jump ``a -> c`` over
@@ -15,6 +15,12 @@ complement answers: a position reached in play is reachable from the start, so i
 one of its descendants with ``n - K`` pegs can.  The search keeps its verdicts per canonical key (each class
 of a level searched once, and one search shared by every jump of a position and by the line to the goal), so
 every answer stays exact: never a guess, and no budget to run out of.
+
+A game whose set is not closed under complement (triangle 7, 4 -> one peg anywhere) holds the low levels
+themselves instead: the levels with at least ``K`` pegs and those with at most ``L`` (:attr:`PartialWinnable.upto`;
+the middle levels, the widest, are left out), and a position between is answered by the same search, down to
+the positions with ``L`` pegs it leads to, each one lookup: a reachable position can still win exactly when one
+of them is in the set.
 """
 
 from __future__ import annotations
@@ -42,18 +48,21 @@ def complement_closed(problem: Problem) -> str | None:
 
 @dataclass
 class PartialWinnable(Winnable):
-    """The levels of a winnable set with at least :attr:`floor` pegs; every other position answered exactly,
-    through its complement or by the search down to the complements' levels (see the module docstring).
+    """The levels of a winnable set with at least :attr:`floor` pegs (and, when :attr:`upto` is set, those with
+    at most :attr:`upto`); every other position answered exactly, through its complement or the held low
+    levels, or by the search down to them (see the module docstring).
     :meth:`can_win` answers as the whole set would for every position reachable from the start."""
 
     floor: int = 0
-    """The fewest pegs of a held level (``K``)."""
+    """The fewest pegs of a held high level (``K``)."""
+    upto: int = 0
+    """The most pegs of a held low level (``L``), or 0 when the complements answer the low levels."""
     searched: int = 0
     """Classes the search between the held levels and their complements has visited (a measure of its cost)."""
     memo: dict[int, bool] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        why = complement_closed(self.problem)
+        why = None if self.upto else complement_closed(self.problem)
         if why is not None:
             raise ValueError(f"a partial winnable set needs a set closed under complement: {why}")
         board = self.problem.board
@@ -68,27 +77,36 @@ class PartialWinnable(Winnable):
 
     @property
     def low(self) -> int:
-        """The most pegs a position the complements answer can have (``n - K``)."""
-        return self._holes - self.floor
+        """The most pegs a position answered without the search can have below the floor: ``L`` when the
+        low levels are held, else ``n - K`` (the complements answer)."""
+        return self.upto or self._holes - self.floor
 
     def via(self, pegs: int) -> str:
         """How a position with ``pegs`` pegs is answered: ``lookup``, ``complement`` or ``search``."""
-        return "lookup" if pegs >= self.floor else "complement" if pegs <= self.low else "search"
+        if pegs >= self.floor or self.upto and pegs <= self.upto:
+            return "lookup"
+        return "complement" if pegs <= self.low else "search"
 
     def can_win(self, pos: int) -> bool:
         pegs = pos.bit_count()
         if pegs >= self.floor:
             return super().can_win(pos)
         if pegs <= self.low:
-            keys = self.levels.get(self._holes - pegs)
-            return keys is not None and member(keys, self.codec.canon(self._mask ^ pos))
+            return self._below(pos, pegs)
         if len(self.memo) >= MEMO_ENTRIES:
             self.memo.clear()
         return self._search(pos, pegs)
 
+    def _below(self, pos: int, pegs: int) -> bool:
+        """The verdict of ``pos`` (``pegs`` pegs, at most :attr:`low`): a lookup of it, or of its complement."""
+        if self.upto:
+            return super().can_win(pos)
+        keys = self.levels.get(self._holes - pegs)
+        return keys is not None and member(keys, self.codec.canon(self._mask ^ pos))
+
     def _search(self, pos: int, pegs: int) -> bool:
-        """Can ``pos`` (``pegs`` pegs, between the complements and the held levels) reach a winnable position
-        with ``n - K`` pegs?"""
+        """Can ``pos`` (``pegs`` pegs, between the low levels and the held high ones) reach a winnable position
+        with :attr:`low` pegs?"""
         canon = self.codec.canon
         key = canon(pos)
         hit = self.memo.get(key)
@@ -97,12 +115,11 @@ class PartialWinnable(Winnable):
         self.searched += 1
         wins = False
         last = pegs - 1 <= self.low
-        keys, mask = self.levels.get(self._holes - pegs + 1), self._mask
         for need, empty, flip in self._jumps:
             if pos & need == need and not pos & empty:
                 child = pos ^ flip
                 if last:
-                    wins = keys is not None and member(keys, canon(mask ^ child))
+                    wins = self._below(child, pegs - 1)
                 else:
                     wins = self._search(child, pegs - 1)
                 if wins:
@@ -114,26 +131,35 @@ class PartialWinnable(Winnable):
         pegs = pos.bit_count()
         how = {"lookup": "by lookup",
                "complement": "through their complements, since the set is closed under complement",
-               "search": f"by an exhaustive search down to {self.low} pegs, where the complements answer"}
+               "search": f"by an exhaustive search down to {self.low} pegs, where "
+                         f"{'the set' if self.upto else 'the complements'} answer{'s' if self.upto else ''}"}
         here, after = self.via(pegs), self.via(pegs - 1)
         parts = f"this position and its jumps {how[here]}" if here == after else \
             f"this position {how[here]}, its jumps {how[after]}"
-        return f"the exact winnable set of this game, shipped from {self.floor} pegs up: {parts}"
+        return f"the exact winnable set of this game, shipped {self.held}: {parts}"
+
+    @property
+    def held(self) -> str:
+        """Which levels are held, in words."""
+        return f"from {self.floor} pegs up" + (f" and from {self.upto} pegs down" if self.upto else "")
 
     def why_not(self, pos: int) -> str:
         pegs = pos.bit_count()
-        held = f"the {len(self):,} positions with at least {self.floor} pegs that can still win"
+        which = f"at most {self.upto} or at least {self.floor}" if self.upto else f"at least {self.floor}"
+        held = f"the {len(self):,} positions with {which} pegs that can still win"
         how = self.via(pegs)
         if how == "lookup":
             return f"not among {held}"
         if how == "complement":
             return f"its complement is not among {held}; the set is closed under complement"
+        each = "each looked up" if self.upto else "each through its complement"
         return (f"no position with {self.low} pegs it leads to can still win: an exhaustive search down to that "
-                f"level, each through its complement among {held}")
+                f"level, {each} among {held}")
 
 
-def partial(win: Winnable, floor: int) -> PartialWinnable:
-    """The levels of the whole set ``win`` with at least ``floor`` pegs, as a :class:`PartialWinnable`."""
-    out = PartialWinnable(win.problem, win.codec, floor=floor)
-    out.levels = {pegs: keys for pegs, keys in win.levels.items() if pegs >= floor}
+def partial(win: Winnable, floor: int, upto: int = 0) -> PartialWinnable:
+    """The levels of the whole set ``win`` with at least ``floor`` pegs (and with at most ``upto``, when
+    given), as a :class:`PartialWinnable`."""
+    out = PartialWinnable(win.problem, win.codec, floor=floor, upto=upto)
+    out.levels = {pegs: keys for pegs, keys in win.levels.items() if pegs >= floor or pegs <= upto}
     return out

@@ -19,9 +19,11 @@ never trusted when it is stale or damaged:
   are not strictly increasing: the caller drops it and computes or fetches it again.
 
 A file may hold only the levels from some peg count up (kind :data:`PARTIAL`, its header's ``from`` and
-``closed``: an own-hole game's set, closed under complement, :mod:`.partial`); :func:`decode` then checks that
-the game's set is closed under complement and that every level from the start's pegs down to ``from`` is there,
-and returns a :class:`~.partial.PartialWinnable`, which answers the other levels exactly.  A whole set must hold
+``closed``, :mod:`.partial`): an own-hole game's set, closed under complement (``closed: complement``), or a
+set holding its low levels too (``closed: held levels``, ``upto``: the most pegs of a held low level);
+:func:`decode` then checks that the game's set is closed under complement, or that every level from ``upto``
+down to the goal's is there, and that every level from the start's pegs down to ``from`` is, and returns a
+:class:`~.partial.PartialWinnable`, which answers the other levels exactly.  A whole set must hold
 every level between the start and the goal.
 
 A set is a mathematical fact about a game: it changes only when the meaning of its keys does (the
@@ -154,7 +156,8 @@ def encode(win: Winnable) -> bytes:
             diffs.append(keys[0])
             diffs.extend(b - a for a, b in zip(keys, keys[1:]))
     if isinstance(win, PartialWinnable):
-        return _pack(win, PARTIAL, diffs, {"from": win.floor, "closed": "complement"})
+        held = {"upto": win.upto, "closed": "held levels"} if win.upto else {"closed": "complement"}
+        return _pack(win, PARTIAL, diffs, {"from": win.floor, **held})
     return _pack(win, "winnable", diffs)
 
 
@@ -208,7 +211,8 @@ def decode(data: bytes, problem: Problem) -> Winnable:
     if kind != PARTIAL and levels and [pegs for pegs, _ in levels] != list(range(s.first_pegs, s.last_pegs - 1, -1)):
         raise StoreError("winnable set file: a whole set that lacks some level between the start and the goal")
     win = Winnable(problem, fcd, source=bytes(data)) if kind != PARTIAL else \
-        PartialWinnable(problem, fcd, source=bytes(data), floor=_floor(data, problem, levels))
+        PartialWinnable(problem, fcd, source=bytes(data), floor=(held := _held(data, problem, levels))[0],
+                        upto=held[1])
     at = 0
     for pegs, n in levels:
         if n > 1 and _has_zero(diffs, at + 1, at + n):
@@ -226,21 +230,32 @@ def _has_zero(words: array, start: int, stop: int) -> bool:
     return True
 
 
-def _floor(data: bytes, problem: Problem, levels: list[tuple[int, int]]) -> int:
-    """The fewest pegs of the levels a checked partial file holds, once its header is shown to hold what
-    :class:`~.partial.PartialWinnable` answers from (every level from the start's pegs down to it, of a
-    game whose set is closed under complement)."""
+def _held(data: bytes, problem: Problem, levels: list[tuple[int, int]]) -> tuple[int, int]:
+    """The floor (fewest pegs of the high levels) and ``upto`` (most pegs of the low levels, 0 when the
+    complements answer them) of a checked partial file, once its header is shown to hold what
+    :class:`~.partial.PartialWinnable` answers from: every level from the start's pegs down to the floor, and
+    either every level from ``upto`` down to the goal's or a game whose set is closed under complement."""
     header = read_header(data)[0]
-    floor = header.get("from")
-    if header.get("closed") != "complement" or not isinstance(floor, int):
+    floor, upto, closed = header.get("from"), header.get("upto", 0), header.get("closed")
+    if closed not in ("complement", "held levels") or not isinstance(floor, int) or not isinstance(upto, int):
         raise StoreError("winnable set file: a partial set that does not say how the rest is answered")
-    why = complement_closed(problem)
-    if why is not None:
-        raise StoreError(f"winnable set file: a partial set, but this game's is not closed under complement ({why})")
-    top = problem.start.bit_count()
-    if [pegs for pegs, _ in levels] != list(range(top, floor - 1, -1)) or not all(n for _, n in levels):
-        raise StoreError(f"winnable set file: a partial set from {floor} pegs lacks some level from {top} down to it")
-    return floor
+    top, held = problem.start.bit_count(), [pegs for pegs, _ in levels]
+    if closed == "complement":
+        why = complement_closed(problem)
+        if why is not None:
+            raise StoreError(f"winnable set file: a partial set, but this game's is not closed under complement "
+                             f"({why})")
+        low: list[int] = []
+        upto = 0
+    else:
+        low = list(range(upto, sides(problem).last_pegs - 1, -1))
+        if not low or upto >= floor - 1:
+            raise StoreError(f"winnable set file: a partial set from {floor} pegs up and {upto} down holds no search "
+                             "between, or no low level")
+    if held != [*range(top, floor - 1, -1), *low] or not all(n for _, n in levels):
+        which = f"from {top} down to {floor}" + (f" or from {upto} down to the goal" if low else "")
+        raise StoreError(f"winnable set file: a partial set from {floor} pegs lacks some level {which}")
+    return floor, upto
 
 
 def decode_ways(data: bytes, win: Winnable) -> dict[int, array]:

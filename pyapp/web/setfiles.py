@@ -39,12 +39,13 @@ def _write(path: Path, data: bytes) -> None:
 
 def checked(game: Game, data: dict[str, bytes]) -> Winnable:
     """The set of ``game`` from its files (``kind`` -> bytes), checked: :class:`StoreError` when one is refused
-    or the set holds other levels than the game ships (``Game.floor``)."""
+    or the set holds other levels than the game ships (``Game.floor``, ``Game.upto``)."""
     win = decode(data["winnable"], game.problem())
-    floor = win.floor if isinstance(win, PartialWinnable) else None
-    if floor != game.floor:  # a file of an earlier choice of levels: made again
-        raise StoreError(f"winnable set file: holds the levels from {floor or 'the goal'} pegs up, the game ships "
-                         f"them from {game.floor or 'the goal'}")
+    held = (win.floor, win.upto or None) if isinstance(win, PartialWinnable) else (None, None)
+    if held != (game.floor, game.upto):  # a file of an earlier choice of levels: made again
+        raise StoreError(f"winnable set file: holds the levels from {held[0] or 'the goal'} pegs up"
+                         f"{f' and {held[1]} down' if held[1] else ''}, the game ships them from "
+                         f"{game.floor or 'the goal'}{f' and {game.upto} down' if game.upto else ''}")
     if "ways" in data:
         decode_ways(data["ways"], win)
     return win
@@ -61,9 +62,10 @@ def _ways(win: Winnable) -> bytes | None:
 
 def compute_set(game: Game, whole: bytes | None = None) -> bytes:
     """The set file of ``game``, computed in this process, or cut from ``whole`` (a checked file of its whole
-    set) when given: the levels from ``game.floor`` up when it has one (:mod:`pyapp.exact.partial`)."""
+    set) when given: the levels from ``game.floor`` up (and from ``game.upto`` down) when it has one
+    (:mod:`pyapp.exact.partial`)."""
     win = winnable(game.problem()) if whole is None else decode(whole, game.problem())
-    return encode(win if game.floor is None else partial(win, game.floor))
+    return encode(win if game.floor is None else partial(win, game.floor, game.upto or 0))
 
 
 def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:

@@ -52,7 +52,11 @@ class Game:
     """True when its set is committed in ``sets/`` instead of computed by each build (:mod:`.setfiles`)."""
     floor: int | None = None
     """When set, the file holds only the levels with at least this many pegs, the others answered through
-    complements (an own-hole game, :mod:`pyapp.exact.partial`): a whole set would be too big to download."""
+    complements (an own-hole game, :mod:`pyapp.exact.partial`) or through :attr:`upto`: a whole set would be
+    too big to download."""
+    upto: int | None = None
+    """With :attr:`floor`, for a game whose set is not closed under complement: the file holds the levels with
+    at most this many pegs too, and the levels between are answered by a search down to them."""
 
     def problem(self) -> Problem:
         return make_problem(get_board(self.board), start=self.start, goal=self.goal)
@@ -125,8 +129,9 @@ def index_entry(game: Game, data: bytes, ways: bytes | None) -> dict:
              "board_start": catalogue.start, "board_goal": catalogue.goal, "images": images(game),
              "file": file_name(game), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
              "keys": sum(n for _, n in header["levels"]), "version": header["keys"]}
-    if "from" in header:
-        entry["from"] = header["from"]
+    for field in ("from", "upto"):
+        if field in header:
+            entry[field] = header[field]
     if ways is not None:
         entry.update(ways=file_name(game, "ways"), ways_bytes=len(ways), ways_sha256=hashlib.sha256(ways).hexdigest())
     return entry

@@ -1,0 +1,82 @@
+"""Winnable sets shipped as their high and low levels (pyapp.exact.partial with ``upto``), for a game whose set
+is not closed under complement: verdicts, losing jumps and lines equal to the whole set's on random reachable
+positions of triangle 6; and a file that does not hold what it says refused with its reason."""
+
+from __future__ import annotations
+
+import pytest
+
+from pyapp.analysis.neverlose_exact import never_lose_exact
+from pyapp.core.moves import apply_jump, legal_jumps
+from pyapp.exact.partial import PartialWinnable, partial
+from pyapp.exact.store import StoreError, decode, encode
+from pyapp.exact.winnable import Winnable, clear_cache, register, winnable
+from pyapp.web.sets import Game
+from tests.test_partial_sets import _random_positions, _with_header
+
+T6 = Game("triangle6", "4", "any")
+
+
+@pytest.fixture(autouse=True)
+def _own_loaded_sets(monkeypatch):
+    """The sets these tests register are forgotten after each (other tests see the process's own)."""
+    from pyapp.exact import winnable as module
+    monkeypatch.setattr(module, "_LOADED", {})
+
+
+@pytest.fixture(scope="module")
+def t6() -> Winnable:
+    """The whole triangle 6 set, 4 -> one peg anywhere (132,326 classes; a few CPU seconds)."""
+    clear_cache()
+    return winnable(T6.problem())
+
+
+def test_high_and_low_levels_answer_as_the_whole_set(t6):
+    part = decode(encode(partial(t6, 13, 5)), T6.problem())
+    assert isinstance(part, PartialWinnable) and (part.floor, part.upto, part.low) == (13, 5, 5)
+    assert set(part.levels) == {*range(13, 21), *range(1, 6)}
+    board, seen = T6.problem().board, set()
+    for history in _random_positions(t6, 5, 30):
+        pos = history[-1]
+        seen.add(part.via(pos.bit_count()))
+        assert part.can_win(pos) == t6.can_win(pos), board.pegs(pos)
+        for jump in legal_jumps(board, pos):
+            assert part.can_win(apply_jump(pos, jump)) == t6.can_win(apply_jump(pos, jump))
+    assert seen == {"lookup", "search"} and part.searched > 0
+
+
+def test_never_lose_from_high_and_low_levels_matches_the_whole_set_and_its_lines_replay(t6):
+    problem, board = T6.problem(), T6.problem().board
+    part = partial(t6, 14, 6)
+    histories = [h for h in _random_positions(t6, 9, 4) if 5 <= h[-1].bit_count() <= 15]
+    assert histories
+    for history in histories:
+        register(t6)
+        whole = never_lose_exact(board, problem.goal, history)
+        register(part)
+        got = never_lose_exact(board, problem.goal, history)
+        assert whole is not None and got is not None
+        assert (got.status, set(got.jumps.good), set(got.jumps.bad)) == \
+            (whole.status, set(whole.jumps.good), set(whole.jumps.bad))
+        assert got.answered and "shipped from 14 pegs up and from 6 pegs down" in got.answered
+        if got.status == "winnable":
+            pos = history[-1]
+            for jump in got.line:
+                assert jump in legal_jumps(board, pos)
+                pos = apply_jump(pos, jump)
+            assert problem.goal.reached(pos)
+
+
+@pytest.mark.parametrize("damage, why", [
+    (lambda h: h.update({"upto": 12}), "holds no search between"),
+    (lambda h: h.update({"upto": 4}), "lacks some level"),
+    (lambda h: h.pop("upto"), "holds no search between"),
+    (lambda h: h.update({"closed": "complement"}), "not closed under complement"),
+    (lambda h: h.update({"closed": "guess"}), "does not say how the rest is answered"),
+])
+def test_a_file_that_does_not_hold_what_it_says_is_refused(t6, damage, why):
+    data = encode(partial(t6, 13, 5))
+    with pytest.raises(StoreError, match=why):
+        decode(_with_header(data, damage), T6.problem())
+    with pytest.raises(ValueError, match="closed under complement"):
+        partial(t6, 13)  # without its low levels, nothing answers them
