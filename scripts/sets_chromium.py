@@ -5,7 +5,8 @@ For each named game of :data:`pyapp.web.sets.SHIPPED` shipped from a level up (`
 worker fetches the game's set file, decodes it and answers: that first call's wall milliseconds), then at every
 position of seeded games (half of them playing a random winnable jump while one is left, half any random jump,
 as ``scripts/measure_sets.py --floors`` does) whose answer needs the search between the shipped levels and
-their complements.  Per game: the answers' milliseconds as Python in the worker measures them (the JSON's
+their complements (or the shipped low levels).
+Per game: the answers' milliseconds as Python in the worker measures them (the JSON's
 ``seconds``) and as the page sees them (the request's round trip): median, p95 and max, and the CPU seconds
 of the whole browser over those answers (from /proc); every answer must be ``method: exact``.  The worker
 keeps its search's verdicts across answers, as in play.  The load average is printed before and after;
@@ -32,6 +33,7 @@ from bench_chromium import CHROMIUM, CHROMIUM_ARGS, served_site  # noqa: E402
 from neverlose_chromium import browser_cpu_seconds  # noqa: E402
 
 from pyapp.core.moves import apply_jump, legal_jumps  # noqa: E402
+from pyapp.exact.partial import PartialWinnable  # noqa: E402
 from pyapp.exact.store import decode  # noqa: E402
 from pyapp.web.sets import SHIPPED, Game, file_name  # noqa: E402
 
@@ -51,14 +53,14 @@ ASK = """async ([args]) => {
 def asked(game: Game, games: int, seed: int) -> list[list[str]]:
     """The moves to every position of seeded games whose answer needs the search (see the module docstring)."""
     problem = game.problem()
-    board, n = problem.board, len(problem.board)
+    board = problem.board
     win = decode((ROOT / "sets" / file_name(game)).read_bytes(), problem)
     rng, out = random.Random(seed), []
-    assert game.floor is not None
+    assert game.floor is not None and isinstance(win, PartialWinnable)
     for k in range(games):
         pos, moves = problem.start, []
         while jumps := legal_jumps(board, pos):
-            if n - game.floor < pos.bit_count() <= game.floor:
+            if win.low < pos.bit_count() <= game.floor:
                 out.append(list(moves))
             good = [j for j in jumps if win.can_win(apply_jump(pos, j))] if k % 2 == 0 else []
             jump = rng.choice(good or jumps)
@@ -86,7 +88,8 @@ def run_game(page, game: Game, games: int, seed: int) -> dict:
             raise SystemExit(f"{game.stem}: an answer not from the set after {moves}: {r}")
         python_ms.append(r["seconds"] * 1e3)
         page_ms.append(r["ms"])
-    return {"game": game.stem, "from": game.floor, "first_ms": round(first["ms"]), "answers": len(python_ms),
+    return {"game": game.stem, "from": game.floor, **({"upto": game.upto} if game.upto else {}),
+            "first_ms": round(first["ms"]), "answers": len(python_ms),
             "python_ms": _stats(python_ms), "page_ms": _stats(page_ms),
             "browser_cpu_s": round(browser_cpu_seconds() - cpu, 1)}
 

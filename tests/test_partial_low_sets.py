@@ -1,8 +1,13 @@
 """Winnable sets shipped as their high and low levels (pyapp.exact.partial with ``upto``), for a game whose set
 is not closed under complement: verdicts, losing jumps and lines equal to the whole set's on random reachable
-positions of triangle 6; and a file that does not hold what it says refused with its reason."""
+positions of triangle 6; a file that does not hold what it says refused with its reason; and the committed
+triangle 7 file loaded by the worker and answering never-lose exactly from the start to the end of a game."""
 
 from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
 
 import pytest
 
@@ -11,10 +16,12 @@ from pyapp.core.moves import apply_jump, legal_jumps
 from pyapp.exact.partial import PartialWinnable, partial
 from pyapp.exact.store import StoreError, decode, encode
 from pyapp.exact.winnable import Winnable, clear_cache, register, winnable
-from pyapp.web.sets import Game
+from pyapp.web.sets import SHIPPED, Game, file_name
 from tests.test_partial_sets import _random_positions, _with_header
 
+ROOT = Path(__file__).resolve().parents[1]
 T6 = Game("triangle6", "4", "any")
+T7 = next(g for g in SHIPPED if g.board == "triangle7")
 
 
 @pytest.fixture(autouse=True)
@@ -80,3 +87,26 @@ def test_a_file_that_does_not_hold_what_it_says_is_refused(t6, damage, why):
         decode(_with_header(data, damage), T6.problem())
     with pytest.raises(ValueError, match="closed under complement"):
         partial(t6, 13)  # without its low levels, nothing answers them
+
+
+def test_the_worker_loads_the_shipped_triangle7_set_and_answers_never_lose_exactly_to_the_end():
+    from pyapp.web import api as webapi
+    assert T7.floor and T7.upto and T7.default
+    data = (ROOT / "sets" / file_name(T7)).read_bytes()
+    loaded = json.loads(webapi.load_set(data))["ok"]
+    assert loaded["keys"] == len(decode(data, T7.problem()))
+    problem, rng = T7.problem(), random.Random(11)
+    pos, moves, seen = problem.start, [], set()
+    while legal_jumps(problem.board, pos):
+        job = webapi.start("never_lose", json.dumps({"board": "triangle7", "moves": moves}))
+        while not (step := json.loads(job.step()))["done"]:
+            pass
+        result = step["result"]
+        assert result["method"] == "exact" and result["status"] == "winnable", result
+        assert f"shipped from {T7.floor} pegs up and from {T7.upto} pegs down" in result["answered"]
+        seen.add(result["answered"].split(": ", 1)[1])
+        src, over, dst = rng.choice(result["good"])
+        moves.append(f"{src}-{dst}")
+        pos = apply_jump(pos, next(j for j in legal_jumps(problem.board, pos)
+                                   if [problem.board.name_of[b] for b in j] == [src, over, dst]))
+    assert problem.goal.reached(pos) and len(seen) >= 3, seen

@@ -18,11 +18,14 @@ are closed under complement, and :class:`pyapp.exact.partial.PartialWinnable` an
 (through the complements, and between by a short search), so their answers are exact too, not all one lookup, and
 they ship without the solutions left per position (those need every level).
 
+Triangle 7's default game, 4 -> one peg anywhere (13,757,881 classes; 4.05 MB as a whole set, but 110 MB of
+keys once decoded, too much for a phone's worker), is not closed under complement: it ships the levels with at
+least 16 pegs and those with at most 10 (:data:`TRIANGLE7`; 4,083,072 classes, 1.55 MB, 33 MB of keys), and the
+five levels between, the widest, are answered by the exhaustive search down to the held 10-peg level.
+
 Which games ship, and why the others do not, is measured by ``scripts/measure_sets.py`` (classes,
 bytes, CPU; ``benchmarks/sets.json``): the French, German, asymmetric, Diamond and triangle 8 sets are
-estimated at hundreds of millions of positions or more, far past a download; triangle 7's fits in 4 MB
-but decodes to 110 MB of keys (13.8 million classes), too much for a phone's worker, and the search
-already decides its games.
+estimated at hundreds of millions of positions or more, far past a download.
 """
 
 from __future__ import annotations
@@ -80,11 +83,18 @@ and c3 ship 5.8, 4.5 and 7.2 MB (47 to 68 MB of keys) for a p95 of 8.2 to 8.9 ms
 12 MB, from 20 (c3) 3.8 MB but 59 ms.  d3, whose set is smaller, ships from 18 pegs: 4.5 MB, 36 MB of keys,
 1.3 ms."""
 
+TRIANGLE7 = (16, 10)
+"""The levels triangle 7's default game (4 -> one peg anywhere) ships: from 16 pegs up and from 10 down, chosen
+by ``scripts/measure_sets.py --floors K/L`` (``benchmarks/sets.json``).  From 16/10: 1.55 MB, 33 MB of keys,
+a never-lose answer that needs the search p95 23 CPython CPU ms (max 63); from 17/10 the keys drop to 20 MB but
+the p95 triples (63 ms, max 184), from 18/10 (12 MB) it is 132 ms (max 435)."""
+
 SHIPPED: tuple[Game, ...] = (
     Game("english", "d4", "d4"), Game("triangle5", "1", "any"), Game("triangle6", "4", "any"),
     Game("english", "d1", "d1", artefact=True), Game("english", "d1", "d4", artefact=True),
     Game("english", "d2", "d2", artefact=True),
     *(Game("english", hole, hole, artefact=True, floor=floor) for hole, floor in FLOORS.items()),
+    Game("triangle7", "4", "any", artefact=True, floor=TRIANGLE7[0], upto=TRIANGLE7[1]),
 )
 """The games whose winnable sets ship (sizes in ``index.json``)."""
 
