@@ -24,9 +24,15 @@ def _cpu(game: dict) -> str:
     return f"est. {game['estimated_cpu']:,.0f} s" if "estimated_cpu" in game else "-"
 
 
+def _levels(f: dict) -> str:
+    return f"from {f['from']} pegs" + (f" up and {f['upto']} down" if f.get("upto") else "")
+
+
 def _floor_text(f: dict) -> str:
-    return (f"from {f['from']} pegs: {f['bytes'] / 1e6:.2f} MB, {f['classes']:,} classes "
-            f"({f['key_bytes'] / 1e6:.0f} MB of keys, decoded in {f['cpu_decode']:.1f} CPU s); never-lose between "
+    peak = f", {f['peak_rss_mb']:.0f} MB peak RSS" if "peak_rss_mb" in f else ""
+    return (f"{_levels(f)}: {f['bytes'] / 1e6:.2f} MB, {f['classes']:,} classes "
+            f"({f['key_bytes'] / 1e6:.0f} MB of keys, decoded in {f['cpu_decode']:.1f} CPU s{peak}); "
+            "never-lose between "
             f"the levels: p50 {f['p50_ms']:.1f}, p95 {f['p95_ms']:.1f}, max {f['max_ms']:.0f} CPU ms over "
             f"{f['answers']:,} answers")
 
@@ -36,7 +42,7 @@ def _chromium(c: dict | None) -> str:
     if not c:
         return ""
     ms = c["python_ms"]
-    return (f" In Chromium, shipped from {c['from']} pegs: the first answer {c['first_ms']:,} ms (fetch, decode, "
+    return (f" In Chromium, shipped {_levels(c)}: the first answer {c['first_ms']:,} ms (fetch, decode, "
             f"answer), then p50 {ms['p50']:.0f}, p95 {ms['p95']:.0f}, max {ms['max']:.0f} ms over {c['answers']} "
             f"answers that need the search ({c['browser_cpu_s']:.1f} CPU s of the browser in all; load "
             f"{c['load']:.1f}).")
@@ -51,9 +57,11 @@ def _floors(games: list[dict]) -> list[str]:
                        + "; ".join(_floor_text(f) for f in g["floors"]) + "." + _chromium(g.get("chromium")))
     if not out:
         return []
-    return ["", "Own-hole games shipped from a level up (`--floors`): the set is closed under complement, so a "
-            "position with few pegs is looked up through its complement and one between by an exhaustive search "
-            "down to the level the complements answer (`pyapp/exact/partial.py`); the answer times are CPython "
+    return ["", "Games shipped from a level up (`--floors`): an own-hole game's set is closed under complement, "
+            "so a position with few pegs is looked up through its complement and one between by an exhaustive "
+            "search down to the level the complements answer (`pyapp/exact/partial.py`); another game (`K/L`) ships "
+            "its low levels too, from L pegs down, and the search between ends in them; peak RSS is a fresh CPython "
+            "process's that decodes the file; the answer times are CPython "
             "CPU milliseconds of a whole never-lose answer (every jump and the line to the goal), the search's "
             "verdicts forgotten before each, on seeded games' positions whose answer needs the search; in Chromium "
             "(`python scripts/sets_chromium.py GAMES --out benchmarks/sets.json`) the worker keeps them, as in play.",
@@ -64,10 +72,12 @@ def _method(game: dict) -> str:
     if "obstacle" in game:
         return f"impossible: {game['obstacle']}"
     if "shipped" in game:
-        held = [f for f in game.get("floors", []) if f["from"] == game.get("shipped_from")]
+        held = [f for f in game.get("floors", [])
+                if (f["from"], f.get("upto")) == (game.get("shipped_from"), game.get("shipped_upto"))]
         if held:
-            return (f"exact set from {held[0]['from']} pegs up ({held[0]['bytes'] / 1e6:.2f} MB), the rest through "
-                    f"complements and a short search; {game['shipped']}")
+            rest = "a short search down to them" if held[0].get("upto") else "complements and a short search"
+            return (f"exact set {_levels(held[0])}{'' if held[0].get('upto') else ' up'} "
+                    f"({held[0]['bytes'] / 1e6:.2f} MB), the rest through {rest}; {game['shipped']}")
         return f"exact set, {game['shipped']}"
     if "not_shipped" in game:
         return f"search; set not shipped: {game['not_shipped']}"

@@ -85,9 +85,12 @@ and c3 ship 5.8, 4.5 and 7.2 MB (47 to 68 MB of keys) for a p95 of 8.2 to 8.9 ms
 
 TRIANGLE7 = (16, 10)
 """The levels triangle 7's default game (4 -> one peg anywhere) ships: from 16 pegs up and from 10 down, chosen
-by ``scripts/measure_sets.py --floors K/L`` (``benchmarks/sets.json``).  From 16/10: 1.55 MB, 33 MB of keys,
-a never-lose answer that needs the search p95 23 CPython CPU ms (max 63); from 17/10 the keys drop to 20 MB but
-the p95 triples (63 ms, max 184), from 18/10 (12 MB) it is 132 ms (max 435)."""
+by ``scripts/measure_sets.py --floors K/L`` (``benchmarks/sets.json``).  From 16/10: 1.55 MB, 33 MB of keys
+(a 95 MB peak in a fresh CPython process that decodes it), a never-lose answer that needs the search p95 23
+CPython CPU ms (max 62).  From 17/10 the keys drop to 20 MB but the p95 nearly triples (61 ms, max 176), from
+18/10 (12 MB) it is 123 ms (max 408); 16/11 and 15/10 cut the p95 to 9.6 and 9.0 ms for 41 and 51 MB of keys
+(113 and 135 MB peak).  16/10 keeps the keys below every shipped English partial set's (36 to 68 MB) and the
+answers within tens of milliseconds."""
 
 SHIPPED: tuple[Game, ...] = (
     Game("english", "d4", "d4"), Game("triangle5", "1", "any"), Game("triangle6", "4", "any"),
