@@ -6,9 +6,9 @@ checks it (format, key version, game, SHA-256, key order) instead of computing i
 change to what the keys mean (the build then says which file is missing): it computes the named games
 (default: every artefact game whose file is missing or refused), writes their files and deletes the files
 of older key versions.  ``--check`` only decodes every committed file and exits 1 if one is refused.
-A game shipped from some level up (``Game.floor``) is cut from its whole set; ``--whole FOLDER`` takes that
-whole set from a file there (named as shipped, e.g. by ``scripts/measure_sets.py --save FOLDER``) instead of
-computing it.
+A game shipped from some level up (``Game.floor``; and down from ``Game.upto``, triangle 7) is cut from its
+whole set; ``--whole FOLDER`` takes that whole set from a file there (named as shipped, e.g. by
+``scripts/measure_sets.py --save FOLDER``) instead of computing it.
 
     nice python scripts/make_sets.py [english-d1-d1 ...] [--force] [--check] [--whole FOLDER]
 """
