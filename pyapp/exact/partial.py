@@ -1,4 +1,4 @@
-"""Winnable sets held only from some level up (and, for some games, up to a low level), exact on every level.
+"""Winnable sets held only from some level up (and, for some games, from a low level down), exact on every level.
 
 For a game whose goal is the complement of its start (an own-hole game: the start is the full board but the
 hole ``v``, the goal one peg at ``v``), the winnable set is closed under complement: a jump ``a -> c`` over
