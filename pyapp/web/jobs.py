@@ -17,6 +17,7 @@ from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.notation import format_moves
 from ..core.problem import Result
 from ..core.request import from_request, result_json
+from ..search.sharedlevels import MAX_CLASSES
 from . import neverpool
 from . import play as webplay
 from .wire import dumps
@@ -144,7 +145,8 @@ def never_lose_job(args: dict) -> Job:
         if workers > 1:
             raise PegError("'decide' (a pool worker's share) and 'workers' (the plan for a pool) do not go together")
         budget = _budget(args, seconds, ANALYSIS_SLICE_SECONDS)
-        return Job(neverpool.share_steps(s.problem, decide, budget), lambda value: value, _progress, budget)
+        decided = fields.text_list(args, "decided", limit=MAX_CLASSES, item_chars=20)
+        return Job(neverpool.share_steps(s.problem, decide, budget, decided), lambda value: value, _progress, budget)
     gen = neverpool.plan_steps(s.problem, seconds, history) if workers > 1 else \
         webplay.never_lose_job(s.problem, seconds, history)
     return Job(gen, lambda value: value, progress, cancelled=cancelled)
