@@ -5,16 +5,15 @@ the plan in the "engine" (its own table of proved positions), then the shares on
 worker with its own table, in virtual time: every share's step generator is advanced one report at a time,
 always the lane whose CPU clock is furthest behind, and each share's budget reads its lane's clock (CPU
 seconds the lane has spent, so the shared machine's load does not change the answers).  The page's rules are
-mirrored: each question gets its lane's share of what is left of the budget when it starts (the ``jumps``
-question, listed second and again last by the plan, all that is left the second time, stopping the first if it
-still runs), and the classes decided by then (``decided``); a question whose answer no longer matters is asked
-to stop (the position once a jump is good, every jump once the position is lost, the class the position's
-solution starts with, the classes a ``jumps`` question names, the ``jumps`` questions once every class is
-decided).  Then the merge, as the page's engine runs it.
+mirrored: the ``jumps`` question (listed second by the plan) gets all that is left of the budget and the classes
+decided by the time it starts (``decided``), each other question its lane's share of what is left; a question
+whose answer no longer matters is asked to stop (the position once a jump is good, every jump once the position
+is lost, the class the position's solution starts with, the classes the ``jumps`` question names, the ``jumps``
+question once every class is decided).  Then the merge, as the page's engine runs it.
 
 Per position and mode (``one``: the one-worker check; ``pool``: the plan without the ``jumps`` question, as
 before it was asked; ``shared``: the plan as it is; ``shared-last`` with ``--last``: the ``jumps`` question
-asked last only, not early too): jump verdicts left unknown, the position's status, CPU seconds (every lane, the
+asked after all the others instead): jump verdicts left unknown, the position's status, CPU seconds (every lane, the
 plan and the merge), and the time to decide (the last lane's clock: wall seconds on N idle cores).
 Positions: seeded random games (``--seed``), the jump before ``--pegs`` pegs taken from a solver line with
 probability 0.8 (else any legal jump), then, from ``--pegs`` down to ``--low``, one the one-worker check filed
@@ -85,14 +84,15 @@ def pool_check(problem: Problem, moves: list[str], args: dict, workers: int, sec
     if "shares" not in plan:
         return {"answer": plan, "cpu": plan_cpu, "decide": plan_cpu, "asked": [], "jumps": []}
     shares = [s for s in plan["shares"] if shared or s != neverpool.JUMPS]
-    if last and neverpool.JUMPS in shares:  # (for comparison: the jumps question asked last only)
+    if last and neverpool.JUMPS in shares:  # (for comparison: the jumps question asked after all the others)
         shares.remove(neverpool.JUMPS)
+        shares.append(neverpool.JUMPS)
     n, at = len(shares), shares.index(neverpool.POSITION) if neverpool.POSITION in shares else -1
-    together = [i for i, name in enumerate(shares) if name == neverpool.JUMPS]  # early, and again last
+    together = [i for i, name in enumerate(shares) if name == neverpool.JUMPS]
     answers: list = [None] * n
     skipped, left, by_together = set(), set(), set()
     lanes = [Lane(plan_cpu) for _ in range(workers)]
-    state = {"next": 0, "launched": 0}
+    state = {"next": 0, "launched": 0, "asked": False}
 
     def is_class(i: int) -> bool:
         return i != at and i not in together
@@ -138,14 +138,14 @@ def pool_check(problem: Problem, moves: list[str], args: dict, workers: int, sec
             if i in left:
                 continue
             rest = max(0.1, seconds - lane.now())
-            waiting = max(1, n - state["launched"])
+            ahead = bool(together) and not state["asked"] and i not in together  # the jumps question still to ask
+            waiting = max(1, n - state["launched"] - ahead)
             state["launched"] += 1
-            budget = Budget(min(rest, rest * workers / waiting), clock=lane.clock, slice_seconds=SLICE)
+            state["asked"] = state["asked"] or i in together
+            budget = Budget(rest if i in together else min(rest, rest * workers / waiting), clock=lane.clock,
+                            slice_seconds=SLICE)
             decided = None
             if i in together:
-                if state["launched"] == n:  # asked again last: the early one stops if it still runs
-                    for j in together[:-1]:
-                        leave_out(j)
                 decided = list(plan["decided"]) + [shares[j] for j in range(n) if is_class(j) and decided_of(j)]
             prob = Problem(problem.board, problem.start, problem.goal)
             lane.i, lane.budget = i, budget

@@ -11,28 +11,26 @@ decide them side by side on its pool instead (``static/panels/neverpool.mjs``), 
    runs as the one-worker request.  Otherwise the answer is ``{"shares": [...], "decided": [...]}``: the
    questions not in the table, each ``position`` (the position's own verdict) or the first jump of a class
    of symmetric jumps (:func:`pyapp.analysis.hint._classes`, as the one-worker request groups them) in
-   notation, and, where the one-worker check runs its shared level search (:func:`together`: a definite goal,
-   up to ``SHARED_PEGS`` pegs, two classes or more left to search), ``jumps`` twice: second, and again last
-   (:data:`JUMPS_ASKED`); ``decided`` names the classes the table answered.
+   notation, and second ``jumps`` where the one-worker check runs its shared level search (:func:`together`:
+   a definite goal, up to ``SHARED_PEGS`` pegs, two classes or more left to search); ``decided`` names the
+   classes the table answered.
 2. ``never_lose`` with ``decide`` (one of those), in a pool worker (:func:`share_steps`): that one
    position searched through the pool worker's own table on the share's budget; the answer is the
    solver's (``status``, ``reason``, ``moves`` from the position after the jump, ``nodes``).  ``decide``
    ``jumps`` runs the shared level search of every class at once (:mod:`pyapp.analysis.sharedjumps`)
-   except those named in ``decided`` (the classes the page knows by the time it starts the share: the
-   plan's and those the other questions answered) and those this worker's table holds, and answers
-   ``answers``: one such answer per class it decided (named by the class's first jump), and ``status``
-   ``solved`` when one of them is, ``impossible`` when it decided every class lost, else ``unknown``.  Its
-   progress reports name the classes it has decided so far (:data:`DECIDED`), so that the page stops their
-   questions still running.  Asked early, on a question's share of the budget, it decides the positions
-   where the shared search is quick (German e5 -> e5 at 18-23 pegs: 0.2-1.6 CPU s where the per-jump
-   questions take 0.9-8); asked again last, on all that is left, it drops what the other questions proved
-   meanwhile.  Asked only once at the start on the whole budget it would cost the whole search where the
-   per-jump questions are quicker (8.3 CPU s in CPython on a 21-peg French position whose jumps they decide
-   in 2.5, 12.4 s on another).
+   except those named in ``decided`` (the classes the page knows when it starts the share) and those this
+   worker's table holds, and answers ``answers``: one such answer per class it decided (named by the class's
+   first jump), and ``status`` ``solved`` when one of them is, ``impossible`` when it decided every class
+   lost, else ``unknown``.  Its progress reports name the classes it has decided so far (:data:`DECIDED`).
+   The page runs it from the start on all the budget beside the other questions, as the one-worker check
+   gives the shared search as much time as all the others from its first round; the page stops a class's
+   question once ``jumps`` names it, and ``jumps`` once every class is decided (it cannot be told of the
+   classes decided after it started, so it costs up to the other questions' time again where they are the
+   quicker).
 3. ``never_lose_merge``, in the page's engine worker (:func:`merge_request`): every share checked (a
    question of this position, none twice, every ``solved`` line replayed to the goal, every
-   ``impossible`` with its named proof; the ``jumps`` shares' answers each checked so, and a question
-   answered twice must get the same status), recorded in the engine's table (so an undo, a revisit or the
+   ``impossible`` with its named proof; the ``jumps`` share's answers each checked so, and a question
+   answered by both must get the same status), recorded in the engine's table (so an undo, a revisit or the
    next position answers at once), the questions not shared answered from that table, and the jumps
    filed by Hint's rules into the one-worker answer (:func:`pyapp.web.play.never_lose_json`), with
    ``workers``.  The survival funnel is not counted on this path (``solutions`` None).
@@ -66,8 +64,6 @@ POSITION = "position"
 """The share that decides the position itself (the others name the first jump of a class)."""
 JUMPS = "jumps"
 """The share that decides every class of jumps by one shared level search."""
-JUMPS_ASKED = 2
-"""The plan asks ``jumps`` at most this often: early on a question's share, and again last (module docstring)."""
 DECIDED = "decided:"
 """The note of the ``jumps`` share's progress reports that names the classes it has decided so far."""
 MAX_REASON_CHARS = 4000
@@ -108,7 +104,7 @@ def plan_steps(problem: Problem, max_seconds: float | None,
         return (yield from webplay.never_lose_job(problem, max_seconds, history))
     decided = [name for name in list(asked)[1:] if name not in shares]
     if len([name for name in shares if name != POSITION]) >= 2 and together(problem):
-        shares = [*shares[:1], JUMPS, *shares[1:], JUMPS] if shares[0] == POSITION else [JUMPS, *shares, JUMPS]
+        shares.insert(1 if shares[0] == POSITION else 0, JUMPS)
     return {"shares": shares, "decided": decided, "seconds": round(time.perf_counter() - t0, 3)}
 
 
@@ -211,25 +207,19 @@ def _checked(problem: Problem, name: str, after: int, part: dict) -> Result:
 
 
 def _parts(problem: Problem, asked: dict[str, int], raw: Any) -> dict[str, Result]:
-    most = len(asked) + JUMPS_ASKED
-    if not isinstance(raw, list) or len(raw) > most:
-        raise PegError(f"'parts' must be a list of at most {most} share answers, not {fields.kind(raw)}")
+    if not isinstance(raw, list) or len(raw) > len(asked) + 1:
+        raise PegError(f"'parts' must be a list of at most {len(asked) + 1} share answers, not {fields.kind(raw)}")
     out: dict[str, Result] = {}
-    together: dict[str, Result] = {}
-    times = 0
+    together: dict[str, Result] | None = None
     for part in raw:
         if part is None:
             continue
         if not isinstance(part, dict):
             raise PegError(f"a share's answer must be an object, not {fields.kind(part)}")
         if part.get("decide") == JUMPS:
-            times += 1
-            if times > JUMPS_ASKED:
-                raise PegError(f"more than {JUMPS_ASKED} shares answered {JUMPS!r}")
-            for cls, result in _together(problem, asked, part).items():
-                if cls in together and together[cls].status != result.status:
-                    raise PegError(f"the shares {JUMPS!r} disagree on {cls}")
-                together[cls] = result
+            if together is not None:
+                raise PegError(f"two shares answered {JUMPS!r}")
+            together = _together(problem, asked, part)
             continue
         name = part.get("decide")
         if not isinstance(name, str) or name not in asked:
@@ -238,7 +228,7 @@ def _parts(problem: Problem, asked: dict[str, int], raw: Any) -> dict[str, Resul
         if name in out:
             raise PegError(f"two shares answered {name!r}")
         out[name] = _checked(problem, name, asked[name], part)
-    for name, result in together.items():
+    for name, result in (together or {}).items():
         own = out.get(name)
         if own is not None and own.status != "unknown" and own.status != result.status:
             raise PegError(f"the shares disagree on {name}: {own.status} alone, {result.status} in {JUMPS!r}")

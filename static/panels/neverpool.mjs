@@ -2,19 +2,18 @@
 // there.  pyapp.web.neverpool describes the three requests:
 //   1. the plan, in the page's engine worker ("never_lose" with `workers`): a held winnable set, or the
 //      engine's game-long table of proved positions, answers at once, as the one-worker request does;
-//      otherwise the questions left: the position's own verdict, the first jump of each class of
-//      symmetric jumps, and, where the one-worker check runs its shared level search of every class at
-//      once (up to 24 pegs), "jumps" twice: second, and again last; `decided` names the classes the
-//      engine's table answered;
+//      otherwise the questions left: the position's own verdict, "jumps" where the one-worker check runs
+//      its shared level search of every class at once (up to 24 pegs), and the first jump of each class of
+//      symmetric jumps; `decided` names the classes the engine's table answered;
 //   2. the questions side by side on the pool (spreadRequests: each pool worker takes the next one when
-//      it is free), each on its lane's share of the time left of the check's budget.  "jumps" is told the
-//      classes decided by the time it starts (`decided`: the shared search drops them) and names the
-//      classes it decides as it goes; early, it decides the positions where the shared search is quick;
-//      asked again last, it gets all that is left for the classes still open (and stops the early one).  A
-//      question whose answer no longer matters is left out (skip): the position's own once a jump is
-//      proved good (the position is then winnable), every other once the position is proved lost, the
-//      jump that starts the position's solution once that is found (the merge answers it from the engine's
-//      table), a class's once "jumps" decided it, and "jumps" once every class is decided;
+//      it is free).  "jumps" starts at once beside the position's question, on all that is left of the
+//      check's budget (the one-worker check gives the shared search as much time as all the others from its
+//      first round), told the classes known then (`decided`: the shared search drops them); it names the
+//      classes it decides as it goes.  Each other question gets its lane's share of the time left.  A
+//      question whose answer no longer matters is left out (skip): the position's own once a jump is proved
+//      good (the position is then winnable), every other once the position is proved lost, the jump that
+//      starts the position's solution once that is found (the merge answers it from the engine's table), a
+//      class's once "jumps" decided it, and "jumps" once every class is decided;
 //   3. the merge, in the engine worker ("never_lose_merge"): every solution replayed, every proof kept,
 //      all of it recorded in the engine's table (an undo or a revisit then answers at once), the jumps
 //      filed into the one-worker answer, with `workers`.
@@ -92,10 +91,10 @@ function spread(pool, args, shares, known, t0, { onVerdict, onPool, onAsk }) {
   const answers = new Array(n).fill(null);
   const nodes = new Array(n).fill(0);
   const at = shares.indexOf(POSITION);
-  const together = shares.flatMap((name, i) => (name === JUMPS ? [i] : [])); // early, and again last
-  const isClass = (i) => i !== at && shares[i] !== JUMPS;
+  const together = shares.indexOf(JUMPS);
+  const isClass = (i) => i !== at && i !== together;
   const skipped = new Set(); // classes no longer searched: the position's solution starts with one
-  const byTogether = new Set(); // classes the shared search (a jumps question) decided
+  const byTogether = new Set(); // classes the shared search (the jumps question) decided
   const skippedOut = new Set(); // the questions left out (each asked to stop once)
   let launched = 0;
   let shown = { at: -Infinity, done: -1 };
@@ -116,21 +115,22 @@ function spread(pool, args, shares, known, t0, { onVerdict, onPool, onAsk }) {
     skippedOut.add(i);
     job.skip(i);
   };
-  // each question gets its lane's equal share of what is left of the budget (as the one-worker check shares
-  // it out), counted when it starts: the jumps question asked again last gets all that is left, and stops
-  // the early one if it still runs (it starts afresh, dropping every class decided by then)
+  // the jumps question (second) gets all that is left of the budget, as the one-worker check runs the shared
+  // search beside all the others from its first round; every other question its lane's equal share of what is
+  // left (as the one-worker check shares it out), counted when it starts
+  let togetherAsked = false;
   const argsOf = (decide) => {
     const left = Math.max(0.1, args.max_seconds - (performance.now() - t0) / 1000);
-    const waiting = Math.max(1, n - launched++);
-    const out = { ...args, decide, max_seconds: Math.min(left, (left * pool.size) / waiting) };
-    if (decide !== JUMPS) {
-      onAsk(decide);
-      return out;
+    if (decide === JUMPS) {
+      launched++;
+      togetherAsked = true;
+      const told = decided();
+      onAsk(decide, told);
+      return { ...args, decide, max_seconds: left, decided: told };
     }
-    if (launched === n) together.slice(0, -1).forEach(leaveOut);
-    const told = decided();
-    onAsk(decide, told);
-    return { ...out, decided: told };
+    const waiting = Math.max(1, n - launched++ - (together >= 0 && !togetherAsked ? 1 : 0));
+    onAsk(decide);
+    return { ...args, decide, max_seconds: Math.min(left, (left * pool.size) / waiting) };
   };
   const settle = () => {
     const whole = at >= 0 ? answers[at] : null;
@@ -152,9 +152,9 @@ function spread(pool, args, shares, known, t0, { onVerdict, onPool, onAsk }) {
       leaveOut(at);
     }
     shares.forEach((name, i) => { if (isClass(i) && byTogether.has(name)) leaveOut(i); });
-    if (shares.every((_, i) => !isClass(i) || decidedOf(i))) together.forEach(leaveOut); // nothing left for them
+    if (shares.every((_, i) => !isClass(i) || decidedOf(i))) leaveOut(together); // nothing left for it
   };
-  // a jumps question names the classes it decided, in its progress and in its answer
+  // the jumps question names the classes it decided, in its progress and in its answer
   const fromTogether = (names) => {
     names.forEach((name) => byTogether.add(name));
     settle();
@@ -164,14 +164,14 @@ function spread(pool, args, shares, known, t0, { onVerdict, onPool, onAsk }) {
     argsOf,
     onProgress: (i, p) => {
       nodes[i] = p.nodes ?? nodes[i];
-      if (shares[i] === JUMPS && p.note?.startsWith(DECIDED)) fromTogether(p.note.slice(DECIDED.length).split(" "));
+      if (i === together && p.note?.startsWith(DECIDED)) fromTogether(p.note.slice(DECIDED.length).split(" "));
       show();
     },
     onResult: (i, value) => {
       answers[i] = value;
       nodes[i] = value?.nodes ?? nodes[i];
       show();
-      if (shares[i] === JUMPS) fromTogether((value?.answers ?? []).map((a) => a.decide));
+      if (i === together) fromTogether((value?.answers ?? []).map((a) => a.decide));
       else settle();
     },
   });
