@@ -26,7 +26,7 @@ decide them side by side on its pool instead (``static/panels/neverpool.mjs``), 
    gives the shared search as much time as all the others from its first round; the page stops a class's
    question once ``jumps`` names it, and ``jumps`` once every class is decided (it cannot be told of the
    classes decided after it started, so it costs up to the other questions' time again where they are the
-   quicker).
+   quicker; measured by ``scripts/neverpool_cpython.py``, figures in the README).
 3. ``never_lose_merge``, in the page's engine worker (:func:`merge_request`): every share checked (a
    question of this position, none twice, every ``solved`` line replayed to the goal, every
    ``impossible`` with its named proof; the ``jumps`` share's answers each checked so, and a question
