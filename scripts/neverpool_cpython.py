@@ -5,8 +5,9 @@ the plan in the "engine" (its own table of proved positions), then the shares on
 worker with its own table, in virtual time: every share's step generator is advanced one report at a time,
 always the lane whose CPU clock is furthest behind, and each share's budget reads its lane's clock (CPU
 seconds the lane has spent, so the shared machine's load does not change the answers).  The page's rules are
-mirrored: the ``jumps`` question (listed second by the plan) gets all that is left of the budget and the classes
-decided by the time it starts (``decided``), each other question its lane's share of what is left; a question
+mirrored: the ``jumps`` question (listed second by the plan) gets all that is left of the budget, the classes
+decided by the time it starts (``decided``) and those decided while it runs (as the page tells it), each other
+question its lane's share of what is left; a question
 whose answer no longer matters is asked to stop (the position once a jump is good, every jump once the position
 is lost, the class the position's solution starts with, the classes the ``jumps`` question names, the ``jumps``
 question once every class is decided).  Then the merge, as the page's engine runs it.
@@ -94,6 +95,12 @@ def pool_check(problem: Problem, moves: list[str], args: dict, workers: int, sec
     lanes = [Lane(plan_cpu) for _ in range(workers)]
     state = {"next": 0, "launched": 0, "asked": False}
 
+    told: set[str] = set()
+    later: list[str] = []
+
+    def decided_now() -> list[str]:
+        return list(plan["decided"]) + [shares[j] for j in range(n) if is_class(j) and decided_of(j)]
+
     def is_class(i: int) -> bool:
         return i != at and i not in together
 
@@ -129,6 +136,10 @@ def pool_check(problem: Problem, moves: list[str], args: dict, workers: int, sec
         if all(not is_class(i) or decided_of(i) for i in range(n)):
             for i in together:
                 leave_out(i)
+        elif state["asked"] and together and answers[together[0]] is None and together[0] not in left:
+            news = [name for name in decided_now() if name not in told and name not in by_together]
+            told.update(news)  # the classes decided since it started: it drops them (Engine.tell)
+            later.extend(news)
 
     def launch(lane: Lane) -> None:
         lane.i = lane.gen = lane.budget = None
@@ -146,10 +157,11 @@ def pool_check(problem: Problem, moves: list[str], args: dict, workers: int, sec
                             slice_seconds=SLICE)
             decided = None
             if i in together:
-                decided = list(plan["decided"]) + [shares[j] for j in range(n) if is_class(j) and decided_of(j)]
+                decided = decided_now()
+                told.update(decided)
             prob = Problem(problem.board, problem.start, problem.goal)
             lane.i, lane.budget = i, budget
-            lane.gen = neverpool.share_steps(prob, shares[i], budget, decided)
+            lane.gen = neverpool.share_steps(prob, shares[i], budget, decided, later)
             return
 
     for lane in lanes:

@@ -200,3 +200,18 @@ def test_the_jumps_share_names_the_classes_it_decides_as_it_goes(fresh_tables):
     assert len(told) >= 2 and told[0] and all(set(a) < set(b) for a, b in zip(told, told[1:]))
     assert set(told[-1]) <= {a["decide"] for a in together["answers"]}
     assert all(a["status"] == "impossible" for a in together["answers"] if a["decide"] in told[0])
+
+
+def test_a_running_jumps_share_drops_the_classes_it_is_told_of(game, fresh_tables):
+    plan = run({**game, "workers": 2})
+    names = plan["shares"][2:]
+    job = webapi.start("never_lose", json.dumps({**game, "decide": "jumps"}))
+    assert "'decided' must list classes of jumps of this position" in job.tell(json.dumps({"decided": ["d4-d9"]}))
+    assert job.tell(json.dumps({"decided": names[:-2]})) == ""  # decided by the other questions meanwhile
+    out = json.loads(job.step())
+    while not out["done"]:
+        out = json.loads(job.step())
+    assert {a["decide"] for a in out["result"]["answers"]} == set(names[-2:])
+    assert "no news" in job.tell(json.dumps({"decided": names[:1]}))  # over: nothing to tell
+    other = webapi.start("never_lose", json.dumps({**game, "decide": names[0]}))
+    assert "no news" in other.tell(json.dumps({"decided": names[:1]}))

@@ -39,7 +39,7 @@ decide them side by side on its pool instead (``static/panels/neverpool.mjs``), 
 from __future__ import annotations
 
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -126,12 +126,13 @@ def asked_position(problem: Problem, decide: str) -> int:
     return rep.final
 
 
-def share_steps(problem: Problem, decide: str, budget: Budget,
-                decided: Sequence[str] | None = None) -> Generator[Progress, None, dict]:
+def share_steps(problem: Problem, decide: str, budget: Budget, decided: Sequence[str] | None = None,
+                later: list[str] | None = None) -> Generator[Progress, None, dict]:
     """Step 2: one question decided through this worker's table on ``budget``; ``decided`` (``jumps`` only):
-    the classes of jumps already decided elsewhere, by their first jump, which the shared search drops."""
+    the classes of jumps already decided elsewhere, by their first jump, which the shared search drops, and
+    ``later``: the classes decided elsewhere while it runs, appended by the caller (:func:`news`)."""
     if decide == JUMPS:
-        return (yield from _jumps_share(problem, budget, decided or []))
+        return (yield from _jumps_share(problem, budget, decided or [], [] if later is None else later))
     if decided is not None:
         raise PegError(f"'decided' goes only with 'decide' {JUMPS!r}")
     after = asked_position(problem, decide)
@@ -139,7 +140,27 @@ def share_steps(problem: Problem, decide: str, budget: Budget,
     return share_json(problem.board, decide, result)
 
 
-def _jumps_share(problem: Problem, budget: Budget, decided: Sequence[str]) -> Generator[Progress, None, dict]:
+def share(problem: Problem, decide: str, budget: Budget, decided: Sequence[str] | None
+          ) -> tuple[Generator[Progress, None, dict], Callable[[Any], object] | None]:
+    """:func:`share_steps` and, for ``jumps``, what takes the page's news while it runs (:func:`news`)."""
+    later: list[str] = []
+    told = (lambda value: later.extend(news(problem, value))) if decide == JUMPS else None
+    return share_steps(problem, decide, budget, decided, later), told
+
+
+def news(problem: Problem, value: Any) -> list[str]:
+    """What the page tells a running ``jumps`` share, ``{"decided": [...]}``: classes of jumps of this position
+    (the first jump of each) decided since it started, checked."""
+    names = list(questions(problem)[2])[1:]
+    got = fields.text_list(fields.request(value), "decided", limit=len(names), item_chars=20) or []
+    wrong = next((d for d in got if d not in names), None)
+    if wrong is not None:
+        raise PegError(f"'decided' must list classes of jumps of this position, not {wrong[:40]!r}")
+    return got
+
+
+def _jumps_share(problem: Problem, budget: Budget, decided: Sequence[str],
+                 later: list[str]) -> Generator[Progress, None, dict]:
     """The ``jumps`` share: the shared level search of the classes of jumps not ``decided`` and not in this
     worker's table, what it decides recorded in that table too.  Its progress reports carry, once it has
     decided a class, :data:`DECIDED` and the first jumps of the classes it decided so far (the page then
@@ -157,9 +178,12 @@ def _jumps_share(problem: Problem, budget: Budget, decided: Sequence[str]) -> Ge
     for i, name in enumerate(names, 1):  # decided by another question, or proved before in this worker
         if name in decided or table.answer(Problem(problem.board, asked[name], problem.goal)) is not None:
             shared.drop(i)
-    steps, told, done = shared.steps(budget), 0, False
+    steps, told, done, heard = shared.steps(budget), 0, False, 0
     try:
         while True:
+            for name in later[heard:]:  # decided elsewhere since: the next level leaves them out
+                shared.drop(names.index(name) + 1)
+            heard = len(later)
             p = next(steps)
             if len(shared.search.decided) > told:
                 told = len(shared.search.decided)

@@ -8,12 +8,13 @@
 //   2. the questions side by side on the pool (spreadRequests: each pool worker takes the next one when
 //      it is free).  "jumps" starts at once beside the position's question, on all that is left of the
 //      check's budget (the one-worker check gives the shared search as much time as all the others from its
-//      first round), told the classes known then (`decided`: the shared search drops them); it names the
-//      classes it decides as it goes.  Each other question gets its lane's share of the time left.  A
-//      question whose answer no longer matters is left out (skip): the position's own once a jump is proved
-//      good (the position is then winnable), every other once the position is proved lost, the jump that
-//      starts the position's solution once that is found (the merge answers it from the engine's table), a
-//      class's once "jumps" decided it, and "jumps" once every class is decided;
+//      first round), told the classes known then (`decided`) and, while it runs, each class the others
+//      decide (Engine.tell): the shared search drops them; it names the classes it decides as it goes.
+//      Each other question gets its lane's share of the time left.  A question whose answer no longer
+//      matters is left out (skip): the position's own once a jump is proved good (the position is then
+//      winnable), every other once the position is proved lost, the jump that starts the position's
+//      solution once that is found (the merge answers it from the engine's table), a class's once "jumps"
+//      decided it, and "jumps" once every class is decided;
 //   3. the merge, in the engine worker ("never_lose_merge"): every solution replayed, every proof kept,
 //      all of it recorded in the engine's table (an undo or a revisit then answers at once), the jumps
 //      filed into the one-worker answer, with `workers`.
@@ -119,12 +120,14 @@ function spread(pool, args, shares, known, t0, { onVerdict, onPool, onAsk }) {
   // search beside all the others from its first round; every other question its lane's equal share of what is
   // left (as the one-worker check shares it out), counted when it starts
   let togetherAsked = false;
+  const toldTogether = new Set(); // the classes the jumps question has been told of (it drops them)
   const argsOf = (decide) => {
     const left = Math.max(0.1, args.max_seconds - (performance.now() - t0) / 1000);
     if (decide === JUMPS) {
       launched++;
       togetherAsked = true;
       const told = decided();
+      told.forEach((name) => toldTogether.add(name));
       onAsk(decide, told);
       return { ...args, decide, max_seconds: left, decided: told };
     }
@@ -153,6 +156,12 @@ function spread(pool, args, shares, known, t0, { onVerdict, onPool, onAsk }) {
     }
     shares.forEach((name, i) => { if (isClass(i) && byTogether.has(name)) leaveOut(i); });
     if (shares.every((_, i) => !isClass(i) || decidedOf(i))) leaveOut(together); // nothing left for it
+    else if (togetherAsked && !answers[together] && !skippedOut.has(together)) {
+      // the classes decided since it started: it drops them (as the one-worker check's turns do)
+      const news = decided().filter((name) => !toldTogether.has(name) && !byTogether.has(name));
+      news.forEach((name) => toldTogether.add(name));
+      if (news.length) job.tell(together, { decided: news });
+    }
   };
   // the jumps question names the classes it decided, in its progress and in its answer
   const fromTogether = (names) => {
