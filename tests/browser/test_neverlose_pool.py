@@ -173,3 +173,27 @@ def _stopped(page) -> bool:
     except PlaywrightTimeout:
         return False
     return True
+
+
+def test_a_pool_worker_takes_the_classes_decided_while_its_jumps_question_runs(pooled):
+    """Engine.tell reaches the running request in the worker: the shared search drops the classes named."""
+    from pyapp.core.notation import format_moves
+    from pyapp.core.problem import default_problem
+    from pyapp.search.solver import solve
+
+    problem = default_problem("french")
+    moves = format_moves(problem.board, solve(problem).jumps[:24])  # 12 pegs: decided in well under a second
+    out = pooled.evaluate("""async (moves) => {
+      const { Engine } = await import("./static/engine/protocol.mjs");
+      const engine = new Engine();
+      await engine.ready;
+      const args = { board: "french", moves, max_seconds: 20 };
+      const plan = await engine.request("never_lose", { ...args, workers: 2 }).promise;
+      const names = plan.shares.filter((s) => s !== "position" && s !== "jumps");
+      const { id, promise } = engine.request("never_lose", { ...args, decide: "jumps" });
+      engine.tell(id, { decided: names.slice(0, -2) });
+      const answer = await promise;
+      engine.destroy();
+      return { left: names.slice(-2), got: answer.answers.map((a) => a.decide) };
+    }""", moves)
+    assert sorted(out["got"]) == sorted(out["left"]), out
