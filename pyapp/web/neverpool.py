@@ -18,15 +18,15 @@ decide them side by side on its pool instead (``static/panels/neverpool.mjs``), 
    position searched through the pool worker's own table on the share's budget; the answer is the
    solver's (``status``, ``reason``, ``moves`` from the position after the jump, ``nodes``).  ``decide``
    ``jumps`` runs the shared level search of every class at once (:mod:`pyapp.analysis.sharedjumps`)
-   except those named in ``decided`` (the classes the page knows when it starts the share) and those this
+   except those named in ``decided`` (the classes the page knows when it starts the share), those the page
+   names while it runs (:func:`share`: ``Job.tell`` with ``{"decided": [...]}``, :func:`news`) and those this
    worker's table holds, and answers ``answers``: one such answer per class it decided (named by the class's
    first jump), and ``status`` ``solved`` when one of them is, ``impossible`` when it decided every class
    lost, else ``unknown``.  Its progress reports name the classes it has decided so far (:data:`DECIDED`).
    The page runs it from the start on all the budget beside the other questions, as the one-worker check
-   gives the shared search as much time as all the others from its first round; the page stops a class's
-   question once ``jumps`` names it, and ``jumps`` once every class is decided (it cannot be told of the
-   classes decided after it started, so it costs up to the other questions' time again where they are the
-   quicker; measured by ``scripts/neverpool_cpython.py``, figures in the README).
+   gives the shared search as much time as all the others from its first round and drops the classes they
+   decide; the page stops a class's question once ``jumps`` names it, and ``jumps`` once every class is
+   decided (measured by ``scripts/neverpool_cpython.py``; figures in the README).
 3. ``never_lose_merge``, in the page's engine worker (:func:`merge_request`): every share checked (a
    question of this position, none twice, every ``solved`` line replayed to the goal, every
    ``impossible`` with its named proof; the ``jumps`` share's answers each checked so, and a question
