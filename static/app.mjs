@@ -26,7 +26,7 @@ import { boardView, fragmentView, isOwnLink, panelView } from "./views.mjs";
 const $ = (id) => document.getElementById(id);
 const T0 = performance.now(); // ms since navigation start
 const lab = (window.pegLab = { timings: { script: T0 }, solves: [], progressEvents: 0, cancels: [], states: 0,
-  neverloseStops: [] });
+  neverloseStops: [], neverloseAsked: [] });
 
 const ui = {
   holder: $("board"), status: $("status"), progress: $("progress"), loading: $("loading"),

@@ -18,10 +18,13 @@ DEPTH = 24
 """Jumps of the solver's French line played first: 12 pegs, 15 classes of jumps, decided in under a second."""
 
 
-def run(args: dict) -> dict:
+def run(args: dict, notes: list | None = None) -> dict:
+    """The request's answer; ``notes`` collects its progress reports' notes."""
     job = webapi.start("never_lose", json.dumps(args))
     out = json.loads(job.step())
     while not out["done"]:
+        if notes is not None:
+            notes.append(out["progress"].get("note", ""))
         out = json.loads(job.step())
     assert "error" not in out, out
     return out["result"]
@@ -47,11 +50,12 @@ def game() -> dict:
 
 
 def _shares(game: dict, fresh_tables) -> tuple[dict, list[dict]]:
+    """The plan and every share's answer but the ``jumps`` share's (listed second, not run: null)."""
     plan = run({**game, "workers": 2})
-    parts = []
+    parts: list = []
     for name in plan["shares"]:
         fresh_tables()  # a pool worker has its own table, not the engine worker's
-        parts.append(run({**game, "decide": name}))
+        parts.append(None if name == "jumps" else run({**game, "decide": name}))
     fresh_tables()
     return plan, parts
 
@@ -60,13 +64,14 @@ def test_merged_shares_are_the_one_worker_answer_and_kept_for_the_game(game, fre
     one = run(game)
     fresh_tables()
     plan, parts = _shares(game, fresh_tables)
-    assert plan["shares"][0] == "position" and len(plan["shares"]) > 2
-    assert [p["decide"] for p in parts] == plan["shares"]
+    # the shared search of every class is asked from the start, beside the position's own question
+    assert plan["shares"][:2] == ["position", "jumps"] and plan["shares"].count("jumps") == 1 and plan["decided"] == []
+    assert [p["decide"] for p in parts if p] == [s for s in plan["shares"] if s != "jumps"]
     got = merge({**game, "parts": parts, "workers": 2, "seconds": 1.5})["ok"]
     assert not one["unknown"] and not got["unknown"]
     for key in ("status", "good", "bad", "method"):
         assert got[key] == one[key], key
-    assert got["workers"] == 2 and got["seconds"] == 1.5 and got["nodes"] == sum(p["nodes"] for p in parts)
+    assert got["workers"] == 2 and got["seconds"] == 1.5 and got["nodes"] == sum(p["nodes"] for p in parts if p)
     # the engine's table now holds every answer: the same position is answered at once, in this worker
     again = run({**game, "workers": 2})
     assert "shares" not in again  # (its nodes are the survival funnel's count, which this path adds)
@@ -75,8 +80,8 @@ def test_merged_shares_are_the_one_worker_answer_and_kept_for_the_game(game, fre
 
 def test_a_share_left_out_is_answered_from_the_engines_table_or_said_unknown(game, fresh_tables):
     plan, parts = _shares(game, fresh_tables)
-    left = plan["shares"][1]
-    without = [p if p["decide"] != left else None for p in parts]
+    left = plan["shares"][2]
+    without = [p if p and p["decide"] != left else None for p in parts]
     assert "no share answered" in merge({**game, "parts": without})["error"]
     out = merge({**game, "parts": without, "cancelled": True})["ok"]
     assert [u["reason"] for u in out["unknown"]] == ["cancelled"] * len(out["unknown"]) and out["unknown"]
@@ -89,11 +94,10 @@ def test_the_jumps_share_answers_every_class_alone(game, fresh_tables):
     one = run(game)
     fresh_tables()
     plan, parts = _shares(game, fresh_tables)
-    assert "jumps" not in plan["shares"]
     together = run({**game, "decide": "jumps"})
     fresh_tables()
     assert together["method"] == "shared level search"
-    assert {a["decide"] for a in together["answers"]} == set(plan["shares"][1:])
+    assert {a["decide"] for a in together["answers"]} == set(plan["shares"][2:])
     assert together["status"] == ("solved" if one["status"] == "winnable" else "impossible")
     got = merge({**game, "parts": [parts[0], together]})["ok"]  # no per-jump share at all
     assert got["status"] == one["status"] and got["good"] == one["good"]
@@ -111,9 +115,9 @@ def test_a_merge_refuses_a_jumps_share_that_does_not_check(game, fresh_tables):
         ([{**together, "answers": [{**solved, "moves": solved["moves"][:-1]}]}], "does not replay to the goal"),
         ([{**together, "answers": [{**solved, "decide": "position"}]}], "not a class of jumps"),
         ([{**together, "answers": [{**solved, "status": "unknown", "reason": "budget"}]}], "only decided answers"),
-        ([together, together], "two shares answered 'jumps'"),
+        ([together, {**together, "answers": []}], "two shares answered 'jumps'"),
     ]
-    own = next(p for p in parts if p["decide"] == solved["decide"])
+    own = next(p for p in parts if p and p["decide"] == solved["decide"])
     cases.append(([{**own, "status": "impossible", "reason": "a claim", "moves": []}, together], "the shares disagree"))
     if lost is not None:
         cases.append(([{**together, "answers": [{**lost, "reason": ""}]}], "must say why"))
@@ -124,7 +128,7 @@ def test_a_merge_refuses_a_jumps_share_that_does_not_check(game, fresh_tables):
 
 def test_a_merge_refuses_shares_that_do_not_check(game, fresh_tables):
     plan, parts = _shares(game, fresh_tables)
-    solved = next(p for p in parts if p["status"] == "solved" and p["decide"] != "position")
+    solved = next(p for p in parts if p and p["status"] == "solved" and p["decide"] != "position")
     cases = [
         ([{**solved, "moves": solved["moves"][:-1]}], "does not replay to the goal"),
         ([{**solved, "decide": "a1-a3"}], "not a question of this position"),
@@ -138,3 +142,76 @@ def test_a_merge_refuses_shares_that_do_not_check(game, fresh_tables):
         assert message in out.get("error", ""), (message, out)
     job = webapi.start("never_lose", json.dumps({**game, "decide": "d4-d9"}))
     assert "'decide' must be 'position' or one legal jump" in json.loads(job.step())["error"]
+
+
+def test_the_jumps_share_drops_the_classes_decided_by_the_other_questions(game, fresh_tables):
+    one = run(game)
+    fresh_tables()
+    plan, parts = _shares(game, fresh_tables)
+    names = plan["shares"][2:]
+    left = names[-2:]  # the per-jump questions of two classes not run: the jumps share decides them
+    together = run({**game, "decide": "jumps", "decided": names[:-2]})
+    fresh_tables()
+    assert {a["decide"] for a in together["answers"]} == set(left)
+    got = merge({**game, "parts": [p for p in parts if p and p["decide"] not in left] + [together]})["ok"]
+    assert not got["unknown"] and (got["status"], got["good"]) == (one["status"], one["good"])
+    assert [b["jump"] for b in got["bad"]] == [b["jump"] for b in one["bad"]]
+    # every class decided elsewhere: nothing left to search, said so
+    idle = run({**game, "decide": "jumps", "decided": names})
+    assert idle["answers"] == [] and idle["status"] == "unknown" and "decided without it" in idle["reason"]
+
+
+def test_the_plan_lists_the_jumps_share_as_the_one_worker_check_runs_it(game, fresh_tables):
+    plan = run({**game, "workers": 2})
+    known = plan["shares"][2]
+    run({**game, "decide": known})  # proved in the engine worker: the plan knows it and names it decided
+    again = run({**game, "workers": 2})
+    assert known not in again["shares"] and again["decided"] == [known] and again["shares"][1] == "jumps"
+    early = {**game, "moves": game["moves"][:8]}  # 28 pegs: above SHARED_PEGS, per-jump questions only
+    assert "jumps" not in run({**early, "workers": 2})["shares"]
+
+
+def test_a_jumps_share_refuses_a_bad_decided_list(game, fresh_tables):
+    plan = run({**game, "workers": 2})
+    first = plan["shares"][2]
+    cases = [
+        ({"decided": ["d4-d9"]}, "'decided' must list classes of jumps of this position"),
+        ({"decided": [first, first]}, "once each"),
+        ({"decided": "all"}, "'decided' must be a list of names"),
+        ({"decided": [first] * 65}, "at most 64"),
+        ({"decided": [first], "decide": first}, "'decided' goes only with 'decide' 'jumps'"),
+    ]
+    for extra, message in cases:
+        job = webapi.start("never_lose", json.dumps({**game, "decide": "jumps", **extra}))
+        error = json.loads(job.step()).get("error", "")
+        assert message in error and "\n" not in error, (message, error)
+
+
+SPLIT = ["b2-d2", "c4-c2", "a3-c3", "a4-c4", "b6-b4", "d5-b5", "c7-c5", "d7-d5", "d3-b3", "c1-c3", "d1-d3", "f6-d6",
+         "e4-e6", "g5-e5", "g4-e4", "f2-f4", "d3-f3", "g3-e3", "d5-f5", "e6-c6"]
+"""A French game at 16 pegs whose shared search proves a losing class levels before it meets the goal's side."""
+
+
+def test_the_jumps_share_names_the_classes_it_decides_as_it_goes(fresh_tables):
+    notes: list[str] = []
+    together = run({"board": "french", "moves": SPLIT, "decide": "jumps", "max_seconds": 20}, notes)
+    told = [n[len("decided:"):].split() for n in notes if n.startswith("decided:")]
+    # the page stops the questions of the classes named (each report names every class decided so far)
+    assert len(told) >= 2 and told[0] and all(set(a) < set(b) for a, b in zip(told, told[1:]))
+    assert set(told[-1]) <= {a["decide"] for a in together["answers"]}
+    assert all(a["status"] == "impossible" for a in together["answers"] if a["decide"] in told[0])
+
+
+def test_a_running_jumps_share_drops_the_classes_it_is_told_of(game, fresh_tables):
+    plan = run({**game, "workers": 2})
+    names = plan["shares"][2:]
+    job = webapi.start("never_lose", json.dumps({**game, "decide": "jumps"}))
+    assert "'decided' must list classes of jumps of this position" in job.tell(json.dumps({"decided": ["d4-d9"]}))
+    assert job.tell(json.dumps({"decided": names[:-2]})) == ""  # decided by the other questions meanwhile
+    out = json.loads(job.step())
+    while not out["done"]:
+        out = json.loads(job.step())
+    assert {a["decide"] for a in out["result"]["answers"]} == set(names[-2:])
+    assert "no news" in job.tell(json.dumps({"decided": names[:1]}))  # over: nothing to tell
+    other = webapi.start("never_lose", json.dumps({**game, "decide": names[0]}))
+    assert "no news" in other.tell(json.dumps({"decided": names[:1]}))

@@ -98,9 +98,8 @@ def result_of(board: Board, problem: Problem, after: int, verdict: Verdict, node
     return Result("impossible", verdict.reason, [], after, nodes, method=METHOD)
 
 
-def shared_for(problem: Problem, *, max_bytes: int | None = None, slice_seconds: float = 0.05) -> SharedJumps | None:
-    """The shared search of ``problem``'s classes of jumps, or None where it does not apply (module docstring).
-    ``max_bytes``: its memory ceiling (default: half of :data:`~pyapp.core.budget.DEFAULT_MAX_BYTES`)."""
+def applies(problem: Problem) -> list[list[tuple[Jump, dict[int, int]]]] | None:
+    """``problem``'s classes of jumps when the shared search applies to it (module docstring), else None."""
     board, goal, start = problem.board, problem.goal, problem.start
     if not goal.definite or len(board.bits) > MAX_HOLES or goal.final_pegs is None:
         return None
@@ -108,7 +107,14 @@ def shared_for(problem: Problem, *, max_bytes: int | None = None, slice_seconds:
         return None
     jumps = legal_jumps(board, start)
     classes = _classes(problem, jumps) if jumps else []
-    if not 2 <= len(classes) <= MAX_CLASSES:
+    return classes if 2 <= len(classes) <= MAX_CLASSES else None
+
+
+def shared_for(problem: Problem, *, max_bytes: int | None = None, slice_seconds: float = 0.05) -> SharedJumps | None:
+    """The shared search of ``problem``'s classes of jumps, or None where it does not apply (:func:`applies`).
+    ``max_bytes``: its memory ceiling (default: half of :data:`~pyapp.core.budget.DEFAULT_MAX_BYTES`)."""
+    classes = applies(problem)
+    if classes is None:
         return None
     ceiling = Budget(max_bytes=max_bytes).ceiling() // 2 if max_bytes is None else max_bytes
     return SharedJumps(problem, [members[0][0] for members in classes], max_bytes=ceiling,

@@ -40,9 +40,11 @@ side (message envelopes, ids, cancel, JSDoc types) is ``static/engine/protocol.m
     jump, 0 for a losing one) and ``history`` (one per position of the game, None where not known), as
     decimal strings above 2**53 (:mod:`.wire`); all None or empty where not counted.  On the page's pool
     (:mod:`pyapp.web.neverpool`): with ``workers`` N the plan (the answer itself, or ``shares``: the
-    questions to decide side by side), with ``decide`` a pool worker's share (one question: the solver's
-    ``status``, ``reason``, ``moves``, ``nodes``), then ``never_lose_merge`` (``parts``, ``cancelled``,
-    ``workers``, ``seconds``) checks and records them and answers as the one-worker request, with ``workers``.
+    questions to decide side by side, and ``decided``), with ``decide`` a pool worker's share (one question: the
+    solver's ``status``, ``reason``, ``moves``, ``nodes``; ``jumps`` with ``decided``: every class at once, its
+    ``answers``, news of classes decided meanwhile taken by ``Job.tell``), then ``never_lose_merge``
+    (``parts``, ``cancelled``, ``workers``, ``seconds``) checks and records them and answers as the one-worker
+    request, with ``workers``.
   - ``hint``: ``good``, ``bad`` (with reasons), ``unknown``, ``legal``, ``cancelled`` and ``method``
     (``exact`` from a loaded set by lookup, ``search`` through the game's table of proved positions).
   - ``finishes``: ``possible`` (hole -> solution), ``impossible`` and ``unknown`` (hole -> reason),

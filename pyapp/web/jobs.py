@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
@@ -17,6 +18,7 @@ from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.notation import format_moves
 from ..core.problem import Result
 from ..core.request import from_request, result_json
+from ..search.sharedlevels import MAX_CLASSES
 from . import neverpool
 from . import play as webplay
 from .wire import dumps
@@ -49,6 +51,18 @@ class Job:
     relay: Any = None
     """The :class:`~pyapp.exact.relay.Relay` of a job whose sweeps run on the page's pool (the worker takes
     its steps between two :meth:`step` calls and delivers their answers), else None."""
+    told: Callable[[Any], object] | None = None
+    """What takes the news the page sends a running job (:meth:`tell`), for the jobs that take any."""
+
+    def tell(self, value_json: str) -> str:
+        """Hand news from the page to the running job, between two :meth:`step` calls: "" or the error."""
+        if self.told is None or self.done:
+            return "this request takes no news now"
+        try:
+            self.told(json.loads(value_json))
+        except (PegError, ValueError) as err:
+            return str(err).splitlines()[0]
+        return ""
 
     def __init__(self, gen: Iterator, finish: Callable[[Any], Any], progress: Callable[[Any], Any],
                  budget: Budget | None = None, cancelled: Callable[[], Any] = lambda: {"cancelled": True}) -> None:
@@ -144,7 +158,10 @@ def never_lose_job(args: dict) -> Job:
         if workers > 1:
             raise PegError("'decide' (a pool worker's share) and 'workers' (the plan for a pool) do not go together")
         budget = _budget(args, seconds, ANALYSIS_SLICE_SECONDS)
-        return Job(neverpool.share_steps(s.problem, decide, budget), lambda value: value, _progress, budget)
+        gen, told = neverpool.share(s.problem, decide, budget, fields.text_list(args, "decided", limit=MAX_CLASSES))
+        job = Job(gen, lambda value: value, _progress, budget)
+        job.told = told
+        return job
     gen = neverpool.plan_steps(s.problem, seconds, history) if workers > 1 else \
         webplay.never_lose_job(s.problem, seconds, history)
     return Job(gen, lambda value: value, progress, cancelled=cancelled)

@@ -8,22 +8,29 @@ decide them side by side on its pool instead (``static/panels/neverpool.mjs``), 
    winnable set is held answers by lookup, and so does a position whose verdicts the engine's table of
    proved positions (:mod:`pyapp.analysis.proven`) holds; a position with no jump, a goal without a
    definite end (Hint needs the fewest pegs first) or fewer than two questions left to search also
-   runs as the one-worker request.  Otherwise the answer is ``{"shares": [...]}``: the questions not in
-   the table, each ``position`` (the position's own verdict) or the first jump of a class of symmetric
-   jumps (:func:`pyapp.analysis.hint._classes`, as the one-worker request groups them) in notation.
+   runs as the one-worker request.  Otherwise the answer is ``{"shares": [...], "decided": [...]}``: the
+   questions not in the table, each ``position`` (the position's own verdict) or the first jump of a class
+   of symmetric jumps (:func:`pyapp.analysis.hint._classes`, as the one-worker request groups them) in
+   notation, and second ``jumps`` where the one-worker check runs its shared level search (:func:`together`:
+   a definite goal, up to ``SHARED_PEGS`` pegs, two classes or more left to search); ``decided`` names the
+   classes the table answered.
 2. ``never_lose`` with ``decide`` (one of those), in a pool worker (:func:`share_steps`): that one
    position searched through the pool worker's own table on the share's budget; the answer is the
    solver's (``status``, ``reason``, ``moves`` from the position after the jump, ``nodes``).  ``decide``
-   ``jumps`` runs the shared level search of every class at once (:mod:`pyapp.analysis.sharedjumps`) and
-   answers ``answers``: one such answer per class it decided (named by the class's first jump), and
-   ``status`` ``solved`` when one of them is, ``impossible`` when every class is lost, else ``unknown``.
-   The plan does not list it: alone in a worker it cannot drop the classes the other questions decide, and
-   then costs the whole search (12.4 CPU s in CPython on a 21-peg French position whose jumps the per-jump
-   questions decide in about one); the merge takes and checks it when a caller asks it.
+   ``jumps`` runs the shared level search of every class at once (:mod:`pyapp.analysis.sharedjumps`)
+   except those named in ``decided`` (the classes the page knows when it starts the share), those the page
+   names while it runs (:func:`share`: ``Job.tell`` with ``{"decided": [...]}``, :func:`news`) and those this
+   worker's table holds, and answers ``answers``: one such answer per class it decided (named by the class's
+   first jump), and ``status`` ``solved`` when one of them is, ``impossible`` when it decided every class
+   lost, else ``unknown``.  Its progress reports name the classes it has decided so far (:data:`DECIDED`).
+   The page runs it from the start on all the budget beside the other questions, as the one-worker check
+   gives the shared search as much time as all the others from its first round and drops the classes they
+   decide; the page stops a class's question once ``jumps`` names it, and ``jumps`` once every class is
+   decided (measured by ``scripts/neverpool_cpython.py``; figures in the README).
 3. ``never_lose_merge``, in the page's engine worker (:func:`merge_request`): every share checked (a
    question of this position, none twice, every ``solved`` line replayed to the goal, every
-   ``impossible`` with its named proof; the ``jumps`` share's answers each checked so, and a question answered
-   by both must get the same status), recorded in the engine's table (so an undo, a revisit or the
+   ``impossible`` with its named proof; the ``jumps`` share's answers each checked so, and a question
+   answered by both must get the same status), recorded in the engine's table (so an undo, a revisit or the
    next position answers at once), the questions not shared answered from that table, and the jumps
    filed by Hint's rules into the one-worker answer (:func:`pyapp.web.play.never_lose_json`), with
    ``workers``.  The survival funnel is not counted on this path (``solutions`` None).
@@ -32,14 +39,16 @@ decide them side by side on its pool instead (``static/panels/neverpool.mjs``), 
 from __future__ import annotations
 
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..analysis.hint import _classes, file_class, order_as
 from ..analysis.neverlose import NeverLose, conclude
+from ..analysis.neverlose import shares as runs_shared
 from ..analysis.neverlose_exact import never_lose_exact
 from ..analysis.proven import Proven, decide_steps, table_for
-from ..analysis.sharedjumps import shared_for
+from ..analysis.sharedjumps import METHOD, applies, shared_for
 from ..core import fields
 from ..core.board import Board
 from ..core.budget import Budget, Progress
@@ -55,6 +64,8 @@ POSITION = "position"
 """The share that decides the position itself (the others name the first jump of a class)."""
 JUMPS = "jumps"
 """The share that decides every class of jumps by one shared level search."""
+DECIDED = "decided:"
+"""The note of the ``jumps`` share's progress reports that names the classes it has decided so far."""
 MAX_REASON_CHARS = 4000
 NOT_SEARCHED = "not searched (decided without it)"
 CANCELLED = "cancelled"
@@ -91,7 +102,17 @@ def plan_steps(problem: Problem, max_seconds: float | None,
         [name for name, pos in asked.items() if not _known(table, pos)]
     if len(shares) < 2:
         return (yield from webplay.never_lose_job(problem, max_seconds, history))
-    return {"shares": shares, "seconds": round(time.perf_counter() - t0, 3)}
+    decided = [name for name in list(asked)[1:] if name not in shares]
+    if len([name for name in shares if name != POSITION]) >= 2 and together(problem):
+        shares.insert(1 if shares[0] == POSITION else 0, JUMPS)
+    return {"shares": shares, "decided": decided, "seconds": round(time.perf_counter() - t0, 3)}
+
+
+def together(problem: Problem) -> bool:
+    """Whether the plan lists the ``jumps`` share: as the one-worker check runs the shared search
+    (:func:`pyapp.analysis.neverlose.shares`: a definite goal, up to ``SHARED_PEGS`` pegs) and where it applies
+    (:func:`pyapp.analysis.sharedjumps.applies`: two classes of jumps or more...)."""
+    return runs_shared(problem) and applies(problem) is not None
 
 
 def asked_position(problem: Problem, decide: str) -> int:
@@ -105,28 +126,71 @@ def asked_position(problem: Problem, decide: str) -> int:
     return rep.final
 
 
-def share_steps(problem: Problem, decide: str, budget: Budget) -> Generator[Progress, None, dict]:
-    """Step 2: one question decided through this worker's table on ``budget``."""
+def share_steps(problem: Problem, decide: str, budget: Budget, decided: Sequence[str] | None = None,
+                later: list[str] | None = None) -> Generator[Progress, None, dict]:
+    """Step 2: one question decided through this worker's table on ``budget``; ``decided`` (``jumps`` only):
+    the classes of jumps already decided elsewhere, by their first jump, which the shared search drops, and
+    ``later``: the classes decided elsewhere while it runs, appended by the caller (:func:`news`)."""
     if decide == JUMPS:
-        return (yield from _jumps_share(problem, budget))
+        return (yield from _jumps_share(problem, budget, decided or [], [] if later is None else later))
+    if decided is not None:
+        raise PegError(f"'decided' goes only with 'decide' {JUMPS!r}")
     after = asked_position(problem, decide)
     result = yield from decide_steps(Problem(problem.board, after, problem.goal), budget)
     return share_json(problem.board, decide, result)
 
 
-def _jumps_share(problem: Problem, budget: Budget) -> Generator[Progress, None, dict]:
-    """The ``jumps`` share: the shared level search of every class of jumps, what it decided recorded in this
-    worker's table too."""
+def share(problem: Problem, decide: str, budget: Budget, decided: Sequence[str] | None
+          ) -> tuple[Generator[Progress, None, dict], Callable[[Any], object] | None]:
+    """:func:`share_steps` and, for ``jumps``, what takes the page's news while it runs (:func:`news`)."""
+    later: list[str] = []
+    told = (lambda value: later.extend(news(problem, value))) if decide == JUMPS else None
+    return share_steps(problem, decide, budget, decided, later), told
+
+
+def news(problem: Problem, value: Any) -> list[str]:
+    """What the page tells a running ``jumps`` share, ``{"decided": [...]}``: classes of jumps of this position
+    (the first jump of each) decided since it started, checked."""
+    names = list(questions(problem)[2])[1:]
+    got = fields.text_list(fields.request(value), "decided", limit=len(names), item_chars=20) or []
+    wrong = next((d for d in got if d not in names), None)
+    if wrong is not None:
+        raise PegError(f"'decided' must list classes of jumps of this position, not {wrong[:40]!r}")
+    return got
+
+
+def _jumps_share(problem: Problem, budget: Budget, decided: Sequence[str],
+                 later: list[str]) -> Generator[Progress, None, dict]:
+    """The ``jumps`` share: the shared level search of the classes of jumps not ``decided`` and not in this
+    worker's table, what it decides recorded in that table too.  Its progress reports carry, once it has
+    decided a class, :data:`DECIDED` and the first jumps of the classes it decided so far (the page then
+    stops the questions of those classes)."""
     shared = shared_for(problem, max_bytes=budget.ceiling() // 2, slice_seconds=budget.slice_seconds)
     if shared is None:
         raise PegError(f"'decide' {JUMPS!r} needs a position of a definite goal with two classes of jumps or more")
     _, classes, asked = questions(problem)
     names = list(asked)[1:]
+    if len(decided) > len(names) or len(set(decided)) != len(decided) or not set(decided) <= set(names):
+        wrong = next((d for d in decided if d not in names), None)
+        raise PegError("'decided' must list classes of jumps of this position (the first jump of each) once each"
+                       + (f", not {wrong[:40]!r}" if wrong is not None else ""))
     table = table_for(problem)
-    for i, name in enumerate(names, 1):  # what this worker proved before needs no search
-        if table.answer(Problem(problem.board, asked[name], problem.goal)) is not None:
+    for i, name in enumerate(names, 1):  # decided by another question, or proved before in this worker
+        if name in decided or table.answer(Problem(problem.board, asked[name], problem.goal)) is not None:
             shared.drop(i)
-    done = yield from shared.steps(budget)
+    steps, told, done, heard = shared.steps(budget), 0, False, 0
+    try:
+        while True:
+            for name in later[heard:]:  # decided elsewhere since: the next level leaves them out
+                shared.drop(names.index(name) + 1)
+            heard = len(later)
+            p = next(steps)
+            if len(shared.search.decided) > told:
+                told = len(shared.search.decided)
+                p = replace(p, note=DECIDED + " ".join(names[c] for c in sorted(shared.search.decided)))
+            yield p
+    except StopIteration as stop:
+        done = bool(stop.value)
     answers = []
     for i, result in sorted(shared.take().items()):
         table.record(Problem(problem.board, asked[names[i - 1]], problem.goal), result)
@@ -134,9 +198,9 @@ def _jumps_share(problem: Problem, budget: Budget) -> Generator[Progress, None, 
     status = "solved" if any(a["status"] == "solved" for a in answers) else \
         "impossible" if len(answers) == len(classes) and done else "unknown"
     reason = None if status == "solved" else "every jump leads to a lost position" if status == "impossible" \
-        else f"{budget.why()}; {shared.how_far()}"
+        else "the other classes of jumps were decided without it" if done else f"{budget.why()}; {shared.how_far()}"
     return {"decide": JUMPS, "status": status, "reason": reason, "moves": [], "answers": answers,
-            "nodes": shared.search.st.nodes, "method": "shared level search"}
+            "nodes": shared.search.st.nodes, "method": METHOD}
 
 
 def share_json(board: Board, decide: str, result: Result) -> dict:
@@ -170,14 +234,14 @@ def _parts(problem: Problem, asked: dict[str, int], raw: Any) -> dict[str, Resul
     if not isinstance(raw, list) or len(raw) > len(asked) + 1:
         raise PegError(f"'parts' must be a list of at most {len(asked) + 1} share answers, not {fields.kind(raw)}")
     out: dict[str, Result] = {}
-    together: dict[str, Result] = {}
+    together: dict[str, Result] | None = None
     for part in raw:
         if part is None:
             continue
         if not isinstance(part, dict):
             raise PegError(f"a share's answer must be an object, not {fields.kind(part)}")
         if part.get("decide") == JUMPS:
-            if together:
+            if together is not None:
                 raise PegError(f"two shares answered {JUMPS!r}")
             together = _together(problem, asked, part)
             continue
@@ -188,7 +252,7 @@ def _parts(problem: Problem, asked: dict[str, int], raw: Any) -> dict[str, Resul
         if name in out:
             raise PegError(f"two shares answered {name!r}")
         out[name] = _checked(problem, name, asked[name], part)
-    for name, result in together.items():
+    for name, result in (together or {}).items():
         own = out.get(name)
         if own is not None and own.status != "unknown" and own.status != result.status:
             raise PegError(f"the shares disagree on {name}: {own.status} alone, {result.status} in {JUMPS!r}")

@@ -76,10 +76,12 @@ export class EnginePool {
 
   /** A whole request on pool worker `i` (one item of spreadRequests): {id, promise, cancel}. */
   request(i, fn, args, options) {
-    if (!this.engines) return { id: null, promise: Promise.reject(new Error("the pool is stopped")), cancel() {} };
+    if (!this.engines) {
+      return { id: null, promise: Promise.reject(new Error("the pool is stopped")), cancel() {}, tell() {} };
+    }
     const engine = this.engines[i % this.size];
     const { id, promise } = engine.request(fn, args, options);
-    return { id, promise, cancel: () => engine.cancel(id) };
+    return { id, promise, cancel: () => engine.cancel(id), tell: (value) => engine.tell(id, value) };
   }
 
   /** Stop every worker now (terminate); the next start() makes new ones.  Returns the ms it took. */
@@ -155,7 +157,8 @@ export function runPooled(driver, pool, fn, args, { onProgress } = {}) {
  *  a step that does not pause, or starved of CPU) is not waited for: the whole pool is terminated
  *  (its item answers null, "not computed") and starts afresh next time.  The returned promise
  *  settles when every worker has stopped, with {terminated}.  skip(i) leaves item i out: not started,
- *  or asked to stop (it then answers with what it has done) when it runs. */
+ *  or asked to stop (it then answers with what it has done) when it runs; tell(i, value) hands a running
+ *  item's request news (Engine.tell). */
 export function spreadRequests(pool, fn, items, { argsOf = (item) => item, onProgress, onResult } = {}) {
   const results = new Array(items.length).fill(null);
   const running = new Map(); // item index -> {cancel, promise}
@@ -202,5 +205,7 @@ export function spreadRequests(pool, fn, items, { argsOf = (item) => item, onPro
     cancel();
     throw err;
   });
-  return { promise, cancel, skip };
+  // news for item i's request while it runs (nothing once it has answered)
+  const tell = (i, value) => running.get(i)?.tell?.(value);
+  return { promise, cancel, skip, tell };
 }

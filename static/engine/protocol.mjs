@@ -9,6 +9,8 @@
  *    "finishes", "cnf", "warm", ... one-shot; "solve", "bench" long). */
 /** @typedef {{type: "cancel", id: number}} CancelRequest
  *    Stop a long request: it answers at once with its "cancelled" result. */
+/** @typedef {{type: "tell", id: number, value: object}} TellRequest
+ *    News for a running long request that takes some (pyapp.web.jobs.Job.tell): ignored otherwise. */
 /** @typedef {{id: number, type: "step", task: {spec: string, keys: ArrayBuffer[], weights?: ArrayBuffer[],
  *    expand_it: boolean, keep: boolean}}} StepRequest
  *    To a pool worker: one shard step of a sweep (pyapp.web.api.shard_step), buffers transferred.  Its
@@ -178,6 +180,12 @@ export class Engine extends EventTarget {
     /** @type {SteppedRequest} */
     const msg = { id, type: "stepped", ...answer };
     this.worker.postMessage(msg, transfer);
+  }
+
+  tell(id, value) {
+    /** @type {TellRequest} */
+    const msg = { type: "tell", id, value };
+    this.worker.postMessage(msg);
   }
 
   cancel(id) {

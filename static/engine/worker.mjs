@@ -231,12 +231,13 @@ function waitForPool(entry) {
 }
 
 async function runJob(id, fn, args) {
-  const entry = { cancelled: false, relay: null, wake: null };
+  const entry = { cancelled: false, relay: null, wake: null, job: null };
   jobs.set(id, entry);
   let job = null;
   try {
     if (LP_FIRST.has(fn)) await lp?.ready();
     job = webapi.start(fn, JSON.stringify(args));
+    entry.job = job;
     entry.relay = job.relay ?? null; // set when the job's sweeps run on the page's pool
     for (;;) {
       if (entry.cancelled) {
@@ -287,6 +288,10 @@ self.onmessage = async (event) => {
     const entry = jobs.get(msg.id);
     if (entry) entry.cancelled = true;
     entry?.wake?.();
+    return;
+  }
+  if (msg.type === "tell") { // news for a running request, between two of its steps (a late one is ignored)
+    jobs.get(msg.id)?.job?.tell(JSON.stringify(msg.value));
     return;
   }
   if (msg.type === "stepped") { // a pool worker's answer for a job of this (driver) worker

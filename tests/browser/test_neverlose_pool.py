@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
@@ -93,6 +94,11 @@ def _play(pooled, names) -> list[dict]:
         wait_state(pooled, played)
         results.append(_verdict(pooled, 36 - played))
     assert results[0]["workers"] == 2 and "on 2 workers" in note, note
+    # at 17-21 pegs the pool asks the shared level search of every class too (as the one-worker check runs
+    # it), told of the classes decided when it starts
+    asked = pooled.evaluate("window.pegLab.neverloseAsked")
+    together = [a for a in asked if a["decide"] == "jumps"]
+    assert together and all(re.fullmatch(r"[a-g][1-7]-[a-g][1-7]", d) for a in together for d in a["decided"]), asked
     assert len(pooled.workers) == 3  # the page's engine and the two pool workers
     screenshot_both(pooled, "body", "never-lose-pool")
     return results
@@ -123,7 +129,7 @@ def _undo_and_stop(pooled, names, results: list[dict]) -> None:
     again, before = _verdict(pooled, 36 - OPENED - PLAYED + 1), results[-2]
     print("ms per position:", [r["ms"] for r in results], "unknown:", [len(r["unknown"]) for r in results],
           "undo:", again["ms"], "ms, asked again", pooled.evaluate("window.nlAsked"))
-    assert pooled.evaluate("window.nlAsked") <= len(before["unknown"])
+    assert pooled.evaluate("window.nlAsked") <= len(before["unknown"]) + 1  # (+1: the jumps question, if asked)
     # fewer than two questions left are asked in the engine worker alone (pyapp.web.neverpool.plan_steps)
     assert ("workers" in again) == (pooled.evaluate("window.nlAsked") >= 2)
     assert again["status"] == before["status"] and set(map(tuple, before["good"])) <= set(map(tuple, again["good"]))
@@ -167,3 +173,27 @@ def _stopped(page) -> bool:
     except PlaywrightTimeout:
         return False
     return True
+
+
+def test_a_pool_worker_takes_the_classes_decided_while_its_jumps_question_runs(pooled):
+    """Engine.tell reaches the running request in the worker: the shared search drops the classes named."""
+    from pyapp.core.notation import format_moves
+    from pyapp.core.problem import default_problem
+    from pyapp.search.solver import solve
+
+    problem = default_problem("french")
+    moves = format_moves(problem.board, solve(problem).jumps[:24])  # 12 pegs: decided in well under a second
+    out = pooled.evaluate("""async (moves) => {
+      const { Engine } = await import("./static/engine/protocol.mjs");
+      const engine = new Engine();
+      await engine.ready;
+      const args = { board: "french", moves, max_seconds: 20 };
+      const plan = await engine.request("never_lose", { ...args, workers: 2 }).promise;
+      const names = plan.shares.filter((s) => s !== "position" && s !== "jumps");
+      const { id, promise } = engine.request("never_lose", { ...args, decide: "jumps" });
+      engine.tell(id, { decided: names.slice(0, -2) });
+      const answer = await promise;
+      engine.destroy();
+      return { left: names.slice(-2), got: answer.answers.map((a) => a.decide) };
+    }""", moves)
+    assert sorted(out["got"]) == sorted(out["left"]), out
