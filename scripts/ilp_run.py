@@ -12,7 +12,10 @@ default: the machine is shared); ``--option NAME=VALUE`` sets any other HiGHS op
 positions the reachability fixings may enumerate a side.  ``--split`` runs one programme per class of jumps at
 the first step with a choice (:mod:`pyapp.search.ilp_split`: the problem from the position after the forced jumps
 and the class's first jump), ``--jobs`` of them at once, each logged to
-``LOG.partK`` (``--part K`` runs one): HiGHS's tree search uses one core, the parts use them all.  Prints the
+``LOG.partK`` (``--part K`` runs one): HiGHS's tree search uses one core, the parts use them all.  ``--depth D``
+splits each part again, D choices deep (:func:`pyapp.search.ilp_split.leaves`), and ``--ledger FILE`` appends each
+part's answer to FILE (JSON lines, named by the jumps before the part) as it ends and skips the parts FILE holds
+settled: a proof longer than one run goes on where the last stopped.  Prints the
 answer as one JSON line (with --split: the whole answer and each part's; a line per finished part goes to
 standard error).
 """
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import sys
 import time
 
@@ -33,7 +37,7 @@ from pyapp.proofs import lp
 from pyapp.proofs.lp_backends import Highspy
 from pyapp.search.ilp import IlpFormulation, _answer
 from pyapp.search.ilp_cuts import LEVEL_POSITIONS
-from pyapp.search.ilp_split import part_problem, parts
+from pyapp.search.ilp_split import leaves
 
 
 class LoggedHighspy(Highspy):
@@ -74,13 +78,17 @@ def _parser() -> argparse.ArgumentParser:
                     help="one programme per class of jumps at the first step with a choice (pyapp.search.ilp_split), "
                          "run side by side on --jobs processes; impossible when every part is infeasible")
     ap.add_argument("--part", type=int, help="with --split: only this part (0-based)")
+    ap.add_argument("--depth", type=int, default=1,
+                    help="with --split: split the parts again, this many choices deep (default 1)")
+    ap.add_argument("--ledger", help="with --split: a file of JSON lines where each part's answer is appended as it "
+                                     "ends; the parts it holds settled are not run again")
     ap.add_argument("--jobs", type=int, default=1, help="with --split: parts run at once (default 1)")
     return ap
 
 
 def run(args: argparse.Namespace, part: int | None, log: str) -> dict:
-    """Build the programme (restricted to ``part`` when it is a number), solve it with the log in ``log``, and
-    return the answer as a JSON-ready dict."""
+    """Build the programme (of leaf ``part`` of the split when it is a number), solve it with the log in ``log``,
+    and return the answer as a JSON-ready dict."""
     more = dict(o.split("=", 1) for o in args.option)
     lp.use_backend(LoggedHighspy(log, args.threads, args.heuristics, more))
     t0, b0 = time.perf_counter(), time.process_time()
@@ -88,10 +96,8 @@ def run(args: argparse.Namespace, part: int | None, log: str) -> dict:
     cuts = False if args.plain else True if args.cuts is None else [c for c in args.cuts.split(",") if c]
     label, before = None, []
     if part is not None:
-        bare = IlpFormulation(whole, cuts=False)  # the parts need its symmetry group only
-        chosen = parts(bare)[part]
-        label, before = chosen.label(bare), [*chosen.forced, *chosen.jumps[:1]]
-        problem = part_problem(whole, chosen)
+        leaf = leaves(whole, args.depth)[part]
+        label, before, problem = f"after {leaf.line()}", list(leaf.before), leaf.problem
     f = IlpFormulation(problem, args.seconds, cuts=cuts, level_positions=args.level_positions)
     built, built_cpu = time.perf_counter() - t0, time.process_time() - b0
     c0 = time.process_time()
@@ -115,49 +121,85 @@ def run(args: argparse.Namespace, part: int | None, log: str) -> dict:
             "moves": None if line is None else len(line.split()), "solution": line}
 
 
-def _run_part(job: tuple[argparse.Namespace, int]) -> dict:
+def _run_part(job: tuple[argparse.Namespace, int]) -> tuple[int, dict]:
     args, k = job
-    return run(args, k, f"{args.log}.part{k}")
+    return k, run(args, k, f"{args.log}.part{k}")
+
+
+def _ledger(args: argparse.Namespace, name: str) -> list[dict]:
+    """The parts of problem ``name`` the ledger holds settled (solved or impossible), built the same way."""
+    out: list[dict] = []
+    if args.ledger and os.path.exists(args.ledger):
+        with open(args.ledger, encoding="utf-8") as f:
+            for row in map(json.loads, filter(str.strip, f)):
+                if row.get("problem") == name and row.get("status") in ("solved", "impossible") \
+                        and row.get("plain") == args.plain and row.get("cuts") == args.cuts:
+                    out.append(row)
+    return out
+
+
+def _settled(held: list[dict], line: str) -> dict | None:
+    """The ledger's answer for the part after ``line``: its own, or an impossible part it lies in (a part whose
+    jumps begin its line: when that part is infeasible, so is every part split from it)."""
+    jumps = line.split()
+    for row in held:
+        before = row["line"].split()
+        if before == jumps or row["status"] == "impossible" and before == jumps[:len(before)]:
+            return row
+    return None
 
 
 def split(args: argparse.Namespace) -> dict:
-    """Run the parts (all, or ``args.part``) on ``args.jobs`` processes; the whole answer with each part's."""
+    """Run the parts (all, or ``args.part``) on ``args.jobs`` processes, but those the ledger holds settled; the
+    whole answer with each part's, each part's appended to the ledger as it ends."""
     problem = make_problem(get_board(args.board), start=args.start, goal=args.goal)
-    f = IlpFormulation(problem, cuts=False)  # the parts need the symmetry group only
-    every = parts(f)
+    every = leaves(problem, args.depth)
+    name = f"{args.board} {args.start} -> {args.goal}"
     chosen = range(len(every)) if args.part is None else [args.part]
     if args.part is not None and not 0 <= args.part < len(every):
         raise SystemExit(f"error: --part {args.part}: this programme has parts 0-{len(every) - 1}")
-    answers: list[dict] = []
-    with multiprocessing.get_context("fork").Pool(max(1, min(args.jobs, len(chosen)))) as pool:
-        for answer in pool.imap_unordered(_run_part, [(args, k) for k in chosen]):
-            answers.append(answer)
-            print(json.dumps({"part done": answer["part"], "status": answer["status"], "nodes": answer["nodes"],
-                              "cpu_seconds": answer["cpu_seconds"]}), file=sys.stderr, flush=True)
-            if answer["status"] == "solved":
-                pool.terminate()
-                break
-    nodes, cpu = sum(a["nodes"] or 0 for a in answers), sum(a["cpu_seconds"] for a in answers)
-    solved = [a for a in answers if a["status"] == "solved"]
-    if solved:
+    held = _ledger(args, name)
+    found = {k: _settled(held, every[k].line()) for k in chosen}
+    answers = [{**row, "from_ledger": True} for row in {id(r): r for r in found.values() if r}.values()]
+    todo = [k for k in chosen if found[k] is None]
+    if not any(a["status"] == "solved" for a in answers) and todo:
+        with multiprocessing.get_context("fork").Pool(max(1, min(args.jobs, len(todo)))) as pool:
+            for k, answer in pool.imap_unordered(_run_part, [(args, k) for k in todo]):
+                answers.append(answer)
+                found[k] = answer
+                print(json.dumps({"part done": answer["part"], "status": answer["status"], "nodes": answer["nodes"],
+                                  "cpu_seconds": answer["cpu_seconds"]}), file=sys.stderr, flush=True)
+                if args.ledger:
+                    with open(args.ledger, "a", encoding="utf-8") as f:
+                        f.write(json.dumps({**answer, "line": every[k].line(),
+                                            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}) + "\n")
+                if answer["status"] == "solved":
+                    pool.terminate()
+                    break
+    nodes, cpu = sum(a["nodes"] or 0 for a in answers), sum(a["cpu_seconds"] or 0 for a in answers)
+    if any(a["status"] == "solved" for a in answers):
         status, reason = "solved", None
-    elif all(a["status"] == "impossible" for a in answers) and len(answers) == len(chosen):
+    elif all((found[k] or {}).get("status") == "impossible" for k in chosen):
         status = "impossible"
-        scope = (f"each of its {len(every)} parts" if args.part is None
-                 else f"part {args.part} only ({every[args.part].label(f)})")
-        reason = (f"integer programme infeasible in {scope} by the jump at step {every[0].step} "
-                  f"(HiGHS, {nodes:,} nodes, {cpu:,.0f} CPU s in all)")
+        deep = "" if args.depth == 1 else f", split at its first {args.depth} choices"
+        scope = (f"each of its {len(every)} parts{deep}" if args.part is None
+                 else f"part {args.part} only ({answers[0]['part']})")
+        kept = len(chosen) - len(todo)
+        reason = (f"integer programme infeasible in {scope} (HiGHS, {nodes:,} nodes, {cpu:,.0f} CPU s in all"
+                  f"{f'; {kept} parts from the ledger {args.ledger}' if kept else ''})")
     else:
         status = "unknown"
-        reason = "a part ended unsettled: " + "; ".join(f"{a['part']}: {a['status']}" for a in answers)
-    return {"problem": f"{args.board} {args.start} -> {args.goal}", "split": len(every), "part": args.part,
-            "parts": answers,
+        reason = "a part ended unsettled: " + "; ".join(f"{a['part']}: {a['status']}" for a in answers
+                                                        if a["status"] != "impossible")
+    return {"problem": name, "split": len(every), "depth": args.depth, "part": args.part, "parts": answers,
             "status": status, "reason": reason, "nodes": nodes, "cpu_seconds": round(cpu, 1),
             "seconds": max((a["seconds"] for a in answers), default=0.0)}
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.depth < 1:
+        raise SystemExit(f"error: --depth {args.depth}: a split is at least 1 deep")
     answer = split(args) if args.split or args.part is not None else run(args, None, args.log)
     print(json.dumps(answer))
     return 0

@@ -20,7 +20,7 @@ from pyapp.core.problem import Problem, make_problem
 from pyapp.proofs import lp
 from pyapp.search.ilp import IlpFormulation, _answer
 from pyapp.search.ilp_cuts import symmetry_group
-from pyapp.search.ilp_split import part_problem, parts, restrict
+from pyapp.search.ilp_split import leaves, part_problem, parts, restrict
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -112,3 +112,32 @@ def test_the_script_splits_proves_and_solves(tmp_path):
     assert solved["status"] == "solved"
     line = next(p["solution"] for p in solved["parts"] if p["status"] == "solved")
     assert len(line.split()) == 13
+
+
+def test_a_deeper_split_covers_every_line_and_a_ledger_carries_a_proof_over(tmp_path):
+    """Depth 2 splits each part at its own first choice (the leaves are the parts of the parts); with a ledger,
+    each part's answer is appended as it ends and a second run takes every part from it instead of solving."""
+    board = get_board("triangle5")
+    seen = reachable(board, board.start("13"))
+    impossible = next(board.name_of[h] for h in board.bits if 1 << h not in seen)
+    problem = make_problem(board, start="13", goal=impossible)
+    deep = leaves(problem, 2)
+    assert [leaf.line() for leaf in leaves(problem, 1)] == \
+        [" ".join(format_jump(board, j) for j in (*p.forced, p.jumps[0])) for p in parts(IlpFormulation(problem))]
+    assert len(deep) == sum(len(parts(IlpFormulation(leaf.problem, cuts=False))) for leaf in leaves(problem, 1))
+    for leaf in deep:  # each leaf's problem starts where its jumps lead
+        pos = problem.start
+        for j in leaf.before:
+            assert j in legal_jumps(board, pos)
+            pos = apply_jump(pos, j)
+        assert pos == leaf.problem.start and leaf.problem.goal == problem.goal
+    ledger, log = str(tmp_path / "ledger.jsonl"), str(tmp_path / "ilp.log")
+    first = _run("triangle5", "13", impossible, "--split", "--depth", "2", "--ledger", ledger, "--log", log)
+    assert first["status"] == "impossible" and first["split"] == len(deep)
+    assert first["reason"].startswith(f"integer programme infeasible in each of its {len(deep)} parts, split at")
+    rows = [json.loads(line) for line in Path(ledger).read_text(encoding="utf-8").splitlines()]
+    assert sorted(r["line"] for r in rows) == sorted(leaf.line() for leaf in deep)
+    again = _run("triangle5", "13", impossible, "--split", "--depth", "2", "--ledger", ledger, "--log", log)
+    assert again["status"] == "impossible" and all(p.get("from_ledger") for p in again["parts"])
+    assert f"{len(deep)} parts from the ledger" in again["reason"]
+    assert len(Path(ledger).read_text(encoding="utf-8").splitlines()) == len(rows)
