@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from pyapp.analysis.neverlose_exact import never_lose_exact
 from pyapp.core.moves import apply_jump, legal_jumps
 from pyapp.exact.partial import PartialWinnable, partial
 from pyapp.exact.store import StoreError, decode, encode
-from pyapp.exact.winnable import Winnable, clear_cache, register, winnable
+from pyapp.exact.winnable import Winnable, clear_cache, winnable
 from pyapp.web.sets import SHIPPED, Game, file_name
-from tests.test_partial_sets import _random_positions, _with_header
+from tests.test_partial_sets import _random_positions, _with_header, same_never_lose
 
 ROOT = Path(__file__).resolve().parents[1]
 T6 = Game("triangle6", "4", "any")
@@ -53,25 +52,10 @@ def test_high_and_low_levels_answer_as_the_whole_set(t6):
 
 
 def test_never_lose_from_high_and_low_levels_matches_the_whole_set_and_its_lines_replay(t6):
-    problem, board = T6.problem(), T6.problem().board
+    problem = T6.problem()
     part = partial(t6, 14, 6)
     histories = [h for h in _random_positions(t6, 9, 4) if 5 <= h[-1].bit_count() <= 15]
-    assert histories
-    for history in histories:
-        register(t6)
-        whole = never_lose_exact(board, problem.goal, history)
-        register(part)
-        got = never_lose_exact(board, problem.goal, history)
-        assert whole is not None and got is not None
-        assert (got.status, set(got.jumps.good), set(got.jumps.bad)) == \
-            (whole.status, set(whole.jumps.good), set(whole.jumps.bad))
-        assert got.answered and "shipped from 14 pegs up and from 6 pegs down" in got.answered
-        if got.status == "winnable":
-            pos = history[-1]
-            for jump in got.line:
-                assert jump in legal_jumps(board, pos)
-                pos = apply_jump(pos, jump)
-            assert problem.goal.reached(pos)
+    same_never_lose(problem, t6, part, histories, "shipped from 14 pegs up and from 6 pegs down")
 
 
 @pytest.mark.parametrize("damage, why", [

@@ -94,28 +94,38 @@ def test_partial_verdicts_equal_the_whole_sets(d1, floor):
 
 
 def test_never_lose_from_a_partial_set_matches_the_whole_set_and_its_lines_replay(d1):
-    problem, board = D1.problem(), D1.problem().board
+    problem = D1.problem()
     part = partial(d1, 19)
     histories = [h for h in _random_positions(d1, 7, 6) if 12 <= h[-1].bit_count() <= 20]
+    for got in same_never_lose(problem, d1, part, histories, "shipped from 19 pegs up"):
+        for jump in got.jumps.bad:
+            assert got.jumps.reasons[jump].startswith("exact analysis")
+    assert line_from(part, problem.start)  # the whole game's line, read off the partial set
+
+
+def same_never_lose(problem, whole_set, part, histories, shipped: str) -> list:
+    """Never-lose from ``part`` at the last position of each history: the same verdict, good and bad jumps as from
+    ``whole_set``, the note saying ``shipped``, and a winnable verdict's line replaying to the goal.  Returns the
+    answers from ``part`` (for checks of the caller's own)."""
+    board, out = problem.board, []
     assert histories
     for history in histories:
-        register(d1)
+        register(whole_set)
         whole = never_lose_exact(board, problem.goal, history)
         register(part)
         got = never_lose_exact(board, problem.goal, history)
         assert whole is not None and got is not None
         assert (got.status, set(got.jumps.good), set(got.jumps.bad)) == \
             (whole.status, set(whole.jumps.good), set(whole.jumps.bad))
-        assert got.answered and "shipped from 19 pegs up" in got.answered
+        assert got.answered and shipped in got.answered
         if got.status == "winnable":
             pos = history[-1]
             for jump in got.line:
                 assert jump in legal_jumps(board, pos)
                 pos = apply_jump(pos, jump)
             assert problem.goal.reached(pos)
-        for jump in got.jumps.bad:
-            assert got.jumps.reasons[jump].startswith("exact analysis")
-    assert line_from(part, problem.start)  # the whole game's line, read off the partial set
+        out.append(got)
+    return out
 
 
 def _with_header(data: bytes, change) -> bytes:
