@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import os
 import sys
@@ -138,6 +139,11 @@ def _ledger(args: argparse.Namespace, name: str) -> list[dict]:
     return out
 
 
+def _finite(value: float | None) -> float | None:
+    """``value``, or None for an infinite or undefined one (the ledger is strict JSON)."""
+    return value if value is not None and math.isfinite(value) else None
+
+
 def _settled(held: list[dict], line: str) -> dict | None:
     """The ledger's answer for the part after ``line``: its own, or an impossible part it lies in (a part whose
     jumps begin its line: when that part is infeasible, so is every part split from it)."""
@@ -171,8 +177,9 @@ def split(args: argparse.Namespace) -> dict:
                                   "cpu_seconds": answer["cpu_seconds"]}), file=sys.stderr, flush=True)
                 if args.ledger:
                     with open(args.ledger, "a", encoding="utf-8") as f:
-                        f.write(json.dumps({**answer, "line": every[k].line(),
-                                            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}) + "\n")
+                        row = {**answer, "line": every[k].line(), "gap": _finite(answer["gap"]),
+                               "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+                        f.write(json.dumps(row, allow_nan=False) + "\n")
                 if answer["status"] == "solved":
                     pool.terminate()
                     break

@@ -135,7 +135,9 @@ def test_a_deeper_split_covers_every_line_and_a_ledger_carries_a_proof_over(tmp_
     first = _run("triangle5", "13", impossible, "--split", "--depth", "2", "--ledger", ledger, "--log", log)
     assert first["status"] == "impossible" and first["split"] == len(deep)
     assert first["reason"].startswith(f"integer programme infeasible in each of its {len(deep)} parts, split at")
-    rows = [json.loads(line) for line in Path(ledger).read_text(encoding="utf-8").splitlines()]
+    text = Path(ledger).read_text(encoding="utf-8")
+    assert "Infinity" not in text and "NaN" not in text  # strict JSON: an infeasible part's gap is null
+    rows = [json.loads(line) for line in text.splitlines()]
     assert sorted(r["line"] for r in rows) == sorted(leaf.line() for leaf in deep)
     again = _run("triangle5", "13", impossible, "--split", "--depth", "2", "--ledger", ledger, "--log", log)
     assert again["status"] == "impossible" and all(p.get("from_ledger") for p in again["parts"])
