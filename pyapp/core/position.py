@@ -19,7 +19,9 @@ True
 
 from __future__ import annotations
 
-from .board import Board
+from functools import lru_cache
+
+from .board import BOARD_CACHE_SIZE, Board
 from .errors import PositionError
 from .limits import grid_rows
 
@@ -27,25 +29,33 @@ PEG_CHARS = frozenset("oOxX*1")
 EMPTY_CHARS = frozenset("._-0")
 
 
-def format_position(board: Board, pos: int) -> str:
-    """Canonical text of ``pos``: one line per row, no trailing spaces."""
-    rows: dict[int, list[tuple[int, int]]] = {}
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
+def _rows(board: Board) -> tuple[tuple[tuple[int, tuple[tuple[int, int], ...]], ...], tuple[tuple[int, ...], ...]]:
+    """``board``'s rows, worked out once per board (a solve request formats and parses a position each
+    time): for drawing, each row's width and its holes as ``(x, bit)``; for reading, each row's bits."""
+    by_row: dict[int, list[tuple[int, int]]] = {}
     for (r, c), bit in zip(board.cells, board.bits):
-        rows.setdefault(r, []).append((c, bit))
-    lines = []
+        by_row.setdefault(r, []).append((c, bit))
     height = board.height
+    drawn = []
     for r in range(height):
-        cells = rows.get(r, [])
+        cells = by_row.get(r, [])
         if board.lattice.name == "square":
-            line = [" "] * (max((c for c, _ in cells), default=-1) + 1)
-            for c, bit in cells:
-                line[c] = "o" if pos >> bit & 1 else "."
+            xs = cells
         else:
             # skewed (r, c) is drawn at x = (height - 1 - r) + 2c: the usual centred triangle
-            width = max((height - 1 - r + 2 * c for c, _ in cells), default=-1) + 1
-            line = [" "] * width
-            for c, bit in cells:
-                line[height - 1 - r + 2 * c] = "o" if pos >> bit & 1 else "."
+            xs = [(height - 1 - r + 2 * c, bit) for c, bit in cells]
+        drawn.append((max((x for x, _ in xs), default=-1) + 1, tuple(xs)))
+    return tuple(drawn), tuple(tuple(bit for _, bit in by_row.get(r, [])) for r in range(height))
+
+
+def format_position(board: Board, pos: int) -> str:
+    """Canonical text of ``pos``: one line per row, no trailing spaces."""
+    lines = []
+    for width, cells in _rows(board)[0]:
+        line = [" "] * width
+        for x, bit in cells:
+            line[x] = "o" if pos >> bit & 1 else "."
         lines.append("".join(line).rstrip())
     return "\n".join(lines)
 
@@ -55,10 +65,8 @@ def parse_position(board: Board, text: str) -> int:
     if not isinstance(text, str):
         raise PositionError(f"position must be text, not {type(text).__name__}")
     rows = grid_rows(text.replace("\r", ""), "position", "\n/|")
-    by_row: dict[int, list[int]] = {}
-    for (r, _), bit in zip(board.cells, board.bits):
-        by_row.setdefault(r, []).append(bit)
-    height = board.height
+    row_bits = _rows(board)[1]
+    height = len(row_bits)
     if len(rows) != height:
         raise PositionError(
             f"expected {height} rows for board {board.id!r}, got {len(rows)} in position {text!r}"
@@ -66,7 +74,7 @@ def parse_position(board: Board, text: str) -> int:
     pos = 0
     for r, line in enumerate(rows):
         symbols = [ch for ch in line if not ch.isspace()]
-        holes = by_row.get(r, [])
+        holes = row_bits[r]
         if len(symbols) != len(holes):
             raise PositionError(
                 f"row {r + 1} of position {line.strip()!r} has {len(symbols)} cells, "

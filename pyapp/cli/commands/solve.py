@@ -90,9 +90,7 @@ def _batch(args, lines: Iterator[str]) -> Iterator[dict]:
         if isinstance(item, dict):
             yield item
             continue
-        board, text, goal, target, number = item
-        problem = build(board, position=text, goal=goal, target=target).problem
-        yield _solved(problem, number, args.seed, budget_from_args(args))
+        yield _solved(item[5], item[4], args.seed, budget_from_args(args))  # the problem the reader built
 
 
 def _solved(problem, number: int, seed: int | None, budget) -> dict:
@@ -117,7 +115,8 @@ def _pooled(args, lines: Iterator[str], pool: Pool) -> Iterator[dict]:
     window: deque = deque()
     try:
         for item in _checked(args, lines):
-            window.append(item if isinstance(item, dict) else pool.submit(_job, (*item, args.seed, limits)))
+            # a worker rebuilds the problem from the line's text (strings travel lighter than a Problem)
+            window.append(item if isinstance(item, dict) else pool.submit(_job, (*item[:5], args.seed, limits)))
             while window and (len(window) > 4 * pool.workers or _ready(pool, window[0])):
                 head = window.popleft()
                 yield head if isinstance(head, dict) else pool.result(head)
@@ -136,7 +135,8 @@ def _ready(pool: Pool, item) -> bool:
 
 
 def _checked(args, lines: Iterator[str]) -> Iterator[dict | tuple]:
-    """Each line's error (a dict), or what a worker needs to solve it (a tuple)."""
+    """Each line's error (a dict), or what a worker needs to solve it (a tuple: board, text, goal, target,
+    line number) followed by the problem built from it (each line is read once in this process)."""
     for number, raw in enumerate(lines, 1):
         text = raw.rstrip("\r\n")  # leading spaces are part of a position's first row
         if not text.strip() or text.lstrip().startswith("#"):
@@ -146,11 +146,11 @@ def _checked(args, lines: Iterator[str]) -> Iterator[dict | tuple]:
                                             f"{MAX_SPEC_CHARS:,}"}
             continue
         try:
-            build(args.board, position=text, goal=args.goal, target=args.target)
+            problem = build(args.board, position=text, goal=args.goal, target=args.target).problem
         except PegError as err:
             yield {"line": number, "error": str(err)}
             continue
-        yield (args.board, text, args.goal, args.target, number)
+        yield (args.board, text, args.goal, args.target, number, problem)
 
 
 def text(r: dict) -> str:
