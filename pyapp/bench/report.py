@@ -117,13 +117,24 @@ def scaling_summary(data: dict, path: str, figures: list[str], missing: str | No
     return "\n".join(lines)
 
 
+def _answer_clause(c: dict) -> str:
+    """The warm cost of a whole answer, when the record has it (the study JSON before it did not)."""
+    if c.get("warm_answer_ms") is None:
+        return ""
+    return (f"; from the position's text to its JSON line (as `solve --batch --json` answers a line: the problem "
+            f"built, solved, its answer made and dumped) median **{c['warm_answer_ms']} ms**, p95 "
+            f"{c['warm_answer_p95_ms']} ms, {c['warm_answer_cpu_ms']} CPU ms a state")
+
+
 def _fixed_cost_note(c: dict) -> str:
     """When the fixed cost was measured again after the study (``bench --scaling --fixed-cost``): when, and
     the figures it replaced."""
     if "date" not in c:
         return ""
     b = c.get("before", {})
-    was = (f" (before: cold {b['cold_ms']} ms, warm {b['warm_ms']} ms, p95 {b['warm_p95_ms']} ms)"
+    answer = (f", with the answer {b['warm_answer_ms']} ms (p95 {b['warm_answer_p95_ms']} ms)"
+              if b.get("warm_answer_ms") is not None else "")
+    was = (f" (before: cold {b['cold_ms']} ms, warm {b['warm_ms']} ms, p95 {b['warm_p95_ms']} ms{answer})"
            if {"cold_ms", "warm_ms", "warm_p95_ms"} <= set(b) else "")
     return f" These fixed-cost figures were measured again on {c['date']}, load {c['load']:g}, `{c['command']}`{was}."
 
@@ -160,7 +171,8 @@ def scaling_section(data: dict) -> list[str]:
         f"**Fixed cost per solve** (English, wall clock): the first solve in a fresh process (imports done, tables "
         f"built on first use; a 6-peg state) median **{c['cold_ms']} ms** over {c['cold_runs']} processes; warm (a "
         f"process that has solved before, as `solve --batch` runs; 4-8-peg states, a handful of nodes) median "
-        f"**{c['warm_ms']} ms**, p95 {c['warm_p95_ms']} ms over {c['warm_solves']} states. With the search "
+        f"**{c['warm_ms']} ms**, p95 {c['warm_p95_ms']} ms over {c['warm_solves']} states{_answer_clause(c)}. "
+        f"With the search "
         f"included, states of 8-31 pegs take a median **{c['state_ms']} ms** (p95 {c['state_p95_ms']} ms). "
         f"ParallelProject's compiled C++ solver: median {c['cpp_median_ms'][0]}-{c['cpp_median_ms'][1]} ms per "
         f"English state; our warm fixed cost is {'below' if c['warm_below_cpp'] else 'not below'} its upper "

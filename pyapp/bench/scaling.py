@@ -13,7 +13,8 @@ construction, goal one peg on the generator's finishing hole); each is solved by
 with the same budget on the CPU clock (so a loaded machine gives the same answers).  One record per run:
 board, pegs, seed, solver, length (moves of the solution found; its jumps are always ``pegs - 1``),
 nodes, CPU seconds, status.  :func:`fixed_cost` measures the cost of one solve in a fresh process
-(cold) and in a process that has solved before (warm), as ``solve --batch`` runs them.  The fits are
+(cold) and in a process that has solved before (warm), as ``solve --batch`` runs them, and the warm cost
+of a whole answer (the position's text in, the JSON line out, as ``solve --batch --json`` answers a line).  The fits are
 :mod:`.fits`'s; the plots :mod:`.plots`'.
 """
 
@@ -33,7 +34,9 @@ from ..core.budget import CPU_CLOCK, Budget
 from ..core.catalogue import get_board
 from ..core.errors import PegError
 from ..core.moves import count_moves
+from ..core.position import format_position
 from ..core.problem import Problem, Result
+from ..core.request import build, result_json
 from ..search.solver import solve
 from .baseline import baseline_solve
 from .fits import study_fits
@@ -183,10 +186,29 @@ def _timed(states: Sequence[Problem]) -> list[float]:
     return times
 
 
+def _answered(states: Sequence[Problem]) -> tuple[list[float], float]:
+    """Wall ms per state from the position's text to its JSON line, as ``solve --batch --json`` answers a line
+    (the problem built from the text and the goal, solved, the answer dict made and dumped), and the CPU ms
+    per state over the lot.  An answer that is not "solved" raises (these states are solvable by construction)."""
+    lines = [(p.board.id, format_position(p.board, p.start), p.goal.text(p.board)) for p in states]
+    times = []
+    c0 = time.process_time()
+    for board, text, goal in lines:
+        t0 = time.perf_counter()
+        problem = build(board, position=text, goal=goal).problem
+        answer = result_json(problem.board, solve(problem))
+        json.dumps(answer)
+        times.append((time.perf_counter() - t0) * 1000)
+        if answer["status"] != "solved":
+            raise AssertionError(f"{board} {text}: {answer['status']}")
+    return times, (time.process_time() - c0) * 1000 / max(1, len(lines))
+
+
 def fixed_cost(cold_runs: int, warm_solves: int, python: str | None = None) -> dict:
     """The wall time of English solves, in ms.  ``cold``: the first solve in a fresh process (imports done,
     tables built on first use), on a 6-peg state; ``warm``: the same small states (4-8 pegs, a handful of
-    nodes: the fixed cost of a call) in a process that has solved before; ``state``: states of 8-31 pegs
+    nodes: the fixed cost of a call) in a process that has solved before, ``solve`` alone; ``warm_answer``:
+    the same states from their text to their JSON line (:func:`_answered`); ``state``: states of 8-31 pegs
     (search included), the figure to set beside ParallelProject's C++ median per state."""
     cold = []
     for i in range(cold_runs):
@@ -196,14 +218,18 @@ def fixed_cost(cold_runs: int, warm_solves: int, python: str | None = None) -> d
     small = english_states(warm_solves, 4, 8)
     solve(small[0])  # warm-up: what the cold figure paid once
     warm = _timed(small)
+    answers, answer_cpu = _answered(small)
     states = _timed(english_states(warm_solves, 8, 31))
-    return _cost(cold, warm, states, warm_solves)
+    return _cost(cold, warm, states, warm_solves, answers, answer_cpu)
 
 
-def _cost(cold: list[float], warm: list[float], states: list[float], warm_solves: int) -> dict:
+def _cost(cold: list[float], warm: list[float], states: list[float], warm_solves: int,
+          answers: list[float], answer_cpu_ms: float) -> dict:
     """The ``fixed_cost`` record from the measured milliseconds (``cold`` may be empty: not measured)."""
     return {"cold_ms": round(statistics.median(cold), 3) if cold else None, "cold_runs": len(cold),
             "warm_ms": round(statistics.median(warm), 3), "warm_p95_ms": round(_p95(warm), 3),
+            "warm_answer_ms": round(statistics.median(answers), 3), "warm_answer_p95_ms": round(_p95(answers), 3),
+            "warm_answer_cpu_ms": round(answer_cpu_ms, 3),
             "state_ms": round(statistics.median(states), 3), "state_p95_ms": round(_p95(states), 3),
             "warm_solves": warm_solves, "cpp_median_ms": list(CPP_MEDIAN_MS),
             "warm_below_cpp": statistics.median(warm) < CPP_MEDIAN_MS[1],
@@ -232,8 +258,8 @@ def run_study(plan: Plan, environment: dict, command: str,
 def study_steps(plan: Plan, environment: dict, command: str) -> Generator[dict, None, dict]:
     """The study as the web page runs it (``pyapp.web.jobs.study_job``): the runs of :func:`run_study`, one
     step per run, so the worker shows progress and sees Cancel between two runs; then the fixed cost,
-    measured in this process, one step per solve (a page cannot start a fresh interpreter, so ``cold_ms``
-    is None).  Yields ``{"phase": "runs" | "fixed cost", "done", "planned", "run"}`` (``run``: the record
+    measured in this process, one step per solve and one per answer (a page cannot start a fresh interpreter,
+    so ``cold_ms`` is None).  Yields ``{"phase": "runs" | "fixed cost", "done", "planned", "run"}`` (``run``: the record
     just made, or None); returns the same JSON as :func:`run_study`."""
     t0 = time.perf_counter()
     runs: list[dict] = []
@@ -245,10 +271,20 @@ def study_steps(plan: Plan, environment: dict, command: str) -> Generator[dict, 
     small = english_states(plan.warm_solves, 4, 8)
     solve(small[0])  # warm-up, as in fixed_cost
     timed: list[float] = []
+    answers: list[float] = []
+    cpu = 0.0
     for problem in small + english_states(plan.warm_solves, 8, 31):
         timed.extend(_timed([problem]))
-        yield {"phase": "fixed cost", "done": len(timed), "planned": 2 * plan.warm_solves, "run": None}
-    cost = _cost([], timed[:plan.warm_solves], timed[plan.warm_solves:], plan.warm_solves)
+        yield {"phase": "fixed cost", "done": len(timed) + len(answers), "planned": 3 * plan.warm_solves,
+               "run": None}
+        if len(answers) < plan.warm_solves:  # the answer of each small state, after its solve
+            ms, cpu_ms = _answered([problem])
+            answers.extend(ms)
+            cpu += cpu_ms
+            yield {"phase": "fixed cost", "done": len(timed) + len(answers), "planned": 3 * plan.warm_solves,
+                   "run": None}
+    cost = _cost([], timed[:plan.warm_solves], timed[plan.warm_solves:], plan.warm_solves, answers,
+                 cpu / max(1, len(answers)))
     return _study_data(plan, environment, command, time.perf_counter() - t0, runs, skipped, cost)
 
 

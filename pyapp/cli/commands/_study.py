@@ -78,14 +78,16 @@ def _fixed_cost(args) -> dict:
     load = os.getloadavg()[0]
     cost = scaling.fixed_cost(plan.cold_runs, plan.warm_solves)
     old = data["fixed_cost"]
-    before = old.get("before") or {k: old[k] for k in ("cold_ms", "warm_ms", "warm_p95_ms", "state_ms") if k in old}
+    before = {k: old[k] for k in ("cold_ms", "warm_ms", "warm_p95_ms", "warm_answer_ms", "warm_answer_p95_ms",
+                                  "state_ms") if k in old}
     data["fixed_cost"] = {**cost, "date": environment()["date"], "load": round(load, 2),
                           "command": "python -m pyapp bench --scaling --fixed-cost --out " + str(path.parent),
                           "before": before}
     path.write_text(json.dumps(data, indent=1) + "\n")
     return {"json": str(path), "fixed_cost": data["fixed_cost"],
             "summary": f"wrote {path}: English solves cold {cost['cold_ms']} ms, warm {cost['warm_ms']} ms "
-                       f"(p95 {cost['warm_p95_ms']} ms), per 8-31-peg state {cost['state_ms']} ms; before: "
+                       f"(p95 {cost['warm_p95_ms']} ms), with the answer {cost['warm_answer_ms']} ms (p95 "
+                       f"{cost['warm_answer_p95_ms']} ms), per 8-31-peg state {cost['state_ms']} ms; before: "
                        f"warm {before.get('warm_ms')} ms"}
 
 
