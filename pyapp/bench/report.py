@@ -27,7 +27,7 @@ RESULTS = "benchmarks"
 """The folder (under the project root) holding the JSON results and the SVG figures."""
 MACHINE = "2-core shared Linux VM (Intel Xeon, 23 GB), shared with other work"
 FILES = ("suite", "anchors", "scaling", "sat", "startup", "tables", "exact", "neverlose", "sets", "hardening",
-         "parallel", "research", "lp")
+         "parallel", "research", "lp", "parallelproject")
 """The result files, ``benchmarks/NAME.json``, in the order the report uses them."""
 
 
@@ -178,6 +178,7 @@ def scaling_section(data: dict) -> list[str]:
         f"English state; our warm fixed cost is {'below' if c['warm_below_cpp'] else 'not below'} its upper "
         f"figure, our median per 8-31-peg state {'below' if c['state_below_cpp'] else 'above'} it."
         + _fixed_cost_note(c),
+        *(["", *sections.parallelproject(data["parallelproject"])] if data.get("parallelproject") else []),
     ]
     if s.get("not_generated"):
         gone = sorted({(g["board"], g["pegs"]) for g in s["not_generated"]})
@@ -192,8 +193,9 @@ def render(data: dict) -> str:
     if "suite" in data:
         parts.append(sections.suite(data["suite"], data.get("anchors")))
     if "scaling" in data:
-        parts.append("\n".join(scaling_section({**data["scaling"], "anchors": data.get("anchors", {}).get("scaling",
-                                                                                                         {})})))
+        anchors = data.get("anchors", {}).get("scaling", {})
+        parts.append("\n".join(scaling_section({**data["scaling"], "anchors": anchors,
+                                                 "parallelproject": data.get("parallelproject")})))
     for name in ("exact", "tables", "sat", "startup", "neverlose"):
         if name in data:
             parts.append(getattr(sections, name)(data[name]))

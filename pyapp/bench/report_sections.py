@@ -8,6 +8,7 @@ the JSON); every ratio, geometric mean and "met" is computed here from the store
 from __future__ import annotations
 
 import math
+import statistics
 
 from .suite import fmt_seconds
 
@@ -191,3 +192,45 @@ def hardening(data: dict) -> str:
             out += ["", f"**{title}**: {m['what']}; {m['runtime']}; {m['date']}; `{m['command']}`.", "",
                     *_grid(m["columns"], m["rows"])] + (["", m["note"]] if "note" in m else [])
     return "\n".join(out)
+
+
+PP_BANDS = ((2, 5), (6, 8), (9, 11), (12, 14), (15, 17), (18, 20), (21, 25))
+"""Peg-count bands of the ParallelProject comparison's table (its states have 2 to 25 pegs)."""
+
+
+def parallelproject(data: dict) -> list[str]:
+    """Ours beside ParallelProject's compiled C++ solver on its own English states (``scripts/
+    parallelproject_compare.py``): medians, wins and totals over every state and by peg-count band, all computed
+    here from the per-state times in the JSON."""
+    states = data["states"]
+
+    def cells(rows: list[dict]) -> list[str]:
+        ours = [r["ours_ms"] for r in rows]
+        cpp = [r["cpp_ms"] for r in rows]
+        wins = sum(r["ours_ms"] < r["cpp_ms"] for r in rows)
+        return [f"{len(rows)}", f"{statistics.median(ours):.3f} ms", f"{statistics.median(cpp):.3f} ms", f"{wins}",
+                f"{sum(ours):,.1f} ms", f"{sum(cpp):,.1f} ms"]
+
+    rows = [[f"{lo}-{hi} pegs", *cells(band)] for lo, hi in PP_BANDS
+            if (band := [s for s in states if lo <= s["pegs"] <= hi])]
+    every = cells(states)
+    ours, cpp = [s["ours_ms"] for s in states], [s["cpp_ms"] for s in states]
+    total = sum(ours)
+    src, proc = data["source"], data["ours_process"]
+    return [
+        f"**Beside ParallelProject's compiled solver, state by state** ({src['repository']} at {src['commit'][:7]}: "
+        f"its C++ depth-first search with a set of dead states, built outside this repository with {data['build']}; "
+        f"its own {len(states)} distinct English states, {src['states']} ({len(data['files'])} files, "
+        f"{data['files'][0]} to {data['files'][-1]}), generated backwards from the won "
+        f"position; goal one peg in the centre). Each state runs {data['runs']} times and the mean is kept, for both. "
+        f"C++: its own clock around its search (not reading or parsing the state). Ours: one warm {data['python']} "
+        f"process, the whole `solve --batch --json` path for a line (the text parsed, solved, the answer "
+        f"made and dumped; every answer replayed). Median per state: ours **{statistics.median(ours):.3f} ms**, C++ "
+        f"**{statistics.median(cpp):.3f} ms**; ours faster on **{every[3]} of {len(states)}**; totals {every[4]} "
+        f"against {every[5]} (C++/ours {sum(cpp) / total:.2f}x). For all {data['runs']} runs of every state our "
+        f"timed loop took {proc['cpu_seconds']} CPU s ({proc['wall_seconds']} s wall), the C++ process "
+        f"{data['cpp_process']['cpu_seconds']} CPU s. {data['date']}, load {data['load'][0]:g}-"
+        f"{data['load'][1]:g}, `{data['command']}`.", "",
+        *_grid(["States", "n", "ours median", "C++ median", "ours faster", "ours total", "C++ total"],
+               [*rows, ["all", *every]]),
+    ]
