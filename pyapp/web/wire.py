@@ -18,8 +18,22 @@ SAFE_INTEGER = 2**53 - 1
 """JavaScript's ``Number.MAX_SAFE_INTEGER``: the largest int a double holds with every smaller one."""
 
 
+_LEAVES = (str, float, bool, type(None))
+
+
 def exact(value: Any) -> Any:
-    """``value`` with every int outside JavaScript's safe range turned into its decimal string."""
+    """``value`` with every int outside JavaScript's safe range turned into its decimal string.  A reply is
+    mostly strings (moves, hole names), so the exact built-in types are told apart first by ``type``; their
+    subclasses (an ``IntEnum``, a ``bool``) go through the ``isinstance`` checks below."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    if kind is int:
+        return str(value) if abs(value) > SAFE_INTEGER else value
+    if kind is list:
+        return [exact(v) for v in value]
+    if kind is dict:
+        return {k: exact(v) for k, v in value.items()}
     if isinstance(value, bool):
         return value
     if isinstance(value, int):
