@@ -46,6 +46,8 @@ SOURCE = {"repository": "github.com/vapour101/ParallelProject", "commit": "d6551
           "solver": "ParallelBacktrack (main.cpp, backtrack.cpp, board.cpp)",
           "states": "ParallelBacktrack/initial_states/moves:N"}
 CELLS = 49
+COLUMNS = ("pegs", "ours_ms", "ours_solve_ms", "ours_nodes", "cpp_ms", "cpp_nodes")
+"""The record's per-state rows (``states``, one list a state in the files' order), column by column."""
 
 
 def read_states(paths: list[str]) -> list[str]:
@@ -142,7 +144,7 @@ def summary(ours: list[dict], cpp: list[dict]) -> dict:
 def dump(record: dict) -> str:
     """The record as JSON, one line a state (a diff then shows which states changed)."""
     head = json.dumps({**record, "states": []}, indent=1)
-    rows = ",\n  ".join(json.dumps(s) for s in record["states"])
+    rows = ",\n  ".join(json.dumps(s, separators=(",", ":")) for s in record["states"])
     return head.replace('"states": []', '"states": [\n  ' + rows + "\n ]") + "\n"
 
 
@@ -168,9 +170,9 @@ def main(argv: list[str] | None = None) -> int:
               "command": "PYTHONPATH=. python scripts/parallelproject_compare.py BINARY " + " ".join(
                   f"STATES/{Path(p).name}" for p in args.states) + f" --runs {args.runs}",
               "cpp_process": cpp_process, "ours_process": our_process, "summary": summary(ours, cpp),
-              "states": [{"pegs": o["pegs"], "ours_ms": round(o["ms"], 4), "ours_solve_ms": round(o["solve_ms"], 4),
-                          "ours_nodes": o["nodes"], "ours_method": o["method"], "cpp_ms": round(c["ms"], 4),
-                          "cpp_nodes": c["nodes"]} for o, c in zip(ours, cpp)]}
+              "columns": list(COLUMNS),
+              "states": [[o["pegs"], round(o["ms"], 4), round(o["solve_ms"], 4), o["nodes"], round(c["ms"], 4),
+                          c["nodes"]] for o, c in zip(ours, cpp)]}
     a = record["summary"]["all"]
     print(f"{a['states']} distinct states, {args.runs} runs each; load {record['load']}")
     print(f"median per state: ours {a['ours_median_ms']} ms (solve alone {a['ours_solve_median_ms']} ms), "

@@ -202,7 +202,7 @@ def parallelproject(data: dict) -> list[str]:
     """Ours beside ParallelProject's compiled C++ solver on its own English states (``scripts/
     parallelproject_compare.py``): medians, wins and totals over every state and by peg-count band, all computed
     here from the per-state times in the JSON."""
-    states = data["states"]
+    states = [dict(zip(data["columns"], row)) for row in data["states"]]
 
     def cells(rows: list[dict]) -> list[str]:
         ours = [r["ours_ms"] for r in rows]
