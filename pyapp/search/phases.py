@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Literal, Protocol
 
 from ..core.budget import Budget, Progress
@@ -262,6 +263,15 @@ def portfolio(restarts: tuple[int, ...], beam_widths: tuple[int, ...], linear_pr
     ``linear_program``), then each further beam followed by a depth-first run of 4000, 16000,
     ... nodes, and finally the complete search (``complete``, by default :class:`Exhaustive`;
     the solver passes :class:`pyapp.search.complete.Complete`, depth-first and level search)."""
+    return [*_phases_before(restarts, beam_widths, linear_program), complete if complete is not None else Exhaustive()]
+
+
+@lru_cache(maxsize=16)
+def _phases_before(restarts: tuple[int, ...], beam_widths: tuple[int, ...],
+                   linear_program: bool) -> tuple[Phase, ...]:
+    """:func:`portfolio`'s phases before the complete search, made once per plan: they are frozen (a run keeps
+    its state in the :class:`Run`), so every search may share them, and a search that ends in its first short
+    run (most small positions) no longer pays for making twenty of them."""
     phases: list[Phase] = [Restart(n) for n in restarts[:EARLY_RESTARTS]]
     for i, width in enumerate(beam_widths):
         phases.append(Beam(width))
@@ -271,8 +281,7 @@ def portfolio(restarts: tuple[int, ...], beam_widths: tuple[int, ...], linear_pr
                 phases.append(PagodaProgram())
         if i > 1:
             phases.append(Restart(4000 * 4 ** (i - 2)))
-    phases.append(complete if complete is not None else Exhaustive())
-    return phases
+    return tuple(phases)
 
 
 def run_phases(run: Run, phases: list[Phase]) -> Generator[Progress, None, Outcome]:

@@ -176,8 +176,8 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     pagoda_dead = False  # for ``min``: a pagoda rules out the class lower bound
     if finishes:
         # the parity pagodas first: they need no library loading, so these proofs are immediate
-        for p in parity_pagodas(board):
-            v, thr = p.value(start), min(p.value(f) for f in finishes)
+        for p, thr in _parity_thresholds(board, tuple(finishes)):
+            v = p.value(start)
             if v < thr:
                 if definite:
                     return done("impossible", f"pagoda function: {p.name} is worth {v} at the start, "
@@ -185,7 +185,7 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
                 pagoda_dead = True
     # the tables hold the goal's pagodas packed (the same list as _pagodas_for), so one packed check says
     # whether every pagoda allows the start; only when one does not are they valued one by one, for its name
-    tables = _tables_for(board, goal.symmetries(board), tuple(finishes))
+    tables = _tables_for(board, _symmetries(board, goal), tuple(finishes))
     pagodas = tables.pagodas
     if (yield from _pause(budget)):
         return done("unknown", "cancelled", method="budget")
@@ -249,7 +249,7 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
                         f"(pagoda pruning with {len(pagodas)} pagodas)", None, "exhaustive search",
                         st.nodes, entries)
     # min goal, the class lower bound is out of reach: search everything for the fewest pegs
-    tables = _tables_for(board, goal.symmetries(board), ())
+    tables = _tables_for(board, _symmetries(board, goal), ())
     reseed(tables, seed)
     run = replace(run, tables=tables, table=BoundedTable(table_cap, tables.images))
     last = (CompleteFewest(final_pegs + 1, problem) if len(board.bits) <= MAX_HOLES
@@ -292,6 +292,19 @@ GOAL_CACHE_SIZE = 4 * BOARD_CACHE_SIZE
 """Goals (a board, its symmetries kept and its finishing holes) whose pagodas and search tables are kept: every
 single-hole goal of a catalogue board fits (English: 33 holes), so a batch of states with varied goals builds each
 goal's tables once (about 0.75 ms a goal on English) instead of once every few states."""
+
+
+@lru_cache(maxsize=GOAL_CACHE_SIZE)
+def _symmetries(board: Board, goal: Goal) -> tuple[int, ...]:
+    """:meth:`pyapp.core.goal.Goal.symmetries`, remembered per board and goal (a few microseconds a call)."""
+    return goal.symmetries(board)
+
+
+@lru_cache(maxsize=GOAL_CACHE_SIZE)
+def _parity_thresholds(board: Board, finishes: tuple[int, ...]) -> tuple[tuple[Pagoda, int], ...]:
+    """Each parity pagoda of the board with the least it is worth at the finishes: the start must be worth at
+    least that (remembered per board and finishes, so a search values only its start)."""
+    return tuple((p, min(p.value(f) for f in finishes)) for p in parity_pagodas(board))
 
 
 @lru_cache(maxsize=GOAL_CACHE_SIZE)
