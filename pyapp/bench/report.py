@@ -133,7 +133,7 @@ def _fixed_cost_note(c: dict) -> str:
     if "date" not in c:
         return ""
     b = c.get("before", {})
-    answer = (f", with the answer {b['warm_answer_ms']} ms (p95 {b['warm_answer_p95_ms']} ms)"
+    answer = (f", with the answer {b['warm_answer_ms']} ms, p95 {b['warm_answer_p95_ms']} ms"
               if b.get("warm_answer_ms") is not None else "")
     was = (f" (before: cold {b['cold_ms']} ms, warm {b['warm_ms']} ms, p95 {b['warm_p95_ms']} ms{answer})"
            if {"cold_ms", "warm_ms", "warm_p95_ms"} <= set(b) else "")
