@@ -231,7 +231,11 @@ def _packed_weights(board: Board, pagodas: list[tuple[Pagoda, int]]) -> dict[int
     known, index, rows = known_weights(board)
     ks = [index.get(id(p), -1) for p, _ in pagodas]
     chosen: dict[int, Sequence[int]]
-    if all(k >= 0 and known[k] is p for k, (p, _) in zip(ks, pagodas)):
+    known_only = all(k >= 0 and known[k] is p for k, (p, _) in zip(ks, pagodas))
+    row_bytes = _row_bytes(board) if known_only else None
+    if row_bytes is not None:
+        return _sliced_weights(row_bytes, ks)
+    if known_only:
         pick = itemgetter(*ks) if len(ks) > 1 else (lambda row: (row[ks[0]],))
         chosen = {b: pick(row) for b, row in rows.items()}
     else:
@@ -245,6 +249,39 @@ def _packed_weights(board: Board, pagodas: list[tuple[Pagoda, int]]) -> dict[int
         if any(ws):
             packed = _lanes(ws)
             out[b] = packed if packed is not None else sum(w << (LANE * k) for k, w in enumerate(ws))
+    return out
+
+
+@lru_cache(maxsize=BOARD_CACHE_SIZE)
+def _row_bytes(board: Board) -> dict[int, bytes] | None:
+    """Each hole's weights in all the board's known pagodas (:func:`pyapp.proofs.pagoda.known_weights`) as the
+    bytes of signed 16-bit lanes, made once per board (None if a weight does not fit a lane): a goal's tables
+    then cut its pagodas' lanes out of these instead of packing every hole's weights again."""
+    _, _, rows = known_weights(board)
+    try:
+        return {b: array("h", row).tobytes() for b, row in rows.items()}
+    except OverflowError:
+        return None
+
+
+def _sliced_weights(row_bytes: dict[int, bytes], ks: list[int]) -> dict[int, int]:
+    """:func:`_packed_weights` for pagodas ``ks`` (indices into the known list, in lane order), cut from
+    :func:`_row_bytes`: the runs of consecutive indices are byte slices, joined, read as one int and each
+    negative lane's borrow taken back (as :func:`_lanes`)."""
+    runs: list[list[int]] = []
+    for k in ks:
+        if runs and runs[-1][1] == k:
+            runs[-1][1] = k + 1
+        else:
+            runs.append([k, k + 1])
+    cuts = [(2 * a, 2 * b) for a, b in runs]
+    ones = _lane_ones(len(ks))
+    out = {}
+    for b, row in row_bytes.items():
+        raw_bytes = b"".join([row[x:y] for x, y in cuts]) if len(cuts) > 1 else row[cuts[0][0]:cuts[0][1]]
+        if any(raw_bytes):  # a hole of weight 0 in every chosen pagoda is left out
+            raw = int.from_bytes(raw_bytes, sys.byteorder)
+            out[b] = raw - (((raw >> (LANE - 1)) & ones) << LANE)
     return out
 
 
