@@ -208,7 +208,7 @@ def fixed_cost(cold_runs: int, warm_solves: int, python: str | None = None) -> d
     """The wall time of English solves, in ms.  ``cold``: the first solve in a fresh process (imports done,
     tables built on first use), on a 6-peg state; ``warm``: the same small states (4-8 pegs, a handful of
     nodes: the fixed cost of a call) in a process that has solved before, ``solve`` alone (a goal met for the
-    first time builds its tables then: about 0.3 ms, in the p95); ``warm_answer``: the same states from their
+    first time builds its tables then: about 0.16 ms, in the p95); ``warm_answer``: the same states from their
     text to their JSON line (:func:`_answered`), timed after, so with every goal's tables built; ``state``:
     states of 8-31 pegs
     (search included), the figure to set beside ParallelProject's C++ median per state."""
