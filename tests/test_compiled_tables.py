@@ -46,3 +46,20 @@ def test_pagodas_outside_the_known_list_and_outside_a_lane_are_packed_exactly():
         pagodas = [(Pagoda("p", tuple(sorted((b, w) for b, w in weights.items() if w))), 0)
                    for _ in range(rng.randrange(1, 30))]
         assert _packed_weights(board, pagodas) == plain_weights(pagodas)
+
+
+def test_any_choice_of_known_pagodas_in_any_order_is_cut_from_the_board_bytes_exactly():
+    """Known pagodas are cut from per-board bytes in runs of consecutive indices: gaps, reversals and repeats
+    must give the same lanes as packing them one by one."""
+    from pyapp.proofs.pagoda import known_weights
+
+    board = get_board("english")
+    known = known_weights(board)[0]
+    rng = random.Random(3)
+    for _ in range(50):
+        picks = [rng.randrange(len(known)) for _ in range(rng.randrange(1, 40))]
+        if rng.random() < 0.5:
+            start = rng.randrange(len(known) - 10)
+            picks = list(range(start, start + 10)) + picks[:3] + list(range(start + 9, start - 1, -1))
+        pagodas = [(known[k], 0) for k in picks]
+        assert _packed_weights(board, pagodas) == plain_weights(pagodas)
