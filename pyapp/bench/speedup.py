@@ -181,8 +181,9 @@ def breakdown(board: str = "english", pegs: int = 20, shards: int = 2, repeat: i
     the level unsharded (children merged into one dict, sorted into arrays) against expanding each of
     ``shards`` shards (:func:`~pyapp.exact.shards.children`), splitting their children into buckets
     (:func:`~pyapp.exact.shards.bucket`) and merging each owner's buckets (:func:`~pyapp.exact.shards.merge`,
-    unsorted, as a step does).  Each part is the median of ``repeat`` alternating measurements; the busiest
-    shard's CPU bounds what ``shards`` workers can gain on that level: at best unsharded / busiest."""
+    sorted, as a step does before it expands the shard).  Each part is the median of ``repeat`` alternating
+    measurements; the busiest shard's CPU bounds what ``shards`` workers can gain on that level: at best
+    unsharded / busiest."""
     from ..exact import shards as sh
     from ..exact.setup import sides
     from ..exact.sweep import Level, sweep
@@ -252,7 +253,7 @@ def _breakdown_once(sh, cd, spec, level, parts) -> dict:
     sizes = []
     for j in range(shards):
         c0 = clock()
-        sizes.append(len(sh.merge(spec, [b[j] for b in made], ordered=False)[0]))
+        sizes.append(len(sh.merge(spec, [b[j] for b in made], ordered=True)[0]))
         cost["merge"] += clock() - c0
         per_shard[j] += clock() - c0
     return {"unsharded": plain, "sharded": cost, "per_shard": per_shard, "children": children, "keys_sent": sent,

@@ -16,8 +16,11 @@ What a shard costs beyond the unsharded sweep, and how it is kept small:
   together share more children, merged before they are canonicalised;
 * children are routed to their owner's dict inside the generated loop that canonicalises them
   (:func:`router`), so bucketing is one hash per child and no second pass;
-* each bucket holds a key once, so the owner adds weights by C loops only (:func:`merge`), and sorts
-  a shard only when it is kept (the driver then merges sorted runs): expanding needs no order.
+* each bucket holds a key once, so the owner adds weights by C loops only (:func:`merge`);
+* the owner sorts its shard before expanding it, as the unsharded sweep expands its sorted levels: neighbouring
+  parents share children, so a chunk's children merge more among themselves before they are canonicalised
+  (English to 17 pegs on 2 workers: 21.1-21.6 s against 23.2 s expanding in the dict's order, the 18-peg step
+  9.3-9.7 CPU s a shard against 10.5), and a kept shard is a sorted run the driver merges.
 
 The interface is plain data so that any worker can call it: a thread, a local process, a Dask
 worker or (later) a Pyodide worker in the page, driven from JavaScript:

@@ -37,7 +37,7 @@ def step(spec: Spec, incoming: list[Bucket], *, expand_it: bool = True, keep: bo
     buckets: list[Bucket] = []
     bytes_out = 0
     if keep or save or expand_it or pairs_out:
-        keys, weights = arrays(spec, acc, ordered=keep)  # a kept shard is gathered by merging sorted runs
+        keys, weights = arrays(spec, acc, ordered=keep or expand_it)  # sorted: parents expand faster (.shards)
         del acc
         if keep or save:
             kept = (keys.tobytes(), None if weights is None else encode_weights(weights))
