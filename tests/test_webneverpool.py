@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from pyapp.analysis import proven
+from pyapp.analysis import neverlose, proven
 from pyapp.core.notation import format_moves
 from pyapp.core.problem import default_problem
 from pyapp.search.solver import solve
@@ -36,8 +36,10 @@ def merge(args: dict) -> dict:
 
 @pytest.fixture
 def fresh_tables(monkeypatch):
-    """No proved positions from earlier tests: each worker of the page starts with its own, empty."""
+    """No proved positions from earlier tests: each worker of the page starts with its own, empty; and no endgame
+    table (:mod:`pyapp.exact.endgame`), which would answer these positions in the engine worker."""
     monkeypatch.setattr(proven, "_TABLES", {})
+    monkeypatch.setattr(neverlose, "ENDGAME_HOLES", 1 << 20)  # the pool's own path, not the endgame table's
     return lambda: proven._TABLES.clear()
 
 

@@ -27,13 +27,15 @@ searched twice.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, field
 
 from ..core.budget import Budget, Progress, budget_of, drive
 from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem, Result
 from ..exact.count import memo_steps
+from ..exact.endgame import endgame_steps
 from .hint import DEFAULT_HINT_SECONDS, Hint, _classes, file_class, order_as
+from .neverlose_exact import never_lose_endgame
+from .neverlose_result import NeverLose
 from .proven import decide_steps
 from .sharedjumps import shared_for
 from .turns import turns_steps
@@ -73,34 +75,17 @@ TOGETHER_FROM = 1
 BESIDE_WEIGHT = 3.0
 """Above :data:`REPLACES_PEGS` pegs the shared search runs beside both portfolios, each round this many times as
 long as the other searches of the round together (see :data:`SHARED_PEGS`)."""
+ENDGAME_PEGS = 26
+"""From this many pegs down the endgame table of the goal (:mod:`pyapp.exact.endgame`) is built, once per board
+and goal (0.4-1.7 CPU s on the classic boards), and a position it answers (at most 18-20 pegs there) needs no
+search: its verdicts are exact.  Built a few jumps before it first answers, so its cost is not added to a
+position it cannot help."""
+ENDGAME_HOLES = 33
+"""Boards with fewer holes do without the endgame table: the search decides their positions in milliseconds."""
 VERDICT = "verdict:"
 """The note of the progress report that carries the position's own status, before the jumps are filed."""
 LOST_BY_JUMPS = "every legal jump leads to a lost position"
 """Why a position is lost when its jumps, not its own search, proved it (the search then stops at once)."""
-
-
-@dataclass
-class NeverLose:
-    """The answer: the position's status and every legal jump filed as good, bad or unknown."""
-
-    status: str
-    """``winnable``, ``lost``, ``unknown``, or ``over`` (no jump left: the game has ended)."""
-    reason: str | None = None
-    """Why the position is lost, or why it is unknown."""
-    line: list[Jump] = field(default_factory=list)
-    """When winnable: jumps from the position that reach the goal."""
-    jumps: Hint = field(default_factory=Hint)
-    """The legal jumps filed by :func:`pyapp.analysis.hint.hint`'s rules (empty when lost)."""
-    nodes: int = 0
-    seconds: float = 0.0
-    solutions: int | None = None
-    """The survival funnel, where known: complete jump sequences to the goal from the position..."""
-    through: dict[Jump, int] = field(default_factory=dict)
-    """... through each legal jump (0 for a losing one)..."""
-    history: list[int | None] = field(default_factory=list)
-    """... and from each position of the game so far (the start first, this position last)."""
-    answered: str | None = None
-    """What answered an exact verdict (:meth:`pyapp.exact.winnable.Winnable.answered`), for the page's note."""
 
 
 def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HINT_SECONDS,
@@ -123,6 +108,11 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
         except StopIteration as stop:
             return stop.value
 
+    if endgame_helps(problem):
+        yield from endgame_steps(board, goal, start, budget)
+        known = never_lose_endgame(board, goal, start)
+        if known is not None:
+            return known
     jumps = legal_jumps(board, start)
     classes = _classes(problem, jumps) if jumps else []
     if goal.definite and jumps:
@@ -134,6 +124,12 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
     out.nodes = budget.nodes
     out.seconds = out.jumps.seconds = budget.elapsed()
     return out
+
+
+def endgame_helps(problem: Problem) -> bool:
+    """Whether never-lose builds and asks the goal's endgame table for ``problem`` (:data:`ENDGAME_PEGS`)."""
+    board = problem.board
+    return problem.goal.definite and len(board) >= ENDGAME_HOLES and problem.start.bit_count() <= ENDGAME_PEGS
 
 
 def shares(problem: Problem) -> bool:

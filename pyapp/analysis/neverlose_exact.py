@@ -24,10 +24,14 @@ from ..core.board import Board
 from ..core.goal import Goal
 from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem
+from ..exact.endgame import Overrun, endgame_for
 from ..exact.ways import ways_of
 from ..exact.winnable import Winnable, cached
 from .hint import Hint
-from .neverlose import NeverLose
+from .neverlose_result import NeverLose
+
+ENDGAME = "endgame table"
+"""How a jump the endgame table proves losing is named (the page names the proof from it)."""
 
 
 def winnable_for(board: Board, goal: Goal, history: Sequence[int]) -> Winnable | None:
@@ -82,9 +86,9 @@ def line_from(win: Winnable, pos: int) -> list[Jump]:
     return line
 
 
-def file_jumps(win: Winnable, position: int, jumps: Sequence[Jump]) -> Hint:
+def file_jumps(win: Winnable, position: int, jumps: Sequence[Jump], proof: str = "exact analysis") -> Hint:
     """``jumps`` from ``position`` filed as good (with a line to the goal) or bad (the goal cannot be reached
-    after it), each by one lookup in ``win``."""
+    after it), each by one lookup in ``win`` (``proof`` starts the reason of a bad one)."""
     hint = Hint()
     for jump in jumps:
         after = apply_jump(position, jump)
@@ -93,8 +97,36 @@ def file_jumps(win: Winnable, position: int, jumps: Sequence[Jump]) -> Hint:
             hint.lines[jump] = line_from(win, after)
         else:
             hint.bad.append(jump)
-            hint.reasons[jump] = f"exact analysis: the goal cannot be reached after it ({win.why_not(after)})"
+            hint.reasons[jump] = f"{proof}: the goal cannot be reached after it ({win.why_not(after)})"
     return hint
+
+
+def never_lose_endgame(board: Board, goal: Goal, position: int) -> NeverLose | None:
+    """The never-lose answer for ``position`` from the endgame table of ``goal`` (:mod:`pyapp.exact.endgame`),
+    when one is built and answers every jump after it within its limits; else None (the caller searches).
+    The table holds for any position, reachable from a start or posed."""
+    table = endgame_for(board, goal, position)
+    if table is None or position.bit_count() > table.ceiling + 1:
+        return None
+    t0 = time.perf_counter()
+    jumps = legal_jumps(board, position)
+    table.question()
+    try:
+        if not jumps:
+            out = NeverLose("over", None if goal.reached(position) else "no jump is possible")
+        else:
+            hint = file_jumps(table, position, jumps, ENDGAME)
+            if hint.good:
+                out = NeverLose("winnable", jumps=hint)
+                out.line = [hint.good[0], *hint.lines[hint.good[0]]]
+            else:
+                out = NeverLose("lost", f"{ENDGAME}: every legal jump leads to a position that cannot reach the "
+                                        f"goal ({table.why_not(apply_jump(position, jumps[0]))})")
+    except Overrun:
+        return None
+    out.answered = table.answered(position)
+    out.seconds = out.jumps.seconds = time.perf_counter() - t0
+    return out
 
 
 def hint_exact(board: Board, goal: Goal, history: Sequence[int]) -> Hint | None:

@@ -65,6 +65,10 @@ class PartialWinnable(Winnable):
         why = None if self.upto else complement_closed(self.problem)
         if why is not None:
             raise ValueError(f"a partial winnable set needs a set closed under complement: {why}")
+        self._prepare()
+
+    def _prepare(self) -> None:
+        """The board's size and jumps, for the search."""
         board = self.problem.board
         self._holes = len(board)
         self._mask = board.mask

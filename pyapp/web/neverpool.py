@@ -44,9 +44,9 @@ from dataclasses import replace
 from typing import Any
 
 from ..analysis.hint import _classes, file_class, order_as
-from ..analysis.neverlose import NeverLose, conclude
+from ..analysis.neverlose import NeverLose, conclude, endgame_helps
 from ..analysis.neverlose import shares as runs_shared
-from ..analysis.neverlose_exact import never_lose_exact
+from ..analysis.neverlose_exact import never_lose_endgame, never_lose_exact
 from ..analysis.proven import Proven, decide_steps, table_for
 from ..analysis.sharedjumps import METHOD, applies, shared_for
 from ..core import fields
@@ -58,6 +58,7 @@ from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.notation import format_moves
 from ..core.problem import Problem, Result
 from ..core.request import from_request
+from ..exact.endgame import endgame_steps
 from . import play as webplay
 
 POSITION = "position"
@@ -98,6 +99,9 @@ def plan_steps(problem: Problem, max_seconds: float | None,
     jumps, _, asked = questions(problem)
     table = table_for(problem)
     exact = never_lose_exact(board, goal, history) if history else None
+    if exact is None and endgame_helps(problem):
+        yield from endgame_steps(board, goal, problem.start, Budget(max_seconds))
+        exact = never_lose_endgame(board, goal, problem.start)  # the one-worker path answers it the same way
     shares = [] if exact is not None or not jumps or not goal.definite or problem.start in table.lost else \
         [name for name, pos in asked.items() if not _known(table, pos)]
     if len(shares) < 2:

@@ -61,14 +61,16 @@ def never_lose_job(problem: Problem, max_seconds: float | None,
 
     ``history`` is the game's positions so far, ending with ``problem.start``: when the exact
     analyses already hold a winnable set computed from one of them, the answer is one lookup
-    per jump (:mod:`pyapp.analysis.neverlose_exact`) and no search runs."""
+    per jump (:mod:`pyapp.analysis.neverlose_exact`) and no search runs; a position the goal's
+    endgame table answers (:mod:`pyapp.exact.endgame`, few pegs) is exact too."""
     exact = never_lose_exact(problem.board, problem.goal, history) if history else None
     if exact is not None:
         return never_lose_json(problem.board, exact, max_seconds, method="exact")
     result: NeverLose = yield from never_lose_steps(problem, max_seconds=max_seconds)
     if result.solutions is not None:  # counted here: the earlier positions' counts are not known
         result.history = [*([None] * (len(history) - 1)), result.solutions]
-    return never_lose_json(problem.board, result, max_seconds)
+    # an exact answer without a set of this game: the goal's endgame table (pyapp.exact.endgame)
+    return never_lose_json(problem.board, result, max_seconds, method="exact" if result.answered else "search")
 
 
 def never_lose_json(board: Board, r: NeverLose, max_seconds: float | None, method: str = "search") -> dict:

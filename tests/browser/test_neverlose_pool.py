@@ -177,23 +177,29 @@ def _stopped(page) -> bool:
 
 def test_a_pool_worker_takes_the_classes_decided_while_its_jumps_question_runs(pooled):
     """Engine.tell reaches the running request in the worker: the shared search drops the classes named."""
+    from pyapp.core.moves import apply_jump
     from pyapp.core.notation import format_moves
-    from pyapp.core.problem import default_problem
+    from pyapp.core.problem import Problem, default_problem
     from pyapp.search.solver import solve
+    from pyapp.web.neverpool import POSITION, questions
 
     problem = default_problem("french")
-    moves = format_moves(problem.board, solve(problem).jumps[:24])  # 12 pegs: decided in well under a second
-    out = pooled.evaluate("""async (moves) => {
+    line = solve(problem).jumps[:24]  # 12 pegs: decided in well under a second
+    pos = problem.start
+    for jump in line:
+        pos = apply_jump(pos, jump)
+    # the classes as a plan would name them (the engine's own plan answers here from the endgame table)
+    names = [name for name in questions(Problem(problem.board, pos, problem.goal))[2] if name != POSITION]
+    out = pooled.evaluate("""async ([moves, names]) => {
       const { Engine } = await import("./static/engine/protocol.mjs");
       const engine = new Engine();
       await engine.ready;
       const args = { board: "french", moves, max_seconds: 20 };
-      const plan = await engine.request("never_lose", { ...args, workers: 2 }).promise;
-      const names = plan.shares.filter((s) => s !== "position" && s !== "jumps");
+      await engine.request("never_lose", { ...args, workers: 2 }).promise;  // the worker warm, as in play
       const { id, promise } = engine.request("never_lose", { ...args, decide: "jumps" });
       engine.tell(id, { decided: names.slice(0, -2) });
       const answer = await promise;
       engine.destroy();
       return { left: names.slice(-2), got: answer.answers.map((a) => a.decide) };
-    }""", moves)
-    assert sorted(out["got"]) == sorted(out["left"]), out
+    }""", [format_moves(problem.board, line), names])
+    assert len(names) > 2 and sorted(out["got"]) == sorted(out["left"]), out

@@ -1,0 +1,164 @@
+"""Endgame tables: every position with few pegs that can still reach a goal, whatever the start.
+
+Exact never-lose ships whole or partial winnable sets where they fit (the English games, triangle 7).  On the
+bigger boards (French, German, asymmetric, Diamond 41, triangle 8) those sets run to hundreds of millions of
+positions, but their low levels come cheap from the goal's side: a position ``p`` can reach the goal ``G``
+exactly when ``comp(p)`` is reachable from ``comp(G)`` (a jump read on complements is a jump, see
+:mod:`.partial`).  So the first levels of the complement game's sweep from the goal's complement hold every
+position with few pegs that can reach the goal.  They depend on the board and the goal alone (for the goal
+"one peg anywhere", on the one-peg ends the position's class allows), so one table serves every game and every
+posed position toward that goal.
+
+:func:`endgame_steps` sweeps those levels (keys canonical under the goal's symmetries that keep its ends) until
+the next level is predicted to pass :data:`MAX_CLASSES` classes.  Measured in CPython 3.11 (the last level's
+pegs and classes, the sweep's CPU): French d2 -> d6 10 pegs, 315,494 classes, 0.7 s; German e5 -> e5 11 pegs,
+438,445, 1.7 s; asymmetric d5 -> d5 10, 265,511, 0.6 s; Diamond 41 d2 -> one peg 9, 211,484, 0.4 s; triangle 8
+from 1 -> one peg 8, 431,758, 0.9 s.  An :class:`Endgame` then answers a position with at most ``L`` pegs by one
+lookup of its complement, and one with up to :data:`SEARCH_LEVELS` pegs more by the exhaustive search of
+:class:`.partial.PartialWinnable` down to ``L`` pegs (each class searched once, its verdict kept), within
+:data:`SEARCH_NODES` classes per question: past that, or above its ceiling, it raises :class:`Overrun` and the
+caller searches as before.  Every answer it gives is exact and holds for any position, reachable or posed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass, field
+
+from ..core.board import Board
+from ..core.budget import Budget, Progress
+from ..core.codec.compiled import codec
+from ..core.goal import Goal
+from ..core.problem import Problem
+from .partial import MEMO_ENTRIES, PartialWinnable
+from .sweep import Level, sweep
+
+MAX_CLASSES = 800_000
+"""The sweep stops before a level predicted (the last level times its growth) to hold more classes than this:
+about 2 CPU s in CPython at most on the classic boards, 6 MB of keys."""
+SEARCH_LEVELS = 8
+"""How many pegs above the table's last level a position may have for the table to answer it by search."""
+SEARCH_NODES = 200_000
+"""Classes one question may search before it gives up (about 1.5 CPU s in CPython)."""
+CACHE_ENTRIES = 4
+"""Tables kept per process (one per board, goal and class of ends; the oldest dropped)."""
+
+
+class Overrun(Exception):
+    """The question is beyond the table: too many pegs, or the search passed its node limit."""
+
+
+@dataclass
+class Endgame(PartialWinnable):
+    """Every position with at most :attr:`low` pegs that can reach the goal (its complement's class in the
+    complement game's levels), and the positions up to :attr:`ceiling` pegs by search (module docstring)."""
+
+    ceiling: int = 0
+    """The most pegs of a position the table answers."""
+    limit: int = SEARCH_NODES
+    """Classes a question may search (:meth:`question`)."""
+    _stop: int = field(default=0, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._prepare()
+
+    def covers(self, pos: int) -> bool:
+        """Whether ``pos`` has few enough pegs for the table to answer it (it may still overrun its limit)."""
+        return pos.bit_count() <= self.ceiling
+
+    def question(self) -> None:
+        """Start a question: the next :attr:`limit` searched classes are its own."""
+        self._stop = self.searched + self.limit
+
+    def can_win(self, pos: int) -> bool:
+        """Whether ``pos`` can reach the goal; :class:`Overrun` when the table cannot say within the question."""
+        pegs = pos.bit_count()
+        if pegs <= self.low:
+            return self._below(pos, pegs)
+        if pegs > self.ceiling:
+            raise Overrun(f"{pegs} pegs: the endgame table answers up to {self.ceiling}")
+        if len(self.memo) >= MEMO_ENTRIES:
+            self.memo.clear()
+        return self._search(pos, pegs)
+
+    def _search(self, pos: int, pegs: int) -> bool:
+        if self.searched >= self._stop:
+            raise Overrun(f"more than {self.limit:,} positions to search")
+        return super()._search(pos, pegs)
+
+    @property
+    def held(self) -> str:
+        return f"every position of up to {self.low} pegs that can reach the goal"
+
+    def via(self, pegs: int) -> str:
+        return "lookup" if pegs <= self.low else "search"
+
+    def answered(self, pos: int) -> str:
+        how = {"lookup": "by lookup",
+               "search": f"by an exhaustive search down to {self.low} pegs, where the table answers"}
+        here, after = self.via(pos.bit_count()), self.via(pos.bit_count() - 1)
+        parts = f"this position and its jumps {how[here]}" if here == after else \
+            f"this position {how[here]}, its jumps {how[after]}"
+        return (f"the endgame table of this goal ({self.held}, {len(self):,} classes swept back from the goal "
+                f"when first needed): {parts}")
+
+    def why_not(self, pos: int) -> str:
+        if pos.bit_count() <= self.low:
+            return f"not among the {len(self):,} classes of the endgame table, {self.held}"
+        return (f"no position with {self.low} pegs it leads to can reach the goal: an exhaustive search down to "
+                f"that level, each looked up in the endgame table ({self.held})")
+
+
+_CACHE: dict[tuple, Endgame] = {}
+
+
+def _key(board: Board, goal: Goal, ends: list[int]) -> tuple:
+    return board.id, board.mask, goal, frozenset(ends)
+
+
+def endgame_for(board: Board, goal: Goal, pos: int) -> Endgame | None:
+    """The table already built for ``goal`` and the class of ``pos``, or None."""
+    if not goal.definite:
+        return None
+    return _CACHE.get(_key(board, goal, goal.pagoda_targets(board, pos)))
+
+
+def endgame_steps(board: Board, goal: Goal, pos: int, budget: Budget, max_classes: int = MAX_CLASSES
+                  ) -> Generator[Progress, None, Endgame | None]:
+    """The table for ``goal`` and the class of ``pos``: from the cache, else swept now and kept (None for the
+    goal ``min``, or when the budget ends before the sweep stops; what was swept is then dropped)."""
+    if not goal.definite:
+        return None
+    ends = goal.pagoda_targets(board, pos)
+    key = _key(board, goal, ends)
+    if key in _CACHE or not ends:
+        return _CACHE.get(key)
+    mask = board.mask
+    sources = frozenset(mask ^ end for end in ends)
+    group = tuple(g for g in goal.symmetries(board)
+                  if frozenset(board.transform(p, g) for p in sources) == sources)
+    cd = codec(board, group)
+    levels: dict = {}
+    sizes: list[int] = []
+    for item in sweep(cd, sources, 1, weights=False, stage="endgame table"):
+        if isinstance(item, Level):
+            levels[item.pegs] = item.keys
+            sizes.append(len(item))
+            grows = sizes[-1] / sizes[-2] if len(sizes) > 1 and sizes[-2] else 1.0
+            if not sizes[-1] or sizes[-1] * grows > max_classes:
+                break
+        yield budget.progress()
+        if budget.over():
+            return None
+    low = len(board) - min(levels)
+    problem = Problem(board, pos, goal)
+    table = Endgame(problem, cd, levels, floor=len(board) - low, ceiling=low + SEARCH_LEVELS)
+    if len(_CACHE) >= CACHE_ENTRIES:
+        del _CACHE[next(iter(_CACHE))]
+    _CACHE[key] = table
+    return table
+
+
+def clear() -> None:
+    """Forget every table (tests; a benchmark's cold run)."""
+    _CACHE.clear()

@@ -1,0 +1,104 @@
+"""The goal's endgame table (pyapp.exact.endgame): every verdict it gives equals the whole winnable set's on random
+reachable positions (English d1 -> d1 from its committed set, triangle 6 to one peg anywhere computed here); it
+refuses what it cannot answer (too many pegs, past its node limit) instead of guessing; and never-lose on a
+French game answers exactly from it, with lines that replay and losing jumps named by it, in the worker's JSON."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pyapp.analysis.neverlose import never_lose_steps
+from pyapp.bench.game_rows import exact_set
+from pyapp.core.budget import CPU_CLOCK, Budget, drive
+from pyapp.core.catalogue import get_board
+from pyapp.core.moves import apply_jump, legal_jumps
+from pyapp.core.problem import Problem, make_problem
+from pyapp.exact import endgame
+from pyapp.exact.endgame import Endgame, Overrun, endgame_for, endgame_steps
+from pyapp.exact.winnable import clear_cache, winnable
+from pyapp.search.solver import search
+from pyapp.web.play import never_lose_job
+from tests.test_partial_sets import _random_positions
+
+SEED = 1
+"""A solver line whose 19-peg position has losing jumps."""
+
+
+@pytest.fixture(autouse=True)
+def _fresh_tables():
+    endgame.clear()
+    yield
+    endgame.clear()
+
+
+def _table(problem: Problem, max_classes: int) -> Endgame:
+    table = drive(endgame_steps(problem.board, problem.goal, problem.start, Budget(60), max_classes))
+    assert table is not None
+    return table
+
+
+@pytest.mark.parametrize(("board", "start", "goal", "classes", "low"),
+                         [("english", "d1", "d1", 20_000, 9), ("triangle6", "4", "any", 5_000, 6)])
+def test_every_verdict_equals_the_whole_set(board, start, goal, classes, low):
+    problem = make_problem(get_board(board), start=start, goal=goal)
+    if board == "english":
+        whole = exact_set(problem, "english-d1-d1")
+        assert whole is not None, "the committed English d1 -> d1 set decodes"
+    else:
+        clear_cache()
+        whole = winnable(problem)
+    table = _table(problem, classes)
+    assert table.low == low and table.ceiling == low + endgame.SEARCH_LEVELS
+    assert endgame_for(problem.board, problem.goal, problem.start) is table
+    asked = {"lookup": 0, "search": 0}
+    for history in _random_positions(whole, 7, 24):
+        pos = history[-1]
+        for after in [pos, *(apply_jump(pos, j) for j in legal_jumps(problem.board, pos))]:
+            if table.covers(after):
+                table.question()
+                assert table.can_win(after) == whole.can_win(after), problem.board.pegs(after)
+                asked[table.via(after.bit_count())] += 1
+    assert asked["lookup"] > 50 and asked["search"] > 50
+
+
+def test_it_refuses_what_it_cannot_answer():
+    problem = make_problem(get_board("english"), start="d1", goal="d1")
+    table = _table(problem, 20_000)
+    with pytest.raises(Overrun, match="answers up to"):
+        table.can_win(problem.start)
+    pos = problem.start
+    rng = random.Random(3)
+    while pos.bit_count() > table.ceiling:
+        pos = apply_jump(pos, rng.choice(legal_jumps(problem.board, pos)))
+    table.memo.clear()
+    table.limit = 3
+    table.question()
+    with pytest.raises(Overrun, match="more than 3 positions"):
+        table.can_win(pos)
+
+
+def test_never_lose_on_a_french_game_answers_from_the_table():
+    problem = make_problem(get_board("french"), start="d2", goal="d6")
+    board, pos = problem.board, problem.start
+    # along a solver line down to 19 pegs: the table (its ceiling 18) answers every jump from there
+    for jump in drive(search(problem, seed=SEED, budget=Budget(30, clock=CPU_CLOCK))).jumps:
+        if pos.bit_count() == 19:
+            break
+        pos = apply_jump(pos, jump)
+    answer = drive(never_lose_steps(Problem(board, pos, problem.goal), budget=Budget(10, clock=CPU_CLOCK)))
+    assert answer.answered and answer.answered.startswith("the endgame table of this goal")
+    assert not answer.jumps.unknown and answer.status == "winnable" and answer.jumps.bad
+    for jump in answer.jumps.good:
+        end = apply_jump(pos, jump)
+        for step in answer.jumps.lines[jump]:
+            end = apply_jump(end, step)
+        assert problem.goal.reached(end)
+    for jump in answer.jumps.bad:
+        assert answer.jumps.reasons[jump].startswith("endgame table: ")
+        checked = drive(search(Problem(board, apply_jump(pos, jump), problem.goal), budget=Budget(20)))
+        assert checked.status != "solved", "a losing jump the solver can win"
+    page = drive(never_lose_job(Problem(board, pos, problem.goal), 10.0, [problem.start, pos]))
+    assert page["method"] == "exact" and page["answered"] == answer.answered
+    assert len(page["good"]) == len(answer.jumps.good) and not page["unknown"]
