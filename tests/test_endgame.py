@@ -1,7 +1,8 @@
 """The goal's endgame table (pyapp.exact.endgame): every verdict it gives equals the whole winnable set's on random
 reachable positions (English d1 -> d1 from its committed set, triangle 6 to one peg anywhere computed here); it
-refuses what it cannot answer (too many pegs, past its node limit) instead of guessing; and never-lose on a
-French game answers exactly from it, with lines that replay and losing jumps named by it, in the worker's JSON."""
+refuses what it cannot answer (too many pegs, past its node limit) instead of guessing; and never-lose and Hint
+on a French game answer exactly from it, with lines that replay and losing jumps named by it, in the worker's
+JSON too."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import random
 
 import pytest
 
+from pyapp.analysis import proven
+from pyapp.analysis.hint import hint
 from pyapp.analysis.neverlose import never_lose_steps
 from pyapp.bench.game_rows import exact_set
 from pyapp.core.budget import CPU_CLOCK, Budget, drive
@@ -99,6 +102,11 @@ def test_never_lose_on_a_french_game_answers_from_the_table():
         assert answer.jumps.reasons[jump].startswith("endgame table: ")
         checked = drive(search(Problem(board, apply_jump(pos, jump), problem.goal), budget=Budget(20)))
         assert checked.status != "solved", "a losing jump the solver can win"
+    endgame.clear()  # Hint builds the table itself, and files every jump from it as never-lose does
+    proven._TABLES.clear()
+    filed = hint(Problem(board, pos, problem.goal), max_seconds=10)
+    assert not filed.unknown and sorted(filed.bad) == sorted(answer.jumps.bad)
+    assert all(filed.reasons[jump].startswith("endgame table: ") for jump in filed.bad)
     page = drive(never_lose_job(Problem(board, pos, problem.goal), 10.0, [problem.start, pos]))
     assert page["method"] == "exact" and page["answered"] == answer.answered
     assert len(page["good"]) == len(answer.jumps.good) and not page["unknown"]

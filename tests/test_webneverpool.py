@@ -8,9 +8,10 @@ import json
 
 import pytest
 
-from pyapp.analysis import neverlose, proven
+from pyapp.analysis import proven
 from pyapp.core.notation import format_moves
 from pyapp.core.problem import default_problem
+from pyapp.exact import endgame
 from pyapp.search.solver import solve
 from pyapp.web import api as webapi
 
@@ -39,7 +40,7 @@ def fresh_tables(monkeypatch):
     """No proved positions from earlier tests: each worker of the page starts with its own, empty; and no endgame
     table (:mod:`pyapp.exact.endgame`), which would answer these positions in the engine worker."""
     monkeypatch.setattr(proven, "_TABLES", {})
-    monkeypatch.setattr(neverlose, "ENDGAME_HOLES", 1 << 20)  # the pool's own path, not the endgame table's
+    monkeypatch.setattr(endgame, "MIN_HOLES", 1 << 20)  # the pool's own path, not the endgame table's
     return lambda: proven._TABLES.clear()
 
 

@@ -32,7 +32,7 @@ from ..core.budget import Budget, Progress, budget_of, drive
 from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem, Result
 from ..exact.count import memo_steps
-from ..exact.endgame import endgame_steps
+from ..exact.endgame import endgame_helps, endgame_steps
 from .hint import DEFAULT_HINT_SECONDS, Hint, _classes, file_class, order_as
 from .neverlose_exact import never_lose_endgame
 from .neverlose_result import NeverLose
@@ -75,13 +75,6 @@ TOGETHER_FROM = 1
 BESIDE_WEIGHT = 3.0
 """Above :data:`REPLACES_PEGS` pegs the shared search runs beside both portfolios, each round this many times as
 long as the other searches of the round together (see :data:`SHARED_PEGS`)."""
-ENDGAME_PEGS = 26
-"""From this many pegs down the endgame table of the goal (:mod:`pyapp.exact.endgame`) is built, once per board
-and goal (0.4-1.7 CPU s on the classic boards), and a position it answers (at most 18-20 pegs there) needs no
-search: its verdicts are exact.  Built a few jumps before it first answers, so its cost is not added to a
-position it cannot help."""
-ENDGAME_HOLES = 33
-"""Boards with fewer holes do without the endgame table: the search decides their positions in milliseconds."""
 VERDICT = "verdict:"
 """The note of the progress report that carries the position's own status, before the jumps are filed."""
 LOST_BY_JUMPS = "every legal jump leads to a lost position"
@@ -108,7 +101,7 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
         except StopIteration as stop:
             return stop.value
 
-    if endgame_helps(problem):
+    if endgame_helps(problem):  # positions with few pegs: the goal's endgame table, exact
         yield from endgame_steps(board, goal, start, budget)
         known = never_lose_endgame(board, goal, start)
         if known is not None:
@@ -124,12 +117,6 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
     out.nodes = budget.nodes
     out.seconds = out.jumps.seconds = budget.elapsed()
     return out
-
-
-def endgame_helps(problem: Problem) -> bool:
-    """Whether never-lose builds and asks the goal's endgame table for ``problem`` (:data:`ENDGAME_PEGS`)."""
-    board = problem.board
-    return problem.goal.definite and len(board) >= ENDGAME_HOLES and problem.start.bit_count() <= ENDGAME_PEGS
 
 
 def shares(problem: Problem) -> bool:

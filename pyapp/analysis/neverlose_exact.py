@@ -26,12 +26,10 @@ from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem
 from ..exact.endgame import Overrun, endgame_for
 from ..exact.ways import ways_of
-from ..exact.winnable import Winnable, cached
+from ..exact.winnable import Winnable, cached, line_from
 from .hint import Hint
 from .neverlose_result import NeverLose
-
-ENDGAME = "endgame table"
-"""How a jump the endgame table proves losing is named (the page names the proof from it)."""
+from .proven import ENDGAME
 
 
 def winnable_for(board: Board, goal: Goal, history: Sequence[int]) -> Winnable | None:
@@ -68,22 +66,6 @@ def _map_hint(hint: Hint, back: Callable[[Jump], Jump]) -> Hint:
     out.lines = {back(j): [back(k) for k in line] for j, line in hint.lines.items()}
     out.reasons = {back(j): why for j, why in hint.reasons.items()}
     return out
-
-
-def line_from(win: Winnable, pos: int) -> list[Jump]:
-    """Jumps from the winnable position ``pos`` to the goal, each step staying in the set."""
-    board, line = win.problem.board, []
-    goal = win.problem.goal
-    while not goal.reached(pos):
-        for jump in legal_jumps(board, pos):
-            after = apply_jump(pos, jump)
-            if win.can_win(after):
-                line.append(jump)
-                pos = after
-                break
-        else:  # pragma: no cover - a winnable position always has a winnable child
-            raise AssertionError("a winnable position with no winnable child")
-    return line
 
 
 def file_jumps(win: Winnable, position: int, jumps: Sequence[Jump], proof: str = "exact analysis") -> Hint:

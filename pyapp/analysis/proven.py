@@ -8,6 +8,8 @@ search goes through :func:`decide_steps`:
 
 * a position on a known winning line is winnable at once, with the rest of that line;
 * a position proved lost is lost at once, with the proof's reason;
+* a position the goal's endgame table answers (:mod:`pyapp.exact.endgame`, when never-lose or Hint has built it:
+  few pegs) is decided exactly at once, and recorded;
 * otherwise the solver runs on its share of the budget, and what it proves is recorded: every position
   along a solution (each with its own continuation) and the position of an impossibility proof.
 
@@ -36,11 +38,14 @@ from dataclasses import dataclass, field
 from ..core.budget import Budget, Progress
 from ..core.moves import Jump, apply_jump
 from ..core.problem import Problem, Result
+from ..exact.endgame import endgame_for
 from ..search.solver import search
 
 DEFAULT_ENTRIES = 250_000
 """Positions kept per board and goal by default (about 50 MB)."""
 HIT = "proved earlier in this game"
+ENDGAME = "endgame table"
+"""How an answer of the goal's endgame table is named (its method; a loss's reason starts with it)."""
 
 
 @dataclass
@@ -112,6 +117,26 @@ def decide_steps(problem: Problem, budget: Budget, table: Proven | None = None,
     known = table.answer(problem)
     if known is not None:
         return known
+    result = _from_endgame(problem)
+    if result is not None:
+        table.record(problem, result)
+        return result
     result = yield from search(problem, budget=budget, beam_widths=beam_widths)
     table.record(problem, result)
     return result
+
+
+def _from_endgame(problem: Problem) -> Result | None:
+    """The answer of the goal's endgame table (:mod:`pyapp.exact.endgame`), when one is built and answers."""
+    board, pos, goal = problem.board, problem.start, problem.goal
+    endgame = endgame_for(board, goal, pos)
+    found = None if endgame is None else endgame.answer(pos)
+    if endgame is None or found is None:
+        return None
+    wins, line = found
+    if not wins:
+        return Result("impossible", f"{ENDGAME}: {endgame.why_not(pos)}", [], pos, 0, 0, 0.0, ENDGAME)
+    final = pos
+    for jump in line:
+        final = apply_jump(final, jump)
+    return Result("solved", None, line, final, 0, 0, 0.0, ENDGAME)

@@ -29,9 +29,11 @@ from ..core.board import Board
 from ..core.budget import Budget, Progress
 from ..core.codec.compiled import codec
 from ..core.goal import Goal
+from ..core.moves import Jump
 from ..core.problem import Problem
 from .partial import MEMO_ENTRIES, PartialWinnable
 from .sweep import Level, sweep
+from .winnable import line_from
 
 MAX_CLASSES = 800_000
 """The sweep stops before a level predicted (the last level times its growth) to hold more classes than this:
@@ -40,6 +42,12 @@ SEARCH_LEVELS = 8
 """How many pegs above the table's last level a position may have for the table to answer it by search."""
 SEARCH_NODES = 200_000
 """Classes one question may search before it gives up (about 1.5 CPU s in CPython)."""
+BUILD_PEGS = 26
+"""Never-lose and Hint build the table (once per board and goal, 0.4-1.7 CPU s on the classic boards) from this many
+pegs down, a few jumps before it first answers (at most 18-20 pegs there), so its cost is not added to a position
+it cannot help."""
+MIN_HOLES = 33
+"""Boards with fewer holes do without the table: the search decides their positions in milliseconds."""
 CACHE_ENTRIES = 4
 """Tables kept per process (one per board, goal and class of ends; the oldest dropped)."""
 
@@ -86,6 +94,17 @@ class Endgame(PartialWinnable):
             raise Overrun(f"more than {self.limit:,} positions to search")
         return super()._search(pos, pegs)
 
+    def answer(self, pos: int) -> tuple[bool, list[Jump]] | None:
+        """Whether ``pos`` can reach the goal and, if so, jumps that reach it; None when the table cannot say
+        (above its ceiling, or past a question's limit)."""
+        if not self.covers(pos):
+            return None
+        self.question()
+        try:
+            return (True, line_from(self, pos)) if self.can_win(pos) else (False, [])
+        except Overrun:
+            return None
+
     @property
     def held(self) -> str:
         return f"every position of up to {self.low} pegs that can reach the goal"
@@ -110,6 +129,12 @@ class Endgame(PartialWinnable):
 
 
 _CACHE: dict[tuple, Endgame] = {}
+
+
+def endgame_helps(problem: Problem) -> bool:
+    """Whether never-lose and Hint build and ask the goal's table for ``problem`` (:data:`BUILD_PEGS`,
+    :data:`MIN_HOLES`)."""
+    return problem.goal.definite and len(problem.board) >= MIN_HOLES and problem.start.bit_count() <= BUILD_PEGS
 
 
 def _key(board: Board, goal: Goal, ends: list[int]) -> tuple:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 from ..core.budget import Budget, drive
 from ..core.codec.compiled import Codec
+from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem
 from .setup import Sides, sides, stop_if_over
 from .sharded import Parallel, sweeper
@@ -90,6 +91,22 @@ class Winnable:
     @property
     def nbytes(self) -> int:
         return sum(keys.itemsize * len(keys) for keys in self.levels.values())
+
+
+def line_from(win: Winnable, pos: int) -> list[Jump]:
+    """Jumps from the winnable position ``pos`` to the goal, each step staying in the set."""
+    board, line = win.problem.board, []
+    goal = win.problem.goal
+    while not goal.reached(pos):
+        for jump in legal_jumps(board, pos):
+            after = apply_jump(pos, jump)
+            if win.can_win(after):
+                line.append(jump)
+                pos = after
+                break
+        else:  # pragma: no cover - a winnable position always has a winnable child
+            raise AssertionError("a winnable position with no winnable child")
+    return line
 
 
 _CACHE: dict[tuple, Winnable] = {}

@@ -44,7 +44,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..analysis.hint import _classes, file_class, order_as
-from ..analysis.neverlose import NeverLose, conclude, endgame_helps
+from ..analysis.neverlose import NeverLose, conclude
 from ..analysis.neverlose import shares as runs_shared
 from ..analysis.neverlose_exact import never_lose_endgame, never_lose_exact
 from ..analysis.proven import Proven, decide_steps, table_for
@@ -58,7 +58,7 @@ from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.notation import format_moves
 from ..core.problem import Problem, Result
 from ..core.request import from_request
-from ..exact.endgame import endgame_steps
+from ..exact.endgame import endgame_helps, endgame_steps
 from . import play as webplay
 
 POSITION = "position"
