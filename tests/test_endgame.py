@@ -110,3 +110,19 @@ def test_never_lose_on_a_french_game_answers_from_the_table():
     page = drive(never_lose_job(Problem(board, pos, problem.goal), 10.0, [problem.start, pos]))
     assert page["method"] == "exact" and page["answered"] == answer.answered
     assert len(page["good"]) == len(answer.jumps.good) and not page["unknown"]
+
+
+def test_a_check_above_the_table_builds_it_after_its_search_on_what_is_left():
+    problem = make_problem(get_board("french"), start="d2", goal="d6")
+    board, pos = problem.board, problem.start
+    for jump in drive(search(problem, seed=SEED, budget=Budget(30, clock=CPU_CLOCK))).jumps:
+        if pos.bit_count() == 22:
+            break
+        pos = apply_jump(pos, jump)
+    here = Problem(board, pos, problem.goal)
+    assert endgame.when_to_build(here) == "after"
+    answer = drive(never_lose_steps(here, budget=Budget(30, clock=CPU_CLOCK)))
+    assert answer.status == "winnable" and answer.answered is None  # the search answered: 22 pegs is above it
+    table = endgame_for(board, problem.goal, pos)
+    assert table is not None and table.ceiling + 1 < 22
+    assert endgame.when_to_build(Problem(board, problem.start, problem.goal)) is None

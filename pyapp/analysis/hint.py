@@ -18,7 +18,7 @@ from ..core.codec.canonical import stabilizer
 from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem
 from ..core.wording import plural
-from ..exact.endgame import endgame_helps, endgame_steps
+from ..exact.endgame import endgame_steps, when_to_build
 from ..exact.pool import Pool
 from ..search.solver import search
 from .proven import decide_steps
@@ -54,7 +54,7 @@ def hint_steps(problem: Problem, budget: Budget, pool: Pool | None = None) -> Ge
     board, start, goal = problem.board, problem.start, problem.goal
     out = Hint()
     jumps = legal_jumps(board, start)
-    if endgame_helps(problem):  # the jumps' positions answered by the goal's endgame table where it reaches
+    if when_to_build(problem) == "first":  # the jumps' positions answered by the goal's endgame table
         yield from endgame_steps(board, goal, start, budget)
     if not goal.definite and jumps:
         whole = yield from search(problem, budget=budget.share(len(jumps) + 1))

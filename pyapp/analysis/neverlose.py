@@ -32,7 +32,7 @@ from ..core.budget import Budget, Progress, budget_of, drive
 from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem, Result
 from ..exact.count import memo_steps
-from ..exact.endgame import endgame_helps, endgame_steps
+from ..exact.endgame import endgame_steps, when_to_build
 from .hint import DEFAULT_HINT_SECONDS, Hint, _classes, file_class, order_as
 from .neverlose_exact import never_lose_endgame
 from .neverlose_result import NeverLose
@@ -101,11 +101,12 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
         except StopIteration as stop:
             return stop.value
 
-    if endgame_helps(problem):  # positions with few pegs: the goal's endgame table, exact
+    build = when_to_build(problem)  # the goal's endgame table: exact on positions with few pegs
+    if build == "first":
         yield from endgame_steps(board, goal, start, budget)
-        known = never_lose_endgame(board, goal, start)
-        if known is not None:
-            return known
+    known = never_lose_endgame(board, goal, start) if build else None
+    if known is not None:
+        return known
     jumps = legal_jumps(board, start)
     classes = _classes(problem, jumps) if jumps else []
     if goal.definite and jumps:
@@ -114,6 +115,8 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
         out = yield from _one_by_one(problem, jumps, classes, budget, run)
     if out.status == "winnable" and goal.definite and not budget.over():
         yield from _funnel(problem, out, budget)
+    if build == "after" and not budget.over():
+        yield from endgame_steps(board, goal, start, budget)
     out.nodes = budget.nodes
     out.seconds = out.jumps.seconds = budget.elapsed()
     return out

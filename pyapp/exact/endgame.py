@@ -42,10 +42,13 @@ SEARCH_LEVELS = 8
 """How many pegs above the table's last level a position may have for the table to answer it by search."""
 SEARCH_NODES = 200_000
 """Classes one question may search before it gives up (about 1.5 CPU s in CPython)."""
+FIRST_PEGS = 20
+"""At or below this many pegs never-lose and Hint build the table (once per board and goal) before they search: it
+answers such a position or the positions after its jumps (its ceiling is 16-19 pegs on the classic boards)."""
 BUILD_PEGS = 26
-"""Never-lose and Hint build the table (once per board and goal, 0.4-1.7 CPU s on the classic boards) from this many
-pegs down, a few jumps before it first answers (at most 18-20 pegs there), so its cost is not added to a position
-it cannot help."""
+"""From this many pegs down to :data:`FIRST_PEGS` never-lose builds the table after its search, on what is left of the
+budget (0.4-1.7 CPU s in CPython, 0.9-4.1 s in Pyodide on the classic boards), so a position it cannot answer yet
+gives the search none of its time, and the table is ready a few jumps later."""
 MIN_HOLES = 33
 """Boards with fewer holes do without the table: the search decides their positions in milliseconds."""
 CACHE_ENTRIES = 4
@@ -131,10 +134,13 @@ class Endgame(PartialWinnable):
 _CACHE: dict[tuple, Endgame] = {}
 
 
-def endgame_helps(problem: Problem) -> bool:
-    """Whether never-lose and Hint build and ask the goal's table for ``problem`` (:data:`BUILD_PEGS`,
-    :data:`MIN_HOLES`)."""
-    return problem.goal.definite and len(problem.board) >= MIN_HOLES and problem.start.bit_count() <= BUILD_PEGS
+def when_to_build(problem: Problem) -> str | None:
+    """When never-lose builds the goal's table for ``problem``: ``first`` (before its search), ``after`` (on what the
+    search leaves of the budget) or None (:data:`FIRST_PEGS`, :data:`BUILD_PEGS`, :data:`MIN_HOLES`)."""
+    pegs = problem.start.bit_count()
+    if not problem.goal.definite or len(problem.board) < MIN_HOLES or pegs > BUILD_PEGS:
+        return None
+    return "first" if pegs <= FIRST_PEGS else "after"
 
 
 def _key(board: Board, goal: Goal, ends: list[int]) -> tuple:

@@ -58,7 +58,7 @@ from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.notation import format_moves
 from ..core.problem import Problem, Result
 from ..core.request import from_request
-from ..exact.endgame import endgame_helps, endgame_steps
+from ..exact.endgame import endgame_steps, when_to_build
 from . import play as webplay
 
 POSITION = "position"
@@ -99,7 +99,7 @@ def plan_steps(problem: Problem, max_seconds: float | None,
     jumps, _, asked = questions(problem)
     table = table_for(problem)
     exact = never_lose_exact(board, goal, history) if history else None
-    if exact is None and endgame_helps(problem):
+    if exact is None and when_to_build(problem) == "first":
         yield from endgame_steps(board, goal, problem.start, Budget(max_seconds))
         exact = never_lose_endgame(board, goal, problem.start)  # the one-worker path answers it the same way
     shares = [] if exact is not None or not jumps or not goal.definite or problem.start in table.lost else \
