@@ -45,7 +45,12 @@ cli_out = io.StringIO()
 with contextlib.redirect_stdout(cli_out):
     code = main(["solve", "triangle5", "--json"])
 row = next(bench.iter_suite(quick=True, only=["default-triangle6"], memory=True))
+from pyapp.core.budget import Budget, drive
+from pyapp.exact.endgame import endgame_steps
+d = default_problem("diamond41")
+eg = drive(endgame_steps(d.board, d.goal, d.start, Budget(120)))
 print("RESULT " + json.dumps({
+    "endgame": [eg.low, eg.ceiling, len(eg), sum(sum(keys) % 1000003 for keys in eg.levels.values())],
     "platform": sys.platform, "version": sys.version.split()[0],
     "english": {"status": r.status, "reason": r.reason, "moves": moves, "jumps": len(r.jumps),
                 "replay_valid": check.valid, "replay_final": check.final, "goal_reached": p.goal.reached(check.final),
@@ -120,3 +125,18 @@ def test_quick_bench_row_in_pyodide(pyodide_answers):
     assert row["check"] == "ok", row["check"]
     assert row["median_s"] > 0 and row["peak_mb"] is not None
     assert row["wasm_heap_mb"] and row["wasm_heap_mb"] > 1  # measured from the Emscripten heap inside Pyodide
+
+
+def test_the_endgame_table_is_the_same_in_pyodide(pyodide_answers):
+    """The goal's endgame table (pyapp.exact.endgame) swept in the page's runtime holds the same classes as here."""
+    from pyapp.core.budget import Budget, drive
+    from pyapp.core.problem import default_problem
+    from pyapp.exact import endgame
+
+    d = default_problem("diamond41")
+    endgame.clear()
+    eg = drive(endgame.endgame_steps(d.board, d.goal, d.start, Budget(120)))
+    assert eg is not None
+    here = [eg.low, eg.ceiling, len(eg), sum(sum(keys) % 1000003 for keys in eg.levels.values())]
+    endgame.clear()
+    assert pyodide_answers["endgame"] == here and here[2] > 100_000
