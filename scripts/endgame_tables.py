@@ -1,13 +1,13 @@
 """The goals' endgame tables (pyapp.exact.endgame) measured, and never-lose with and without them.
 
 For each game (``BOARD:START:GOAL``): the table's size (pegs answered by lookup, the ceiling of its search,
-classes, bytes of keys) and the CPU seconds to sweep it; then never-lose (``never_lose_steps``, Hint's 10 s
-budget counted in CPU seconds) at every position of seeded games from ``--top`` pegs down, first without the
-table (as before it existed), then with it, on the same positions, each mode with empty tables of proved
-positions: CPU seconds per position (median, 95th percentile, max), jump verdicts left unknown, positions the
-table answered, and disagreements between the two modes where both decided (0 expected).  The games follow a
-solver line down to ``--top`` pegs, then a jump the table proves good with probability 0.8 (else any legal jump),
-until no jump is left or the position is lost.
+classes, bytes of keys) and the CPU seconds to sweep it, in CPython and in real Pyodide under Node; then
+never-lose (``never_lose_steps``, Hint's 10 s budget counted in CPU seconds) at every position of seeded games
+from ``--top`` pegs down, first without the table (as before it existed), then with it, on the same positions,
+each mode with empty tables of proved positions: CPU seconds per position (median, 95th percentile, max), jump
+verdicts left unknown, positions the table answered, and disagreements between the two modes where both decided
+(0 expected).  The games follow a solver line down to ``--top`` pegs, then a jump the table proves good with
+probability 0.8 (else any legal jump), until no jump is left or the position is lost.
 
     python scripts/endgame_tables.py french:d2:d6 german:e5:e5 [--games 2] [--top 22] [--out FILE]
 """
@@ -19,6 +19,7 @@ import json
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -76,6 +77,32 @@ def never_lose(problem: Problem, where: list[int], with_table: bool) -> list[dic
     return rows
 
 
+PYODIDE = """
+import json, time
+from pyapp.core.budget import Budget, drive
+from pyapp.core.catalogue import get_board
+from pyapp.core.problem import make_problem
+from pyapp.exact.endgame import endgame_steps
+b, s, g = SPEC.split(":")
+p = make_problem(get_board(b), start=s, goal=g)
+t = time.process_time()
+table = drive(endgame_steps(p.board, p.goal, p.start, Budget(600)))
+print("RESULT " + json.dumps([time.process_time() - t, len(table)]))
+"""
+
+
+def pyodide_build(spec: str) -> float | None:
+    """CPU seconds of the same sweep in real Pyodide under Node (``scripts/pyodide_runner.mjs``), or None."""
+    code = f"SPEC = {spec!r}\n" + PYODIDE
+    try:
+        proc = subprocess.run(["node", str(ROOT / "scripts" / "pyodide_runner.mjs"), "-c", code], cwd=ROOT,
+                              capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    line = next((x for x in proc.stdout.splitlines() if x.startswith("RESULT ")), None)
+    return None if line is None else round(json.loads(line[7:])[0], 2)
+
+
 def summary(rows: list[dict]) -> dict:
     cpu = sorted(r["cpu"] for r in rows)
     p95 = cpu[min(len(cpu) - 1, int(0.95 * len(cpu)))]
@@ -92,7 +119,7 @@ def measure(spec: str, games: int, top: int) -> dict:
     cpu = time.process_time() - t
     assert table is not None
     out = {"game": spec, "lookup_pegs": table.low, "ceiling": table.ceiling, "classes": len(table),
-           "key_bytes": table.nbytes, "build_cpu": round(cpu, 2)}
+           "key_bytes": table.nbytes, "build_cpu": round(cpu, 2), "build_pyodide": pyodide_build(spec)}
     where = positions(problem, games, top)
     off, on = never_lose(problem, where, False), never_lose(problem, where, True)
     both = [(a, b) for a, b in zip(off, on) if not a["unknown"] and not b["unknown"]]

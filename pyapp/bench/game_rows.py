@@ -3,9 +3,10 @@
 Each row plays :data:`GAMES` seeded random games of one game of :data:`PLAYED` (the English central game
 and d1 -> d1, c1 -> c1, French d2 -> d6, German e5 -> e5, asymmetric d5 -> d5, Diamond 41 d2 -> any,
 triangle 7 from 4): at every position the page's check (:func:`pyapp.analysis.neverlose.never_lose_steps`,
-the search path and the goal's endgame table where it answers, on Hint's 10 s budget counted in CPU seconds, with
-the engine's game-long table of proved positions); the next jump is one the check filed good with probability 0.8, else any legal jump.  A game
-ends when no jump is left or a position is lost (every later verdict is then "lost" by the same proof).
+the search path and the goal's endgame table where it answers, on Hint's 10 s budget counted in CPU seconds,
+with the engine's game-long table of proved positions); the next jump is one the check filed good with
+probability 0.8, else any legal jump.  A game ends when no jump is left or a position is lost (every later
+verdict is then "lost" by the same proof).
 
 The answer: positions, the jump verdicts left unknown, and the CPU seconds per position (median, 95th
 percentile).  The check: where the game's exact winnable set is on this machine (the build's set cache,

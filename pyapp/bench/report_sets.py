@@ -103,3 +103,25 @@ def section(data: dict) -> str:
         names = ", ".join(f"{g['board']} {g['start']} -> {g['goal']}" for g in ruled)
         out += ["", f"Ruled out by position class, no set needed ({len(ruled)}): {names}."]
     return "\n".join(out)
+
+
+def endgame(data: dict) -> str:
+    """The goals' endgame tables (``benchmarks/endgame.json``, ``scripts/endgame_tables.py``): each table's size
+    and sweep, and never-lose on the same positions without and with it."""
+    out = ["### The goals' endgame tables", "",
+           f"CPython {data['python']}, Pyodide under Node for the sweep's second figure; {data['date']}; 2 cores "
+           "shared with other work (CPU seconds).", "", "```sh", data["command"], "```", "",
+           "Never-lose (Hint's 10 s, in CPU seconds) at every position of seeded games from the command's `--top` "
+           "pegs down, without the table, then with it, on the same positions.", "",
+           "| game | lookup up to | exact up to | classes | keys | sweep CPU s (CPython / Pyodide) | positions "
+           "| median s (without / with) | p95 s | max s | unknown | answered by the table | disagreements |",
+           "|---|---:|---:|---:|---:|---|---:|---|---|---|---|---:|---:|"]
+    for g in data["games"]:
+        a, b = g["without"], g["with"]
+        pyodide = "-" if g.get("build_pyodide") is None else f"{g['build_pyodide']:.2f}"
+        out.append(f"| {g['game'].replace(':', ' ', 1).replace(':', ' -> ')} | {g['lookup_pegs']} pegs "
+                   f"| {g['ceiling'] + 1} pegs | {_int(g['classes'])} | {_mb(g['key_bytes'])} "
+                   f"| {g['build_cpu']:.2f} / {pyodide} | {a['positions']} | {a['median']:.3f} / {b['median']:.3f} "
+                   f"| {a['p95']:.2f} / {b['p95']:.2f} | {a['max']:.2f} / {b['max']:.2f} "
+                   f"| {a['unknown']} / {b['unknown']} | {b['by_table']} | {g['disagreements']} |")
+    return "\n".join(out)

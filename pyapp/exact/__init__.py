@@ -12,7 +12,8 @@
 * :mod:`.levels`: positions reachable and positions that can still win, per peg count;
 * :mod:`.winnable`: the winnable sets, and ``can_win(pos)`` ("still solvable?") once computed;
   :mod:`.partial` such a set held from some level up for an own-hole game (closed under complement), every
-  level still answered exactly; :mod:`.store` their checked files;
+  level still answered exactly; :mod:`.store` their checked files; :mod:`.endgame` every position with few pegs
+  that can still reach a goal, whatever the start (the complement game's first levels, swept when first needed);
 * :mod:`.reach`: every position reachable from a small start (bounded), for finishes;
 * :mod:`.lookup`: the marked sorted arrays the fewest-moves searches share;
 * :mod:`.estimate`: how big a sweep will be, before it starts; :mod:`.report`: the JSON of each;
