@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from ..core.board import Board
 from ..core.budget import Budget, Progress
 from ..core.codec.compiled import codec
+from ..core.codec.keyset import MAX_HOLES
 from ..core.goal import Goal
 from ..core.moves import Jump
 from ..core.problem import Problem
@@ -136,10 +137,11 @@ _CACHE: dict[tuple, Endgame] = {}
 
 def when_to_build(problem: Problem) -> str | None:
     """When never-lose builds the goal's table for ``problem``: ``first`` (before its search), ``after`` (on what the
-    search leaves of the budget) or None (:data:`FIRST_PEGS`, :data:`BUILD_PEGS`, :data:`MIN_HOLES`)."""
+    search leaves of the budget) or None (:data:`FIRST_PEGS`, :data:`BUILD_PEGS`, :data:`MIN_HOLES`; not past 64
+    holes, the sweep's key width)."""
     pegs = problem.start.bit_count()
-    if not problem.goal.definite or len(problem.board) < MIN_HOLES or pegs > BUILD_PEGS:
-        return None
+    if not problem.goal.definite or not MIN_HOLES <= len(problem.board) <= MAX_HOLES or pegs > BUILD_PEGS:
+        return None  # (the sweep keys positions in 64 bits)
     return "first" if pegs <= FIRST_PEGS else "after"
 
 
