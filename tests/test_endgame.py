@@ -82,14 +82,20 @@ def test_it_refuses_what_it_cannot_answer():
         table.can_win(pos)
 
 
-def test_never_lose_on_a_french_game_answers_from_the_table():
+def _french_line_at(pegs: int) -> tuple[Problem, int]:
+    """French d2 -> d6 and the position with ``pegs`` pegs on a solver line (:data:`SEED`)."""
     problem = make_problem(get_board("french"), start="d2", goal="d6")
-    board, pos = problem.board, problem.start
-    # along a solver line down to 19 pegs: the table (its ceiling 18) answers every jump from there
+    pos = problem.start
     for jump in drive(search(problem, seed=SEED, budget=Budget(30, clock=CPU_CLOCK))).jumps:
-        if pos.bit_count() == 19:
+        if pos.bit_count() == pegs:
             break
         pos = apply_jump(pos, jump)
+    return problem, pos
+
+
+def test_never_lose_on_a_french_game_answers_from_the_table():
+    problem, pos = _french_line_at(19)  # the table (its ceiling 18) answers every jump from there
+    board = problem.board
     answer = drive(never_lose_steps(Problem(board, pos, problem.goal), budget=Budget(10, clock=CPU_CLOCK)))
     assert answer.answered and answer.answered.startswith("the endgame table of this goal")
     assert not answer.jumps.unknown and answer.status == "winnable" and answer.jumps.bad
@@ -113,12 +119,8 @@ def test_never_lose_on_a_french_game_answers_from_the_table():
 
 
 def test_a_check_above_the_table_builds_it_after_its_search_on_what_is_left():
-    problem = make_problem(get_board("french"), start="d2", goal="d6")
-    board, pos = problem.board, problem.start
-    for jump in drive(search(problem, seed=SEED, budget=Budget(30, clock=CPU_CLOCK))).jumps:
-        if pos.bit_count() == 22:
-            break
-        pos = apply_jump(pos, jump)
+    problem, pos = _french_line_at(22)
+    board = problem.board
     here = Problem(board, pos, problem.goal)
     assert endgame.when_to_build(here) == "after"
     answer = drive(never_lose_steps(here, budget=Budget(30, clock=CPU_CLOCK)))
