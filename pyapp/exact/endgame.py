@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 
 from ..core.board import Board
 from ..core.budget import Budget, Progress
-from ..core.codec.compiled import codec
 from ..core.codec.keyset import MAX_HOLES
 from ..core.goal import Goal
 from ..core.moves import Jump
 from ..core.problem import Problem
 from .partial import MEMO_ENTRIES, PartialWinnable
+from .setup import sides
 from .sweep import Level, sweep
 from .winnable import line_from
 
@@ -166,14 +166,11 @@ def endgame_steps(board: Board, goal: Goal, pos: int, budget: Budget, max_classe
     key = _key(board, goal, ends)
     if key in _CACHE or not ends:
         return _CACHE.get(key)
-    mask = board.mask
-    sources = frozenset(mask ^ end for end in ends)
-    group = tuple(g for g in goal.symmetries(board)
-                  if frozenset(board.transform(p, g) for p in sources) == sources)
-    cd = codec(board, group)
+    back = sides(Problem(board, pos, goal))  # the complement game's sources and codec, as the exact sweeps have them
+    cd = back.back_codec
     levels: dict = {}
     sizes: list[int] = []
-    for item in sweep(cd, sources, 1, weights=False, stage="endgame table"):
+    for item in sweep(cd, back.backward, 1, weights=False, stage="endgame table"):
         if isinstance(item, Level):
             levels[item.pegs] = item.keys
             sizes.append(len(item))
@@ -184,8 +181,7 @@ def endgame_steps(board: Board, goal: Goal, pos: int, budget: Budget, max_classe
         if budget.over():
             return None
     low = len(board) - min(levels)
-    problem = Problem(board, pos, goal)
-    table = Endgame(problem, cd, levels, floor=len(board) - low, ceiling=low + SEARCH_LEVELS)
+    table = Endgame(back.problem, cd, levels, floor=len(board) - low, ceiling=low + SEARCH_LEVELS)
     if len(_CACHE) >= CACHE_ENTRIES:
         del _CACHE[next(iter(_CACHE))]
     _CACHE[key] = table
