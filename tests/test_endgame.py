@@ -128,3 +128,11 @@ def test_a_check_above_the_table_builds_it_after_its_search_on_what_is_left():
     table = endgame_for(board, problem.goal, pos)
     assert table is not None and table.ceiling + 1 < 22
     assert endgame.when_to_build(Problem(board, problem.start, problem.goal)) is None
+
+
+def test_the_sweep_stops_at_the_callers_memory_ceiling_and_keeps_nothing():
+    problem = make_problem(get_board("french"), start="d2", goal="d6")
+    tight = Budget(60, max_bytes=2_000_000)  # the 10-peg level alone needs about 24 MB while it is built
+    assert drive(endgame_steps(problem.board, problem.goal, problem.start, tight)) is None
+    assert endgame_for(problem.board, problem.goal, problem.start) is None
+    assert _table(problem, endgame.MAX_CLASSES).low == 10  # with the default ceiling it is built

@@ -33,7 +33,7 @@ from ..core.moves import Jump
 from ..core.problem import Problem
 from .partial import MEMO_ENTRIES, PartialWinnable
 from .setup import sides
-from .sweep import Level, sweep
+from .sweep import Level, MemoryCeiling, sweep
 from .winnable import line_from
 
 MAX_CLASSES = 800_000
@@ -159,7 +159,8 @@ def endgame_for(board: Board, goal: Goal, pos: int) -> Endgame | None:
 def endgame_steps(board: Board, goal: Goal, pos: int, budget: Budget, max_classes: int = MAX_CLASSES
                   ) -> Generator[Progress, None, Endgame | None]:
     """The table for ``goal`` and the class of ``pos``: from the cache, else swept now and kept (None for the
-    goal ``min``, or when the budget ends before the sweep stops; what was swept is then dropped)."""
+    goal ``min``, or when the budget's time or memory ceiling ends before the sweep stops; what was swept is then
+    dropped)."""
     if not goal.definite:
         return None
     ends = goal.pagoda_targets(board, pos)
@@ -170,16 +171,21 @@ def endgame_steps(board: Board, goal: Goal, pos: int, budget: Budget, max_classe
     cd = back.back_codec
     levels: dict = {}
     sizes: list[int] = []
-    for item in sweep(cd, back.backward, 1, weights=False, stage="endgame table"):
-        if isinstance(item, Level):
-            levels[item.pegs] = item.keys
-            sizes.append(len(item))
-            grows = sizes[-1] / sizes[-2] if len(sizes) > 1 and sizes[-2] else 1.0
-            if not sizes[-1] or sizes[-1] * grows > max_classes:
-                break
-        yield budget.progress()
-        if budget.over():
-            return None
+    steps = sweep(cd, back.backward, 1, weights=False, stage="endgame table", max_bytes=budget.ceiling(),
+                  kept_bytes=lambda: sum(keys.itemsize * len(keys) for keys in levels.values()))
+    try:
+        for item in steps:
+            if isinstance(item, Level):
+                levels[item.pegs] = item.keys
+                sizes.append(len(item))
+                grows = sizes[-1] / sizes[-2] if len(sizes) > 1 and sizes[-2] else 1.0
+                if not sizes[-1] or sizes[-1] * grows > max_classes:
+                    break
+            yield budget.progress()
+            if budget.over():
+                return None
+    except MemoryCeiling:
+        return None
     low = len(board) - min(levels)
     table = Endgame(back.problem, cd, levels, floor=len(board) - low, ceiling=low + SEARCH_LEVELS)
     if len(_CACHE) >= CACHE_ENTRIES:
