@@ -33,6 +33,7 @@ from ..core.moves import Jump
 from ..core.problem import Problem
 from .partial import MEMO_ENTRIES, PartialWinnable
 from .setup import sides
+from .subtree import Overrun
 from .sweep import Level, MemoryCeiling, sweep
 from .winnable import line_from
 
@@ -54,10 +55,6 @@ MIN_HOLES = 33
 """Boards with fewer holes do without the table: the search decides their positions in milliseconds."""
 CACHE_ENTRIES = 4
 """Tables kept per process (one per board, goal and class of ends; the oldest dropped)."""
-
-
-class Overrun(Exception):
-    """The question is beyond the table: too many pegs, or the search passed its node limit."""
 
 
 @dataclass
@@ -94,8 +91,8 @@ class Endgame(PartialWinnable):
         return self._search(pos, pegs)
 
     def _search(self, pos: int, pegs: int) -> bool:
-        if self.searched >= self._stop:
-            raise Overrun(f"more than {self.limit:,} positions to search")
+        sub = self.subtree()
+        sub.limit(sub.searched + self._stop - self.searched, self.limit)
         return super()._search(pos, pegs)
 
     def answer(self, pos: int) -> tuple[bool, list[Jump]] | None:

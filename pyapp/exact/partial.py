@@ -25,9 +25,11 @@ of them is in the set.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 
 from ..core.problem import Problem
+from .subtree import Subtree
 from .winnable import Winnable, member
 
 MEMO_ENTRIES = 1 << 18
@@ -60,6 +62,7 @@ class PartialWinnable(Winnable):
     searched: int = 0
     """Classes the search between the held levels and their complements has visited (a measure of its cost)."""
     memo: dict[int, bool] = field(default_factory=dict, repr=False)
+    _subtree: Subtree | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         why = None if self.upto else complement_closed(self.problem)
@@ -68,12 +71,10 @@ class PartialWinnable(Winnable):
         self._prepare()
 
     def _prepare(self) -> None:
-        """The board's size and jumps, for the search."""
+        """The board's size, for the search."""
         board = self.problem.board
         self._holes = len(board)
         self._mask = board.mask
-        self._jumps = [(1 << src | 1 << over, 1 << dst, 1 << src | 1 << over | 1 << dst)
-                       for a, over, c in board.lines for src, dst in ((a, c), (c, a))]
 
     @property
     def whole(self) -> bool:
@@ -110,26 +111,24 @@ class PartialWinnable(Winnable):
 
     def _search(self, pos: int, pegs: int) -> bool:
         """Can ``pos`` (``pegs`` pegs, between the low levels and the held high ones) reach a winnable position
-        with :attr:`low` pegs?"""
-        canon = self.codec.canon
-        key = canon(pos)
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit
-        self.searched += 1
-        wins = False
-        last = pegs - 1 <= self.low
-        for need, empty, flip in self._jumps:
-            if pos & need == need and not pos & empty:
-                child = pos ^ flip
-                if last:
-                    wins = self._below(child, pegs - 1)
-                else:
-                    wins = self._search(child, pegs - 1)
-                if wins:
-                    break
-        self.memo[key] = wins
-        return wins
+        with :attr:`low` pegs?  The compiled search of :mod:`.subtree`, its verdicts kept in :attr:`memo`."""
+        sub = self.subtree()
+        before = sub.searched
+        try:
+            return sub.search(pos, pegs)
+        finally:
+            self.searched += sub.searched - before
+
+    def subtree(self) -> Subtree:
+        """The compiled search down to the level :attr:`low` (made at the first search: the levels are set after
+        the set is made)."""
+        if self._subtree is None:
+            low = self.low
+            keys = self.levels.get(low if self.upto else self._holes - low)
+            if keys is None:
+                keys = array("Q")
+            self._subtree = Subtree(self.codec, keys, low, self.memo, complement=not self.upto)
+        return self._subtree
 
     def answered(self, pos: int) -> str:
         pegs = pos.bit_count()

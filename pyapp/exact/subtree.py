@@ -1,0 +1,108 @@
+"""The exhaustive search between a partial set's held levels, compiled per board: can a position reach a held one?
+
+:class:`.partial.PartialWinnable` (shipped partial sets) and :class:`.endgame.Endgame` (the goal's endgame table)
+answer a position between their held levels by searching every position it leads to, down to the first level
+they hold, each class once (its verdict kept in a memo).  That search runs once per class of a subtree of up to
+hundreds of thousands of classes, so it is generated as Python source specialised to the board, as the sweeps'
+expansion is (:mod:`pyapp.core.codec.compiled`):
+
+* a class's legal jumps come from one mask per direction (shifts of the position), not a loop over every line;
+* a child's symmetry images are its parent's XOR the jump's (the codec's packed images), so its canonical key,
+  and the canonical key of its complement, are a few shifts and comparisons, with no table lookups;
+* the held level's keys are probed through a filter (one byte per slot, about four slots per key) before the
+  binary search, since most probes miss.
+
+Measured on German e5 -> e5's endgame table (CPython 3.11, 20-peg questions, the same classes): about 5 us a
+class against 12 us for the plain loop over the board's lines that it replaces.
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left
+from collections.abc import Callable
+
+from ..core.codec.compiled import Codec, least_tree
+
+SLOTS_PER_KEY = 4
+"""Filter slots (bytes) per key of the held level: about 1 probe in 5 that misses still does the binary search."""
+
+
+class Overrun(Exception):
+    """The question is beyond the table: too many pegs, or the search passed its node limit."""
+
+
+def _source(codec: Codec, complement: bool) -> str:
+    """Source of ``make(memo, keys, low, box, ...)``, whose ``search(pos, x, pegs)`` answers (see :class:`Subtree`)."""
+    board, n, m = codec.board, codec.holes, codec.everything
+    last = len(codec.group) - 1
+    lanes = [f"(y >> {n * g}) & {m}" if 0 < g < last else (f"y >> {n * g}" if g else f"y & {m}")
+             for g in range(last + 1)]
+    # the canonical key of the complement is the least complemented lane (the greatest lane's complement)
+    key = least_tree([f"{m} ^ {lane}" for lane in lanes]) if complement else least_tree(lanes)
+    lines = ["def make(memo, keys, low, box):", "    get = memo.get", "    nk = len(keys)", "    slots = len(T)",
+             "    def search(pos, x, pegs):", f"        c = {codec.least_source('x')}", "        hit = get(c)",
+             "        if hit is not None:", "            return hit", "        if box[0] >= box[1]:",
+             "            raise Overrun(f'more than {box[2]:,} positions to search')", "        box[0] += 1",
+             f"        e = {board.mask} ^ pos", "        if pegs - 1 <= low:"]
+    for held in (True, False):
+        if not held:
+            lines.append("        else:")
+        for i, d in enumerate(board.directions):
+            lines += [f"            m = {codec.jump_mask_source(d)}", "            while m:",
+                      "                b = m & -m", "                m ^= b"]
+            if held:
+                lines += [f"                y = x ^ J{i}[b.bit_length()]", f"                k = {key}",
+                          "                if T[k % slots] and (j := bisect_left(keys, k)) < nk and keys[j] == k:"]
+            else:
+                lines += ["                i = b.bit_length()",
+                          f"                if search(pos ^ F{i}[i], x ^ J{i}[i], pegs - 1):"]
+            lines += ["                    memo[c] = True", "                    return True"]
+    lines += ["        memo[c] = False", "        return False", "    return search"]
+    return "\n".join(lines) + "\n"
+
+
+def _flips(codec: Codec) -> dict[str, list[int]]:
+    """Per direction ``i``: ``J<i>`` (the packed images a jump flips) and ``F<i>`` (the layout bits it flips), each
+    indexed by the jump's source bit + 1."""
+    out: dict[str, list[int]] = {}
+    size = max(codec.board.bits) + 2
+    for i, d in enumerate(codec.board.directions):
+        out[f"J{i}"] = codec.packed_jumps(d)
+        flips = [0] * size
+        for bit in codec.board.bits:
+            if d.src >> bit & 1:
+                flips[bit + 1] = 1 << bit | 1 << bit + d.shift | 1 << bit + 2 * d.shift
+        out[f"F{i}"] = flips
+    return out
+
+
+class Subtree:
+    """The compiled search of one partial set: ``search(pos, pegs)`` says whether ``pos`` reaches a position of
+    the held level ``low`` (its canonical key, or its complement's when ``complement``, among ``keys``).
+
+    ``memo`` (canonical key -> verdict) is the caller's and is filled in place; :attr:`searched` counts the
+    classes searched, and a search that would pass :attr:`stop` raises :class:`Overrun`."""
+
+    def __init__(self, codec: Codec, keys: array, low: int, memo: dict[int, bool], *, complement: bool) -> None:
+        slots = SLOTS_PER_KEY * len(keys) + 1
+        filt = bytearray(slots)
+        for k in keys:
+            filt[k % slots] = 1
+        make = codec.compile_source(_source(codec, complement), "make", T=filt, Overrun=Overrun,
+                                    bisect_left=bisect_left, **_flips(codec))
+        self._box = [0, 1 << 62, 0]  # classes searched, where to stop, the limit (for the message)
+        self._run: Callable[[int, int, int], bool] = make(memo, keys, low, self._box)
+        self._packed = codec.packed
+        self.nbytes = slots
+
+    @property
+    def searched(self) -> int:
+        return self._box[0]
+
+    def limit(self, stop: int, limit: int) -> None:
+        """Raise :class:`Overrun` once :attr:`searched` reaches ``stop`` (``limit``: the question's size, named)."""
+        self._box[1], self._box[2] = stop, limit
+
+    def search(self, pos: int, pegs: int) -> bool:
+        return self._run(pos, self._packed(pos), pegs)
