@@ -93,8 +93,32 @@ def _french_line_at(pegs: int) -> tuple[Problem, int]:
     return problem, pos
 
 
+def test_a_question_searched_in_chunks_gives_the_verdicts_of_one_search(monkeypatch):
+    problem, pos = _french_line_at(21)
+    table = _table(problem, endgame.MAX_CLASSES)
+    afters = [apply_jump(pos, j) for j in legal_jumps(problem.board, pos)]
+    assert all(table.covers(a) for a in afters)
+    monkeypatch.setattr(endgame, "CHUNK", 2_000)
+    yields = 0
+    gen = table.settle_steps(afters, Budget(60), 1 << 40)
+    try:
+        while True:
+            next(gen)
+            yields += 1
+    except StopIteration as stop:
+        assert stop.value is True
+    chunked = [table.can_win(a) for a in afters]
+    assert yields > 3 and table.limit == endgame.SEARCH_NODES
+    table.memo.clear()
+    table.limit = 1 << 40
+    table.question()
+    assert [table.can_win(a) for a in afters] == chunked and any(chunked)
+    table.memo.clear()
+    assert drive(table.settle_steps(afters, Budget(60), 1_000)) is False  # its node allowance ends first
+
+
 def test_never_lose_on_a_french_game_answers_from_the_table():
-    problem, pos = _french_line_at(19)  # the table (its ceiling 18) answers every jump from there
+    problem, pos = _french_line_at(19)  # the table (its ceiling 20) answers every jump from there
     board = problem.board
     answer = drive(never_lose_steps(Problem(board, pos, problem.goal), budget=Budget(10, clock=CPU_CLOCK)))
     assert answer.answered and answer.answered.startswith("the endgame table of this goal")

@@ -34,7 +34,7 @@ from ..core.problem import Problem, Result
 from ..exact.count import memo_steps
 from ..exact.endgame import endgame_steps, when_to_build
 from .hint import DEFAULT_HINT_SECONDS, Hint, _classes, file_class, order_as
-from .neverlose_exact import never_lose_endgame
+from .neverlose_exact import never_lose_endgame_steps
 from .neverlose_result import NeverLose
 from .proven import decide_steps
 from .sharedjumps import shared_for
@@ -104,7 +104,7 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
     build = when_to_build(problem)  # the goal's endgame table: exact on positions with few pegs
     if build == "first":
         yield from endgame_steps(board, goal, start, budget)
-    known = never_lose_endgame(board, goal, start) if build else None
+    known = (yield from never_lose_endgame_steps(board, goal, start, budget)) if build else None
     if known is not None:
         return known
     jumps = legal_jumps(board, start)

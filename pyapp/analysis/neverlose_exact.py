@@ -18,9 +18,10 @@ symmetry, asked there, and the jumps of the answer mapped back.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 
 from ..core.board import Board
+from ..core.budget import Budget, Progress
 from ..core.goal import Goal
 from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem
@@ -81,6 +82,26 @@ def file_jumps(win: Winnable, position: int, jumps: Sequence[Jump], proof: str =
             hint.bad.append(jump)
             hint.reasons[jump] = f"{proof}: the goal cannot be reached after it ({win.why_not(after)})"
     return hint
+
+
+TABLE_SHARE = 0.6
+"""The part of a never-lose check's time left that the endgame table's search may take before the check falls
+back to the solver's search (what the table searched stays in its memo for the next question)."""
+
+
+def never_lose_endgame_steps(board: Board, goal: Goal, position: int, budget: Budget
+                             ) -> Generator[Progress, None, NeverLose | None]:
+    """:func:`never_lose_endgame`, the table's search first run in chunks on :data:`TABLE_SHARE` of ``budget``'s
+    time left (yielding progress, stopped by cancel) and on at most the table's limit of classes per jump."""
+    table = endgame_for(board, goal, position)
+    if table is None or position.bit_count() > table.ceiling + 1:
+        return None
+    afters = [apply_jump(position, jump) for jump in legal_jumps(board, position)]
+    left = budget.remaining_seconds()
+    part = budget.share(1, seconds=None if left is None else max(left * TABLE_SHARE, 0.1))
+    if not (yield from table.settle_steps(afters, part, table.limit * max(1, len(afters)))):
+        return None
+    return never_lose_endgame(board, goal, position)
 
 
 def never_lose_endgame(board: Board, goal: Goal, position: int) -> NeverLose | None:

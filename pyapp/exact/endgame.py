@@ -40,10 +40,14 @@ from .winnable import line_from
 MAX_CLASSES = 800_000
 """The sweep stops before a level predicted (the last level times its growth) to hold more classes than this:
 about 2 CPU s in CPython at most on the classic boards, 6 MB of keys."""
-SEARCH_LEVELS = 8
-"""How many pegs above the table's last level a position may have for the table to answer it by search."""
-SEARCH_NODES = 200_000
-"""Classes one question may search before it gives up (about 1.5 CPU s in CPython)."""
+SEARCH_LEVELS = 10
+"""How many pegs above the table's last level a position may have for the table to answer it by search (the
+search grows about 3.5-fold a level: German e5 -> e5, 11 pegs held, a 20-peg question about 200,000 classes, a
+21-peg one 700,000)."""
+SEARCH_NODES = 450_000
+"""Classes one question may search (about 2.3 CPU s in CPython, 5 us a class: :mod:`.subtree`)."""
+CHUNK = 20_000
+"""Classes :meth:`Endgame.settle_steps` searches between two yields (about 0.1 s in CPython, 0.25 s in Pyodide)."""
 FIRST_PEGS = 20
 """At or below this many pegs never-lose and Hint build the table (once per board and goal) before they search: it
 answers such a position or the positions after its jumps (its ceiling is 16-19 pegs on the classic boards)."""
@@ -76,8 +80,40 @@ class Endgame(PartialWinnable):
         return pos.bit_count() <= self.ceiling
 
     def question(self) -> None:
-        """Start a question: the next :attr:`limit` searched classes are its own."""
+        """Start a question: the next :attr:`limit` searched classes are its own.  A full memo is emptied here,
+        between questions, never during one (:meth:`settle_steps` resumes a question on the verdicts it kept)."""
+        if len(self.memo) >= MEMO_ENTRIES:
+            self.memo.clear()
         self._stop = self.searched + self.limit
+
+    def settle_steps(self, positions: list[int], budget: Budget, nodes: int) -> Generator[Progress, None, bool]:
+        """Search until the table knows the verdict of each of ``positions`` (each then answered from the memo),
+        :data:`CHUNK` classes at a time, yielding between chunks (progress, and cancel within about 0.1 s);
+        False when ``budget`` or ``nodes`` classes run out first.  A search stopped at a chunk's end resumes at
+        the next: the subtrees it finished keep their verdicts, so only the path it was on is searched again."""
+        spent, limit = 0, self.limit
+        try:
+            for pos in positions:
+                if not self.covers(pos):
+                    return False
+                while True:
+                    self.limit = min(CHUNK, nodes - spent)
+                    self.question()
+                    before = self.searched
+                    try:
+                        self.can_win(pos)
+                        break
+                    except Overrun:
+                        pass
+                    finally:
+                        spent += self.searched - before
+                        budget.spend(self.searched - before)
+                    if spent >= nodes or budget.over():
+                        return False
+                    yield budget.progress()
+        finally:
+            self.limit = limit
+        return True
 
     def can_win(self, pos: int) -> bool:
         """Whether ``pos`` can reach the goal; :class:`Overrun` when the table cannot say within the question."""
@@ -86,8 +122,6 @@ class Endgame(PartialWinnable):
             return self._below(pos, pegs)
         if pegs > self.ceiling:
             raise Overrun(f"{pegs} pegs: the endgame table answers up to {self.ceiling}")
-        if len(self.memo) >= MEMO_ENTRIES:
-            self.memo.clear()
         return self._search(pos, pegs)
 
     def _search(self, pos: int, pegs: int) -> bool:

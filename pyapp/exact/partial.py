@@ -32,8 +32,8 @@ from ..core.problem import Problem
 from .subtree import Subtree
 from .winnable import Winnable, member
 
-MEMO_ENTRIES = 1 << 18
-"""Verdicts of searched classes kept between questions (about 20 MB): a cache of exact answers, cleared when
+MEMO_ENTRIES = 1 << 20
+"""Verdicts of searched classes kept between questions (about 80 MB): a cache of exact answers, cleared when
 full, so a long session never grows it further; a cleared verdict is searched again."""
 
 
@@ -101,6 +101,9 @@ class PartialWinnable(Winnable):
         if len(self.memo) >= MEMO_ENTRIES:
             self.memo.clear()
         return self._search(pos, pegs)
+
+    def known(self, pos: int) -> bool:
+        return self.memo.get(self.codec.canon(pos)) is True
 
     def _below(self, pos: int, pegs: int) -> bool:
         """The verdict of ``pos`` (``pegs`` pegs, at most :attr:`low`): a lookup of it, or of its complement."""

@@ -73,6 +73,11 @@ class Winnable:
         """True when every level of the set is held (:class:`~.partial.PartialWinnable` holds some)."""
         return True
 
+    def known(self, pos: int) -> bool:
+        """True when ``pos`` is known to win without a search (a partial set's search found it); False says
+        nothing (a whole set answers every position by lookup: :meth:`can_win`)."""
+        return False
+
     def counts(self) -> dict[int, int]:
         """Winnable positions per peg count (up to the problem's symmetries)."""
         return {pegs: len(keys) for pegs, keys in sorted(self.levels.items(), reverse=True)}
@@ -94,18 +99,18 @@ class Winnable:
 
 
 def line_from(win: Winnable, pos: int) -> list[Jump]:
-    """Jumps from the winnable position ``pos`` to the goal, each step staying in the set."""
+    """Jumps from the winnable position ``pos`` to the goal, each step staying in the set: a jump to a position
+    already known to win (:meth:`Winnable.known`) first, so a partial set follows the line its search found."""
     board, line = win.problem.board, []
     goal = win.problem.goal
     while not goal.reached(pos):
-        for jump in legal_jumps(board, pos):
-            after = apply_jump(pos, jump)
-            if win.can_win(after):
-                line.append(jump)
-                pos = after
-                break
-        else:  # pragma: no cover - a winnable position always has a winnable child
+        steps = [(jump, apply_jump(pos, jump)) for jump in legal_jumps(board, pos)]
+        found = next((s for s in steps if win.known(s[1])), None) or next((s for s in steps if win.can_win(s[1])),
+                                                                           None)
+        if found is None:  # pragma: no cover - a winnable position always has a winnable child
             raise AssertionError("a winnable position with no winnable child")
+        line.append(found[0])
+        pos = found[1]
     return line
 
 

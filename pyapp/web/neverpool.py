@@ -46,7 +46,7 @@ from typing import Any
 from ..analysis.hint import _classes, file_class, order_as
 from ..analysis.neverlose import NeverLose, conclude
 from ..analysis.neverlose import shares as runs_shared
-from ..analysis.neverlose_exact import never_lose_endgame, never_lose_exact
+from ..analysis.neverlose_exact import never_lose_endgame_steps, never_lose_exact
 from ..analysis.proven import Proven, decide_steps, table_for
 from ..analysis.sharedjumps import METHOD, applies, shared_for
 from ..core import fields
@@ -100,8 +100,9 @@ def plan_steps(problem: Problem, max_seconds: float | None,
     table = table_for(problem)
     exact = never_lose_exact(board, goal, history) if history else None
     if exact is None and when_to_build(problem) == "first":
-        yield from endgame_steps(board, goal, problem.start, Budget(max_seconds))
-        exact = never_lose_endgame(board, goal, problem.start)  # the one-worker path answers it the same way
+        budget = Budget(max_seconds)
+        yield from endgame_steps(board, goal, problem.start, budget)
+        exact = yield from never_lose_endgame_steps(board, goal, problem.start, budget)  # as the one-worker path
     shares = [] if exact is not None or not jumps or not goal.definite or problem.start in table.lost else \
         [name for name, pos in asked.items() if not _known(table, pos)]
     if len(shares) < 2:
