@@ -49,8 +49,15 @@ from pyapp.core.budget import Budget, drive
 from pyapp.exact.endgame import endgame_steps
 d = default_problem("diamond41")
 eg = drive(endgame_steps(d.board, d.goal, d.start, Budget(120)))
+from pyapp.core.moves import apply_jump, legal_jumps
+at = d.start
+while at.bit_count() > eg.ceiling + 1:
+    at = apply_jump(at, legal_jumps(d.board, at)[-1])
+eg.limit = 1 << 40
+eg.question()
 print("RESULT " + json.dumps({
     "endgame": [eg.low, eg.ceiling, len(eg), sum(sum(keys) % 1000003 for keys in eg.levels.values())],
+    "endgame_search": [[eg.can_win(apply_jump(at, j)) for j in legal_jumps(d.board, at)], eg.searched],
     "platform": sys.platform, "version": sys.version.split()[0],
     "english": {"status": r.status, "reason": r.reason, "moves": moves, "jumps": len(r.jumps),
                 "replay_valid": check.valid, "replay_final": check.final, "goal_reached": p.goal.reached(check.final),
@@ -128,8 +135,10 @@ def test_quick_bench_row_in_pyodide(pyodide_answers):
 
 
 def test_the_endgame_table_is_the_same_in_pyodide(pyodide_answers):
-    """The goal's endgame table (pyapp.exact.endgame) swept in the page's runtime holds the same classes as here."""
+    """The goal's endgame table (pyapp.exact.endgame) swept in the page's runtime holds the same classes as here, and
+    its compiled search (pyapp.exact.subtree) gives the same verdicts after searching the same classes."""
     from pyapp.core.budget import Budget, drive
+    from pyapp.core.moves import apply_jump, legal_jumps
     from pyapp.core.problem import default_problem
     from pyapp.exact import endgame
 
@@ -138,5 +147,12 @@ def test_the_endgame_table_is_the_same_in_pyodide(pyodide_answers):
     eg = drive(endgame.endgame_steps(d.board, d.goal, d.start, Budget(120)))
     assert eg is not None
     here = [eg.low, eg.ceiling, len(eg), sum(sum(keys) % 1000003 for keys in eg.levels.values())]
+    at = d.start
+    while at.bit_count() > eg.ceiling + 1:  # the same walk as in Pyodide: the last legal jump each time
+        at = apply_jump(at, legal_jumps(d.board, at)[-1])
+    eg.limit = 1 << 40
+    eg.question()
+    searched = [[eg.can_win(apply_jump(at, j)) for j in legal_jumps(d.board, at)], eg.searched]
     endgame.clear()
     assert pyodide_answers["endgame"] == here and here[2] > 100_000
+    assert pyodide_answers["endgame_search"] == searched and searched[1] > 1_000, searched
