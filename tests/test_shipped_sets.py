@@ -1,6 +1,7 @@
 """Every shipped winnable set (pyapp.web.sets.SHIPPED) against the solver: on positions of seeded random
 games of each shipped game, the set's "can still win" agrees with ``solve`` wherever the solver decides,
-both verdicts are met, and the files the build ships decode (the committed artefacts included).
+both verdicts are met, and the files the build ships decode (the committed artefacts included); the goals'
+endgame tables the site ships agree with it on the positions they cover.
 
 The sets come from the build's cache (:func:`pyapp.exact.store.sets_cache`, filled by ``python3 build.py``)
 or, for the games committed in ``sets/``, from there; a game computed by the build and not yet cached is computed here
@@ -18,8 +19,10 @@ import pytest
 from pyapp.core.budget import Budget
 from pyapp.core.moves import apply_jump, legal_jumps
 from pyapp.core.problem import Problem
+from pyapp.exact.endgame import Endgame, Overrun
 from pyapp.exact.store import decode
 from pyapp.search.solver import solve
+from pyapp.web.setfiles import checked as checked_files
 from pyapp.web.setfiles import game_files
 from pyapp.web.sets import SHIPPED, Game
 
@@ -40,7 +43,7 @@ def _random_game(problem: Problem, rng: random.Random) -> list[int]:
     return seen
 
 
-@pytest.mark.parametrize("game", SHIPPED, ids=lambda g: g.stem)
+@pytest.mark.parametrize("game", [g for g in SHIPPED if not g.endgame], ids=lambda g: g.stem)
 def test_a_shipped_set_agrees_with_the_solver_on_random_games(game: Game):
     files = game_files(game, build.SETS_CACHE, build.SETS_ARTEFACTS)
     assert files is not None, f"no set file for {game.stem} (make it with scripts/make_sets.py)"
@@ -57,4 +60,35 @@ def test_a_shipped_set_agrees_with_the_solver_on_random_games(game: Game):
             assert win.can_win(pos) == (status == "solved"), (game.stem, problem.board.pegs(pos), status)
             checked[status == "solved"] += 1
     # a winnable position is met on every game's first moves; a lost one soon after on random play
+    assert checked[True] and checked[False], checked
+
+
+@pytest.mark.parametrize("game", [g for g in SHIPPED if g.endgame], ids=lambda g: g.stem)
+def test_a_shipped_endgame_table_agrees_with_the_solver(game: Game):
+    """The goal's endgame table the site ships (pyapp.exact.endgame_files), against the solver: on a solver line's
+    positions it covers (winnable) and on random games' (mostly lost), every verdict it gives."""
+    files = game_files(game, build.SETS_CACHE, build.SETS_ARTEFACTS)
+    assert files is not None, f"no endgame table file for {game.stem}"
+    problem = game.problem()
+    table = checked_files(game, {"winnable": files["winnable"][1]})
+    assert isinstance(table, Endgame) and table.shipped and table.ceiling >= 20
+    rng = random.Random(zlib.crc32(game.stem.encode()))
+    line, pos = [], problem.start
+    for jump in solve(problem, budget=Budget(60)).jumps:
+        pos = apply_jump(pos, jump)
+        line.append(pos)
+    asked = [p for p in line if p.bit_count() in (table.ceiling, table.low + 1)]
+    for _ in range(3):
+        asked += rng.sample([p for p in _random_game(problem, rng) if p.bit_count() <= table.ceiling], 2)
+    checked = {True: 0, False: 0}
+    for pos in asked:
+        status = solve(Problem(problem.board, pos, problem.goal), budget=Budget(SOLVE_SECONDS)).status
+        table.question()
+        try:
+            verdict = table.can_win(pos)
+        except Overrun:
+            continue
+        if status != "unknown":
+            assert verdict == (status == "solved"), (game.stem, problem.board.pegs(pos), status)
+            checked[verdict] += 1
     assert checked[True] and checked[False], checked

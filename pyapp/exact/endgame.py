@@ -22,6 +22,7 @@ caller searches as before.  Every answer it gives is exact and holds for any pos
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
@@ -32,7 +33,7 @@ from ..core.goal import Goal
 from ..core.moves import Jump
 from ..core.problem import Problem
 from .partial import MEMO_ENTRIES, PartialWinnable
-from .setup import sides
+from .setup import Sides, sides
 from .subtree import Overrun
 from .sweep import Level, MemoryCeiling, sweep
 from .winnable import line_from
@@ -70,6 +71,10 @@ class Endgame(PartialWinnable):
     """The most pegs of a position the table answers."""
     limit: int = SEARCH_NODES
     """Classes a question may search (:meth:`question`)."""
+    ends: list[int] = field(default_factory=list)
+    """The goal's positions the table's positions may end in (the class of ends it was swept for)."""
+    shipped: bool = False
+    """True for a table loaded from the site's file (:mod:`.endgame_files`), False for one swept here."""
     _stop: int = field(default=0, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -153,8 +158,9 @@ class Endgame(PartialWinnable):
         here, after = self.via(pos.bit_count()), self.via(pos.bit_count() - 1)
         parts = f"this position and its jumps {how[here]}" if here == after else \
             f"this position {how[here]}, its jumps {how[after]}"
-        return (f"the endgame table of this goal ({self.held}, {len(self):,} classes swept back from the goal "
-                f"when first needed): {parts}")
+        made = "shipped with the site" if self.shipped else "when first needed"
+        return (f"the endgame table of this goal ({self.held}, {len(self):,} classes swept back from the goal, "
+                f"{made}): {parts}")
 
     def why_not(self, pos: int) -> str:
         if pos.bit_count() <= self.low:
@@ -164,6 +170,8 @@ class Endgame(PartialWinnable):
 
 
 _CACHE: dict[tuple, Endgame] = {}
+_SHIPPED: dict[tuple, Endgame] = {}
+"""Tables loaded from the site's files (:mod:`.endgame_files`): kept for the whole session, never evicted."""
 
 
 def when_to_build(problem: Problem) -> str | None:
@@ -184,7 +192,8 @@ def endgame_for(board: Board, goal: Goal, pos: int) -> Endgame | None:
     """The table already built for ``goal`` and the class of ``pos``, or None."""
     if not goal.definite:
         return None
-    return _CACHE.get(_key(board, goal, goal.pagoda_targets(board, pos)))
+    key = _key(board, goal, goal.pagoda_targets(board, pos))
+    return _SHIPPED.get(key) or _CACHE.get(key)
 
 
 def endgame_steps(board: Board, goal: Goal, pos: int, budget: Budget, max_classes: int = MAX_CLASSES
@@ -196,8 +205,8 @@ def endgame_steps(board: Board, goal: Goal, pos: int, budget: Budget, max_classe
         return None
     ends = goal.pagoda_targets(board, pos)
     key = _key(board, goal, ends)
-    if key in _CACHE or not ends:
-        return _CACHE.get(key)
+    if key in _SHIPPED or key in _CACHE or not ends:
+        return _SHIPPED.get(key) or _CACHE.get(key)
     back = sides(Problem(board, pos, goal))  # the complement game's sources and codec, as the exact sweeps have them
     cd = back.back_codec
     levels: dict = {}
@@ -217,14 +226,28 @@ def endgame_steps(board: Board, goal: Goal, pos: int, budget: Budget, max_classe
                 return None
     except MemoryCeiling:
         return None
-    low = len(board) - min(levels)
-    table = Endgame(back.problem, cd, levels, floor=len(board) - low, ceiling=low + SEARCH_LEVELS)
+    table = made(back, levels, ends)
     if len(_CACHE) >= CACHE_ENTRIES:
         del _CACHE[next(iter(_CACHE))]
     _CACHE[key] = table
     return table
 
 
+def made(back: Sides, levels: dict[int, array], ends: list[int], *, shipped: bool = False) -> Endgame:
+    """The table of the complement game's ``levels`` (complement pegs -> sorted canonical keys under
+    ``back.back_codec``), for the goal of ``back.problem`` and the class of ``ends``."""
+    low = len(back.problem.board) - min(levels)
+    return Endgame(back.problem, back.back_codec, levels, floor=len(back.problem.board) - low,
+                   ceiling=low + SEARCH_LEVELS, ends=list(ends), shipped=shipped)
+
+
+def install(table: Endgame) -> None:
+    """Keep a table loaded from a file for the rest of the session (:func:`endgame_for` finds it first)."""
+    problem = table.problem
+    _SHIPPED[_key(problem.board, problem.goal, table.ends)] = table
+
+
 def clear() -> None:
-    """Forget every table (tests; a benchmark's cold run)."""
+    """Forget every table, loaded ones too (tests; a benchmark's cold run)."""
     _CACHE.clear()
+    _SHIPPED.clear()

@@ -99,10 +99,12 @@ def plan_steps(problem: Problem, max_seconds: float | None,
     jumps, _, asked = questions(problem)
     table = table_for(problem)
     exact = never_lose_exact(board, goal, history) if history else None
-    if exact is None and when_to_build(problem) == "first":
+    build = when_to_build(problem)
+    if exact is None and build:  # the goal's endgame table (loaded from the site, or swept here): as one worker
         budget = Budget(max_seconds)
-        yield from endgame_steps(board, goal, problem.start, budget)
-        exact = yield from never_lose_endgame_steps(board, goal, problem.start, budget)  # as the one-worker path
+        if build == "first":
+            yield from endgame_steps(board, goal, problem.start, budget)
+        exact = yield from never_lose_endgame_steps(board, goal, problem.start, budget)
     shares = [] if exact is not None or not jumps or not goal.definite or problem.start in table.lost else \
         [name for name, pos in asked.items() if not _known(table, pos)]
     if len(shares) < 2:

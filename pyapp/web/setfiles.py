@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..core.budget import drive
 from ..core.errors import PegError
+from ..exact.endgame_files import decode_table, encode_table, sweep_table
 from ..exact.partial import PartialWinnable, partial
 from ..exact.store import StoreError, decode, decode_ways, encode, encode_ways
 from ..exact.ways import ways_steps
@@ -39,7 +40,10 @@ def _write(path: Path, data: bytes) -> None:
 
 def checked(game: Game, data: dict[str, bytes]) -> Winnable:
     """The set of ``game`` from its files (``kind`` -> bytes), checked: :class:`StoreError` when one is refused
-    or the set holds other levels than the game ships (``Game.floor``, ``Game.upto``)."""
+    or the set holds other levels than the game ships (``Game.floor``, ``Game.upto``; for an endgame table, the
+    levels :data:`pyapp.exact.endgame_files.SHIPPED_CLASSES` gives, read from the file's own size rule)."""
+    if game.endgame:
+        return decode_table(data["winnable"], game.problem())
     win = decode(data["winnable"], game.problem())
     held = (win.floor, win.upto or None) if isinstance(win, PartialWinnable) else (None, None)
     if held != (game.floor, game.upto):  # a file of an earlier choice of levels: made again
@@ -92,6 +96,10 @@ def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:
             print(f"not shipping the set of {game.stem}: {committed.name} is missing or refused ({err}); make it with "
                   f"`python scripts/make_sets.py {game.stem}`", file=sys.stderr)
             return None
+    elif game.endgame:
+        print(f"sweeping the endgame table of {game.stem} (once per key version)", file=sys.stderr)
+        win = sweep_table(game.problem())
+        data = {"winnable": encode_table(win)}
     else:
         print(f"computing the winnable set of {game.stem} and the solutions left from each of its positions "
               "(once per key version)", file=sys.stderr)

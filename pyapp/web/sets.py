@@ -40,6 +40,8 @@ from ..core.errors import PegError
 from ..core.goal import Goal
 from ..core.position import parse_position
 from ..core.problem import Problem, make_problem
+from ..exact.endgame import install
+from ..exact.endgame_files import decode_table
 from ..exact.store import decode, decode_ways, identity, key_version, read_header
 from ..exact.winnable import cached, is_loaded, register
 
@@ -60,6 +62,9 @@ class Game:
     upto: int | None = None
     """With :attr:`floor`, for a game whose set is not closed under complement: the file holds the levels with
     at most this many pegs too, and the levels between are answered by a search down to them."""
+    endgame: bool = False
+    """True when the file is the goal's endgame table (:mod:`pyapp.exact.endgame_files`), not a winnable set: it
+    answers every game toward that goal from the start's class of ends, and every posed position of that class."""
 
     def problem(self) -> Problem:
         return make_problem(get_board(self.board), start=self.start, goal=self.goal)
@@ -73,6 +78,10 @@ class Game:
     @property
     def stem(self) -> str:
         return f"{self.board}-{self.start}-{self.goal}"
+
+    @property
+    def kind(self) -> str:
+        return "endgame" if self.endgame else "winnable"
 
 
 FLOORS = {"c1": 19, "c2": 19, "c3": 19, "d3": 18}
@@ -92,20 +101,27 @@ CPython CPU ms (max 62).  From 17/10 the keys drop to 20 MB but the p95 nearly t
 (113 and 135 MB peak).  16/10 keeps the keys below every shipped English partial set's (36 to 68 MB) and the
 answers within tens of milliseconds."""
 
+ENDGAMES = (("french", "d2", "d6"), ("german", "e5", "e5"), ("asymmetric", "d5", "d5"), ("diamond41", "d2", "any"))
+"""The games whose goal's endgame table ships (:mod:`pyapp.exact.endgame_files`; French 4.4 MB, German 7.5 MB,
+asymmetric 3.7 MB, Diamond 41 4.6 MB): the classic boards whose never-lose checks the page's own table
+(:mod:`pyapp.exact.endgame`) leaves slow at 21-24 pegs.  Triangle 8, whose checks its own table keeps under a
+second, does without."""
+
 SHIPPED: tuple[Game, ...] = (
     Game("english", "d4", "d4"), Game("triangle5", "1", "any"), Game("triangle6", "4", "any"),
     Game("english", "d1", "d1", artefact=True), Game("english", "d1", "d4", artefact=True),
     Game("english", "d2", "d2", artefact=True),
     *(Game("english", hole, hole, artefact=True, floor=floor) for hole, floor in FLOORS.items()),
     Game("triangle7", "4", "any", artefact=True, floor=TRIANGLE7[0], upto=TRIANGLE7[1]),
+    *(Game(board, start, goal, endgame=True) for board, start, goal in ENDGAMES),
 )
-"""The games whose winnable sets ship (sizes in ``index.json``)."""
+"""The games whose winnable sets or endgame tables ship (sizes in ``index.json``)."""
 
 
 def game_of(board_id: str) -> Game:
     """The shipped default game of a board (:class:`PegError` when it has none)."""
     for game in SHIPPED:
-        if game.board == board_id and game.default:
+        if game.board == board_id and game.default and not game.endgame:
             return game
     raise PegError(f"no shipped winnable set for the default game of {board_id!r}")
 
@@ -113,7 +129,8 @@ def game_of(board_id: str) -> Game:
 def file_name(game: Game, kind: str = "winnable") -> str:
     """The file of a shipped game (``kind``: ``winnable`` the set, ``ways`` the solutions left per position),
     as written into ``dist/sets/``: named by the game and the key version of its set."""
-    return f"{game.stem}-{key_version(game.problem())}{'.ways' if kind == 'ways' else ''}.bin"
+    suffix = ".ways" if kind == "ways" else ".endgame" if game.endgame else ""
+    return f"{game.stem}-{key_version(game.problem())}{suffix}.bin"
 
 
 def images(game: Game) -> list[list[str]]:
@@ -139,10 +156,11 @@ def index_entry(game: Game, data: bytes, ways: bytes | None) -> dict:
     header, _ = read_header(data)
     catalogue = get_entry(game.board)
     entry = {"board": game.board, "start": game.start, "goal": game.goal, "default": game.default,
-             "board_start": catalogue.start, "board_goal": catalogue.goal, "images": images(game),
+             "kind": game.kind, "board_start": catalogue.start, "board_goal": catalogue.goal,
+             "images": [] if game.endgame else images(game),
              "file": file_name(game), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
              "keys": sum(n for _, n in header["levels"]), "version": header["keys"]}
-    for field in ("from", "upto"):
+    for field in ("from", "upto", "low"):
         if field in header:
             entry[field] = header[field]
     if ways is not None:
@@ -160,7 +178,8 @@ def problem_of(header: dict) -> Problem:
     start = parse_position(board, str(header.get("start", "")))
     for game in games:
         problem = game.problem()
-        if start == problem.start and header.get("goal") == problem.goal.text(board):
+        if start == problem.start and header.get("goal") == problem.goal.text(board) and \
+                game.endgame == (header.get("kind") == "endgame"):
             return problem
     raise PegError(f"winnable set file: not a shipped game of {board_id}")
 
@@ -177,6 +196,9 @@ def load(data: Any) -> dict:
         if win is None or not is_loaded(problem):
             raise PegError("winnable set file: solution counts arrived before their winnable set")
         win.ways = decode_ways(raw, win)
+    elif header.get("kind") == "endgame":  # the goal's endgame table: kept for every game toward that goal
+        win = decode_table(raw, problem)
+        install(win)
     else:
         win = decode(raw, problem)
         register(win)

@@ -31,6 +31,7 @@ export function createSets(root, load) {
   // the game itself or one of its symmetric images (the set answers those too: pyapp.analysis.neverlose_exact);
   // a start or goal left out is the board's default one
   const matches = (e, args) => {
+    if (e.kind === "endgame") return false; // matched by endgameOf
     if (e.board !== args.board || args.position) return false;
     const start = args.start ?? e.board_start;
     const goal = args.goal ?? e.board_goal;
@@ -80,12 +81,19 @@ export function createSets(root, load) {
     return set.ok && entry.ways ? { set, ways: await fetchAndLoad(entry.ways, entry.ways_sha256) } : { set };
   }
 
+  // the goal's endgame table (pyapp.exact.endgame_files): any start or posed position toward that goal, which
+  // Python checks against the class of ends the table was swept for
+  const endgameOf = (e, args) => e.kind === "endgame" && e.board === args.board && (args.goal ?? e.board_goal) === e.goal;
+
   /** Make sure the set of the request's game is loaded (or refused) before the request runs; a bench
-   *  run gets the English one, which its never-lose row decodes and answers from. */
+   *  run gets the English one, which its never-lose row decodes and answers from.  The goal's endgame table,
+   *  bigger and only needed once the game is down to about 24 pegs, is fetched beside the request, not before it. */
   async function ensure(fn, args) {
     const bench = fn === "bench";
     if (!bench && (!USES.has(fn) || !args || typeof args.board !== "string")) return;
     index ??= await readIndex();
+    const table = bench ? null : index.find((e) => endgameOf(e, args));
+    if (table && !done.has(table.file)) done.set(table.file, loadGame(table));
     const entry = index.find((e) => (bench ? e.board === "english" && e.default : matches(e, args)));
     if (!entry) return;
     if (!done.has(entry.file)) done.set(entry.file, loadGame(entry)); // two requests share one download

@@ -5,7 +5,7 @@ gets a verdict (data-verdict) for every position, and a jump the engine proves l
 The game follows the solver's line for the default game (d2 -> d6): opened by a link 15 jumps in, then
 five jumps played with never-lose on; at the position reached, a jump the command line's hint proves
 losing (computed here in CPython) must be marked, and the note names the goal's endgame table, which answers
-there (16 pegs)."""
+there (16 pegs): the one the site ships, fetched beside the game's first check."""
 
 from __future__ import annotations
 
@@ -57,8 +57,10 @@ def test_a_french_game_gets_a_verdict_for_every_position_and_the_losing_jump_mar
     app.wait_for_selector(f"[data-hole='{losing[1]}'].loses-to", timeout=180_000)
     note = app.text_content("#neverlose-note") or ""
     assert f"{losing[0]}-{losing[1]} (" in note, note  # listed with what proved it
-    # at 16 pegs the goal's endgame table answers (pyapp.exact.endgame): exact, and the note says so
+    # at 16 pegs the goal's endgame table answers (pyapp.exact.endgame): exact, and the note says so; it is the
+    # table the site ships (pyapp.exact.endgame_files), fetched beside the first check of this game
     assert "Answered from the endgame table of this goal" in note and "(endgame table)" in note, note
+    assert "shipped with the site" in note, note
     ARTIFACTS.mkdir(exist_ok=True)
     screenshot_both(app, "body", "never-lose-french")
     app.set_viewport_size({"width": 1280, "height": 900})

@@ -1,0 +1,99 @@
+"""Endgame tables as shipped files (pyapp.exact.endgame_files): a table read back from its file holds the same
+levels and answers as the one swept; a damaged, truncated or foreign file is refused with the reason, never used;
+the site's loader (pyapp.web.sets.load) installs one so that never-lose on its board answers from it."""
+
+from __future__ import annotations
+
+import json
+import struct
+
+import pytest
+
+from pyapp.analysis.neverlose import never_lose_steps
+from pyapp.core.budget import CPU_CLOCK, Budget, drive
+from pyapp.core.catalogue import get_board
+from pyapp.core.moves import apply_jump, legal_jumps
+from pyapp.core.problem import Problem, make_problem
+from pyapp.exact import endgame
+from pyapp.exact.endgame_files import decode_table, encode_table
+from pyapp.exact.store import MAGIC, StoreError, read_header
+from pyapp.search.solver import search
+from pyapp.web import sets
+
+
+@pytest.fixture(autouse=True)
+def _fresh_tables():
+    endgame.clear()
+    yield
+    endgame.clear()
+
+
+def _french(max_classes: int = 100_000) -> tuple[Problem, endgame.Endgame]:
+    problem = make_problem(get_board("french"), start="d2", goal="d6")
+    table = drive(endgame.endgame_steps(problem.board, problem.goal, problem.start, Budget(60), max_classes))
+    assert table is not None
+    return problem, table
+
+
+def test_a_table_read_back_from_its_file_is_the_same_table():
+    problem, table = _french()
+    data = encode_table(table)
+    back = decode_table(data, problem)
+    assert back.levels == table.levels and back.low == table.low == 9 and back.ceiling == table.ceiling
+    assert back.ends == table.ends and back.shipped and not table.shipped
+    assert "shipped with the site" in back.answered(problem.start)
+    pos = problem.start
+    for jump in drive(search(problem, seed=1, budget=Budget(30, clock=CPU_CLOCK))).jumps:
+        pos = apply_jump(pos, jump)
+        if pos.bit_count() == table.ceiling:
+            break
+    for after in [apply_jump(pos, j) for j in legal_jumps(problem.board, pos)]:
+        table.question(), back.question()
+        assert back.can_win(after) == table.can_win(after)
+
+
+def _header(data: bytes, **changes) -> bytes:
+    """The file with its header's fields changed (the body kept)."""
+    head, body = read_header(data)
+    text = json.dumps({**head, **changes}, separators=(",", ":")).encode()
+    return MAGIC + struct.pack("<I", len(text)) + text + body
+
+
+@pytest.mark.parametrize(("damage", "why"), [
+    (lambda b: b[:-9], "short"),
+    (lambda b: b[:-30] + bytes(b[-30] ^ 1 for _ in range(1)) + b[-29:], "checksum"),
+    (lambda b: _header(b, kind="winnable"), "holds winnable"),
+    (lambda b: _header(b, low=99), "levels do not run down"),
+])
+def test_a_damaged_file_is_refused(damage, why):
+    problem, table = _french(20_000)
+    with pytest.raises(StoreError, match=why):
+        decode_table(damage(encode_table(table)), problem)
+
+
+def test_a_file_for_another_goal_or_class_is_refused():
+    problem, table = _french(20_000)
+    data = encode_table(table)
+    with pytest.raises(StoreError, match="not this problem"):
+        decode_table(data, make_problem(problem.board, start="d2", goal="d2"))
+    ends = _header(data, ends=[1, *read_header(data)[0]["ends"]])
+    with pytest.raises(StoreError, match="another class of ends"):
+        decode_table(ends, problem)
+
+
+def test_the_sites_loader_installs_it_and_never_lose_answers_from_it():
+    problem, table = _french()
+    data = encode_table(table)
+    endgame.clear()
+    answer = sets.load(data)
+    assert answer["kind"] == "endgame" and answer["keys"] == len(table)
+    loaded = endgame.endgame_for(problem.board, problem.goal, problem.start)
+    assert loaded is not None and loaded.shipped and loaded.levels == table.levels
+    pos = problem.start  # a solver line's position the loaded table answers (its ceiling + 1 pegs)
+    for jump in drive(search(problem, seed=1, budget=Budget(30, clock=CPU_CLOCK))).jumps:
+        pos = apply_jump(pos, jump)
+        if pos.bit_count() == loaded.ceiling + 1:
+            break
+    result = drive(never_lose_steps(Problem(problem.board, pos, problem.goal), budget=Budget(10, clock=CPU_CLOCK)))
+    assert result.answered and "shipped with the site" in result.answered and not result.jumps.unknown
+    assert endgame.endgame_for(problem.board, problem.goal, pos) is loaded  # not swept again
