@@ -9,7 +9,11 @@ verdicts left unknown, positions the table answered, and disagreements between t
 (0 expected).  The games follow a solver line down to ``--top`` pegs, then a jump the table proves good with
 probability 0.8 (else any legal jump), until no jump is left or the position is lost.
 
-    python scripts/endgame_tables.py french:d2:d6 german:e5:e5 [--games 2] [--top 22] [--out FILE]
+With ``--shipped``, the games whose table the site ships (:data:`pyapp.web.sets.ENDGAMES`) are measured a third
+time, with that table (swept, written, read back and installed as the page does): its size, file bytes, sweep and
+decode CPU, the same figures per position and the disagreements with the first mode.
+
+    python scripts/endgame_tables.py french:d2:d6 german:e5:e5 [--games 2] [--top 22] [--shipped] [--out FILE]
 """
 
 from __future__ import annotations
@@ -34,7 +38,10 @@ from pyapp.core.catalogue import get_board  # noqa: E402
 from pyapp.core.moves import apply_jump, legal_jumps  # noqa: E402
 from pyapp.core.problem import Problem, make_problem  # noqa: E402
 from pyapp.exact import endgame  # noqa: E402
+from pyapp.exact.endgame import Endgame  # noqa: E402
+from pyapp.exact.endgame_files import decode_table, encode_table, sweep_table  # noqa: E402
 from pyapp.search.solver import search  # noqa: E402
+from pyapp.web.sets import ENDGAMES  # noqa: E402
 
 GOOD = 0.8
 
@@ -63,10 +70,14 @@ def positions(problem: Problem, games: int, top: int) -> list[int]:
     return out
 
 
-def never_lose(problem: Problem, where: list[int], with_table: bool) -> list[dict]:
+def never_lose(problem: Problem, where: list[int], with_table: bool, table: Endgame | None = None) -> list[dict]:
+    """Never-lose at each of ``where``, tables of proved positions emptied first; the endgame table swept when
+    needed (``with_table``), or ``table`` installed as a shipped one, or none."""
     endgame.MIN_HOLES = 33 if with_table else 1 << 20
     proven._TABLES.clear()
     endgame.clear()
+    if table is not None:
+        endgame.install(table)
     rows = []
     for pos in where:
         t = time.process_time()
@@ -110,7 +121,7 @@ def summary(rows: list[dict]) -> dict:
             "unknown": sum(r["unknown"] for r in rows), "by_table": sum(r["table"] for r in rows)}
 
 
-def measure(spec: str, games: int, top: int) -> dict:
+def measure(spec: str, games: int, top: int, shipped: bool = False) -> dict:
     board_id, start, goal = spec.split(":")
     problem = make_problem(get_board(board_id), start=start, goal=goal)
     endgame.clear()
@@ -127,7 +138,31 @@ def measure(spec: str, games: int, top: int) -> dict:
     out["disagreements"] = sum(x != y for x, y in verdicts)
     out["without"], out["with"] = summary(off), summary(on)
     out["per_position"] = [[a["pegs"], a["cpu"], b["cpu"], a["unknown"], b["unknown"]] for a, b in zip(off, on)]
+    if shipped:
+        out["shipped"] = measure_shipped(problem, where, off)
     return out
+
+
+def measure_shipped(problem: Problem, where: list[int], off: list[dict]) -> dict:
+    """Never-lose on the same positions with the table the site ships (:mod:`pyapp.exact.endgame_files`): swept,
+    written, read back and installed as the page installs it."""
+    endgame.clear()
+    t = time.process_time()
+    swept = sweep_table(problem)
+    sweep_cpu = time.process_time() - t
+    data = encode_table(swept)
+    del swept
+    endgame.clear()
+    t = time.process_time()
+    table = decode_table(data, problem)
+    decode_cpu = time.process_time() - t
+    rows = never_lose(problem, where, True, table)
+    both = [(a, b) for a, b in zip(off, rows) if not a["unknown"] and not b["unknown"]]
+    return {"lookup_pegs": table.low, "ceiling": table.ceiling, "classes": len(table), "file_bytes": len(data),
+            "sweep_cpu": round(sweep_cpu, 2), "decode_cpu": round(decode_cpu, 2),
+            "disagreements": sum((a["status"], a["good"], a["bad"]) != (b["status"], b["good"], b["bad"])
+                                 for a, b in both),
+            "summary": summary(rows), "per_position": [[r["pegs"], r["cpu"], r["unknown"]] for r in rows]}
 
 
 def main() -> None:
@@ -135,13 +170,16 @@ def main() -> None:
     ap.add_argument("games", nargs="+", help="BOARD:START:GOAL")
     ap.add_argument("--games", type=int, default=2, dest="count")
     ap.add_argument("--top", type=int, default=22)
+    ap.add_argument("--shipped", action="store_true",
+                    help="also with the table the site ships, for the games of pyapp.web.sets.ENDGAMES")
     ap.add_argument("--out")
     args = ap.parse_args()
     results = []
     for spec in args.games:
-        r = measure(spec, args.count, args.top)
+        r = measure(spec, args.count, args.top, args.shipped and tuple(spec.split(":")) in ENDGAMES)
         results.append(r)
-        print(json.dumps({k: v for k, v in r.items() if k != "per_position"}), flush=True)
+        print(json.dumps({k: v for k, v in r.items() if k not in ("per_position", "shipped")}),
+              json.dumps({k: v for k, v in r.get("shipped", {}).items() if k != "per_position"}), flush=True)
     if args.out:
         record = {"python": platform.python_version(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                   "command": "python scripts/endgame_tables.py " + " ".join(sys.argv[1:]), "games": results}

@@ -97,3 +97,18 @@ def test_the_sites_loader_installs_it_and_never_lose_answers_from_it():
     result = drive(never_lose_steps(Problem(problem.board, pos, problem.goal), budget=Budget(10, clock=CPU_CLOCK)))
     assert result.answered and "shipped with the site" in result.answered and not result.jumps.unknown
     assert endgame.endgame_for(problem.board, problem.goal, pos) is loaded  # not swept again
+
+
+def test_the_play_rows_install_the_shipped_table_from_the_build_cache(tmp_path, monkeypatch):
+    from pyapp.bench import game_rows
+    from pyapp.exact.store import key_version
+
+    problem, table = _french(20_000)
+    monkeypatch.setattr(game_rows, "sets_cache", lambda: tmp_path)
+    assert game_rows.shipped_table(problem, "french-d2-d6") is None  # not built here: the rows search as before
+    path = tmp_path / f"french-d2-d6-{key_version(problem)}.endgame.bin"
+    path.write_bytes(encode_table(table))
+    found = game_rows.shipped_table(problem, "french-d2-d6")
+    assert found is not None and found.shipped and found.levels == table.levels
+    path.write_bytes(path.read_bytes()[:-5])
+    assert game_rows.shipped_table(problem, "french-d2-d6") is None  # a truncated file is never used

@@ -3,7 +3,8 @@
 Each row plays :data:`GAMES` seeded random games of one game of :data:`PLAYED` (the English central game
 and d1 -> d1, c1 -> c1, French d2 -> d6, German e5 -> e5, asymmetric d5 -> d5, Diamond 41 d2 -> any,
 triangle 7 from 4): at every position the page's check (:func:`pyapp.analysis.neverlose.never_lose_steps`,
-the search path and the goal's endgame table where it answers, on Hint's 10 s budget counted in CPU seconds,
+the search path and the goal's endgame table where it answers (the one the site ships, from the build's cache, where
+there is one: :func:`shipped_table`), on Hint's 10 s budget counted in CPU seconds,
 with the engine's game-long table of proved positions); the next jump is one the check filed good with
 probability 0.8, else any legal jump.  A game ends when no jump is left or a position is lost (every later
 verdict is then "lost" by the same proof).
@@ -29,6 +30,9 @@ from ..core.catalogue import get_board
 from ..core.errors import PegError
 from ..core.moves import apply_jump, legal_jumps
 from ..core.problem import Problem, make_problem
+from ..exact import endgame
+from ..exact.endgame import Endgame
+from ..exact.endgame_files import decode_table
 from ..exact.store import decode, key_version, sets_cache
 from ..exact.winnable import Winnable
 from .rows import Case, Outcome
@@ -63,6 +67,16 @@ def exact_set(problem: Problem, stem: str) -> Winnable | None:
     return None
 
 
+def shipped_table(problem: Problem, stem: str) -> Endgame | None:
+    """The goal's endgame table the site ships for this game (:mod:`pyapp.exact.endgame_files`), from the build's
+    cache, when it is there and decodes: installed as the page installs it."""
+    path = sets_cache() / f"{stem}-{key_version(problem)}.endgame.bin"
+    try:
+        return decode_table(path.read_bytes(), problem) if path.is_file() else None
+    except PegError:
+        return None
+
+
 def play_case(board_id: str, start: str, goal: str) -> Case:
     stem = f"{board_id}-{start}-{goal}"
     problem = make_problem(get_board(board_id), start=start, goal=goal)
@@ -71,6 +85,10 @@ def play_case(board_id: str, start: str, goal: str) -> Case:
     def work(i: int, budget: Budget) -> list[dict]:
         rng = random.Random(28)
         out = []
+        endgame.clear()
+        table = shipped_table(problem, stem)
+        if table is not None:
+            endgame.install(table)
         for _ in range(GAMES):
             pos = problem.start
             while True:

@@ -124,4 +124,18 @@ def endgame(data: dict) -> str:
                    f"| {g['build_cpu']:.2f} / {pyodide} | {a['positions']} | {a['median']:.3f} / {b['median']:.3f} "
                    f"| {a['p95']:.2f} / {b['p95']:.2f} | {a['max']:.2f} / {b['max']:.2f} "
                    f"| {a['unknown']} / {b['unknown']} | {b['by_table']} | {g['disagreements']} |")
+    shipped = [g for g in data["games"] if g.get("shipped")]
+    if shipped:
+        out += ["", "With the deeper table the site ships for the goal (`--shipped`, `pyapp/exact/endgame_files.py`: "
+                "swept by the build, fetched by the page on the game's first check), on the same positions; "
+                "disagreements against the first mode's decided verdicts:", "",
+                "| game | lookup up to | exact up to | classes | file | sweep / decode CPU s | median s | p95 s "
+                "| max s | unknown | answered by the table | disagreements |",
+                "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"]
+        for g in shipped:
+            t, r = g["shipped"], g["shipped"]["summary"]
+            out.append(f"| {g['game'].replace(':', ' ', 1).replace(':', ' -> ')} | {t['lookup_pegs']} pegs "
+                       f"| {t['ceiling'] + 1} pegs | {_int(t['classes'])} | {_mb(t['file_bytes'])} "
+                       f"| {t['sweep_cpu']:.1f} / {t['decode_cpu']:.2f} | {r['median']:.3f} | {r['p95']:.2f} "
+                       f"| {r['max']:.2f} | {r['unknown']} | {r['by_table']} | {t['disagreements']} |")
     return "\n".join(out)

@@ -25,7 +25,10 @@ five levels between, the widest, are answered by the exhaustive search down to t
 
 Which games ship, and why the others do not, is measured by ``scripts/measure_sets.py`` (classes,
 bytes, CPU; ``benchmarks/sets.json``): the French, German, asymmetric, Diamond and triangle 8 sets are
-estimated at hundreds of millions of positions or more, far past a download.
+estimated at hundreds of millions of positions or more, far past a download.  For four of them (:data:`ENDGAMES`)
+the site ships the goal's endgame table instead (:mod:`pyapp.exact.endgame_files`, kind ``endgame``): every
+position of up to 11-13 pegs that can reach the goal, swept by the build, which answers the positions of up to
+10 pegs more exactly; the worker fetches it beside the first never-lose or Hint request toward that goal.
 """
 
 from __future__ import annotations
