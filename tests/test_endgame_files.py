@@ -84,6 +84,10 @@ def test_a_file_for_another_goal_or_class_is_refused():
 def test_the_sites_loader_installs_it_and_never_lose_answers_from_it():
     problem, table = _french()
     data = encode_table(table)
+    game = next(g for g in sets.SHIPPED if g.endgame and g.board == "french")
+    entry = sets.index_entry(game, data, None)  # what the worker matches: board and goal, any start
+    assert entry["kind"] == "endgame" and entry["goal"] == "d6" and entry["images"] == [] and entry["low"] == table.low
+    assert entry["file"].endswith(".endgame.bin") and sets.game_of("french") is not game
     endgame.clear()
     answer = sets.load(data)
     assert answer["kind"] == "endgame" and answer["keys"] == len(table)

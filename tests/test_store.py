@@ -138,7 +138,8 @@ def test_index_entries_name_the_default_games():
     data = encode(winnable(problem))
     version = store.key_version(problem)
     entry = sets.index_entry(sets.game_of("triangle5"), data, b"12345")
-    assert entry == {"board": "triangle5", "start": "1", "goal": "any", "default": True, "board_start": "1",
+    assert entry == {"board": "triangle5", "start": "1", "goal": "any", "default": True, "kind": "winnable",
+                     "board_start": "1",
                      "board_goal": "any", "images": [["11", "any"], ["15", "any"]],
                      "file": f"triangle5-1-any-{version}.bin", "bytes": len(data), "keys": 390, "version": version,
                      "sha256": hashlib.sha256(data).hexdigest(), "ways": f"triangle5-1-any-{version}.ways.bin",
