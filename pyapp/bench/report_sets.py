@@ -138,4 +138,18 @@ def endgame(data: dict) -> str:
                        f"| {t['ceiling'] + 1} pegs | {_int(t['classes'])} | {_mb(t['file_bytes'])} "
                        f"| {t['sweep_cpu']:.1f} / {t['decode_cpu']:.2f} | {r['median']:.3f} | {r['p95']:.2f} "
                        f"| {r['max']:.2f} | {r['unknown']} | {r['by_table']} | {t['disagreements']} |")
+    pages = [g for g in data["games"] if g.get("chromium")]
+    if pages:
+        first = pages[0]["chromium"]
+        out += ["", f"In the page (`scripts/endgame_chromium.py`: Pyodide in Chromium, a fresh profile, the pool of "
+                f"{first['workers']} workers, the same positions opened by links; the milliseconds the page records "
+                "from each position's change to its verdict, wall time; the shipped table fetched beside the game's "
+                "first check):", "", "```sh", *sorted({g["chromium"]["command"] for g in pages}), "```", "",
+                "| game | positions | median ms | p95 ms | max ms | unknown | answered by the shipped table "
+                "| measured |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+        for g in pages:
+            c = g["chromium"]
+            out.append(f"| {g['game'].replace(':', ' ', 1).replace(':', ' -> ')} | {c['positions']} "
+                       f"| {c['median_ms']:,} | {c['p95_ms']:,} | {c['max_ms']:,} | {c['unknown']} | {c['by_shipped']} "
+                       f"| {c['date']}, load {c['load'][0]}-{c['load'][1]} |")
     return "\n".join(out)

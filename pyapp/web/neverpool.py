@@ -107,8 +107,9 @@ def plan_steps(problem: Problem, max_seconds: float | None,
         exact = yield from never_lose_endgame_steps(board, goal, problem.start, budget)
     shares = [] if exact is not None or not jumps or not goal.definite or problem.start in table.lost else \
         [name for name, pos in asked.items() if not _known(table, pos)]
-    if len(shares) < 2:
-        return (yield from webplay.never_lose_job(problem, max_seconds, history))
+    if len(shares) < 2:  # on what the table's attempt left of the check's time (the pool's shares get the same)
+        left = None if max_seconds is None else max(0.1, max_seconds - (time.perf_counter() - t0))
+        return (yield from webplay.never_lose_job(problem, left, history))
     decided = [name for name in list(asked)[1:] if name not in shares]
     if len([name for name in shares if name != POSITION]) >= 2 and together(problem):
         shares.insert(1 if shares[0] == POSITION else 0, JUMPS)

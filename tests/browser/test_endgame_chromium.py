@@ -1,0 +1,35 @@
+"""scripts/endgame_chromium.py on one short French game: every position gets a verdict in the page, the shipped
+endgame table is fetched once and answers the positions it covers, and the figures render as BENCHMARKS.md's row."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+
+import endgame_chromium as script  # noqa: E402
+
+from pyapp.bench.report_sets import endgame as render  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_page_answers_a_french_game_from_the_shipped_table(chromium, dist_dir):
+    found = script.measure(chromium, dist_dir, "french:d2:d6", 1, 21, 2)
+    assert found["positions"] >= 6 and found["unknown"] == 0
+    assert len(found["fetched"]) == 1 and found["fetched"][0].endswith(".endgame.bin")
+    # fetched beside the first check, the table answers from a check or two later on (21 pegs down: all in reach)
+    # (a lost position's note gives the proof instead of what answered)
+    assert found["by_shipped"] >= found["positions"] // 2
+    assert all(row[3] for row in found["per_position"][2:] if row[2] == "win")
+    assert all(verdict in ("win", "lose") for _, _, verdict, _ in found["per_position"])
+    game = {"game": "french:d2:d6", "lookup_pegs": 10, "ceiling": 20, "classes": 1, "key_bytes": 8, "build_cpu": 1.0,
+            "build_pyodide": None, "disagreements": 0, "without": {}, "with": {},
+            "chromium": {**found, "load": [1.0, 1.0], "date": "today", "command": "python scripts/endgame_chromium.py"}}
+    zero = {"positions": 1, "median": 0, "p95": 0, "max": 0, "unknown": 0, "by_table": 0}
+    game["without"] = game["with"] = zero
+    text = render({"python": "3.11", "date": "today", "command": "c", "games": [game]})
+    assert f"| french d2 -> d6 | {found['positions']} | {found['median_ms']:,} |" in text
