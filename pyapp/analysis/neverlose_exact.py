@@ -30,7 +30,7 @@ from ..exact.ways import ways_of
 from ..exact.winnable import Winnable, cached, line_from
 from .hint import Hint
 from .neverlose_result import NeverLose
-from .proven import ENDGAME
+from .proven import ENDGAME, TABLE_SHARE
 
 
 def winnable_for(board: Board, goal: Goal, history: Sequence[int]) -> Winnable | None:
@@ -82,11 +82,6 @@ def file_jumps(win: Winnable, position: int, jumps: Sequence[Jump], proof: str =
             hint.bad.append(jump)
             hint.reasons[jump] = f"{proof}: the goal cannot be reached after it ({win.why_not(after)})"
     return hint
-
-
-TABLE_SHARE = 0.6
-"""The part of a never-lose check's time left that the endgame table's search may take before the check falls
-back to the solver's search (what the table searched stays in its memo for the next question)."""
 
 
 def never_lose_endgame_steps(board: Board, goal: Goal, position: int, budget: Budget

@@ -44,6 +44,9 @@ from ..search.solver import search
 DEFAULT_ENTRIES = 250_000
 """Positions kept per board and goal by default (about 50 MB)."""
 HIT = "proved earlier in this game"
+TABLE_SHARE = 0.6
+"""The part of a question's time left that the goal's endgame table may search before the solver takes over (what
+the table searched stays in its memo for the next question)."""
 ENDGAME = "endgame table"
 """How an answer of the goal's endgame table is named (its method; a loss's reason starts with it)."""
 
@@ -117,13 +120,27 @@ def decide_steps(problem: Problem, budget: Budget, table: Proven | None = None,
     known = table.answer(problem)
     if known is not None:
         return known
-    result = _from_endgame(problem)
+    result = yield from _from_endgame_steps(problem, budget)
     if result is not None:
         table.record(problem, result)
         return result
     result = yield from search(problem, budget=budget, beam_widths=beam_widths)
     table.record(problem, result)
     return result
+
+
+def _from_endgame_steps(problem: Problem, budget: Budget) -> Generator[Progress, None, Result | None]:
+    """:func:`_from_endgame`, the table's search first run in chunks on :data:`TABLE_SHARE` of ``budget``'s time
+    left (yielding progress, stopped by cancel), so a question never holds a worker past its time."""
+    board, pos, goal = problem.board, problem.start, problem.goal
+    endgame = endgame_for(board, goal, pos)
+    if endgame is None or not endgame.covers(pos):
+        return None
+    left = budget.remaining_seconds()
+    part = budget.share(1, seconds=None if left is None else max(left * TABLE_SHARE, 0.05))
+    if not (yield from endgame.settle_steps([pos], part, endgame.limit)):
+        return None
+    return _from_endgame(problem)
 
 
 def _from_endgame(problem: Problem) -> Result | None:

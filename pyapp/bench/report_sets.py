@@ -145,8 +145,8 @@ def endgame(data: dict) -> str:
                 f"{first['workers']} workers, the same positions opened by links; the milliseconds the page records "
                 "from each position's change to its verdict, wall time; the shipped table fetched beside the game's "
                 "first check):", "", "```sh", *sorted({g["chromium"]["command"] for g in pages}), "```", "",
-                "| game | positions | median ms | p95 ms | max ms | unknown | answered by the shipped table "
-                "| measured |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+                "| game | positions | median ms | p95 ms | max ms | positions left unknown "
+                "| answered by the shipped table | measured |", "|---|---:|---:|---:|---:|---:|---:|---|"]
         for g in pages:
             c = g["chromium"]
             out.append(f"| {g['game'].replace(':', ' ', 1).replace(':', ' -> ')} | {c['positions']} "
