@@ -160,3 +160,16 @@ def test_the_sweep_stops_at_the_callers_memory_ceiling_and_keeps_nothing():
     assert drive(endgame_steps(problem.board, problem.goal, problem.start, tight)) is None
     assert endgame_for(problem.board, problem.goal, problem.start) is None
     assert _table(problem, endgame.MAX_CLASSES).low == 10  # with the default ceiling it is built
+
+
+def test_a_question_to_the_table_stops_with_its_budget():
+    """proven.decide_steps searches the table in chunks on the question's budget: a budget spent after one chunk
+    stops it there (a pool share or Hint never holds its worker for the table's whole limit)."""
+    problem, pos = _french_line_at(21)
+    table = _table(problem, endgame.MAX_CLASSES)
+    after = apply_jump(pos, legal_jumps(problem.board, pos)[0])
+    assert table.covers(after)
+    proven._TABLES.clear()
+    before = table.searched
+    drive(proven.decide_steps(Problem(problem.board, after, problem.goal), Budget(60, max_nodes=1)))
+    assert 0 < table.searched - before <= endgame.CHUNK
