@@ -96,28 +96,25 @@ class Endgame(PartialWinnable):
         :data:`CHUNK` classes at a time, yielding between chunks (progress, and cancel within about 0.1 s);
         False when ``budget`` or ``nodes`` classes run out first.  A search stopped at a chunk's end resumes at
         the next: the subtrees it finished keep their verdicts, so only the path it was on is searched again."""
-        spent, limit = 0, self.limit
-        try:
-            for pos in positions:
-                if not self.covers(pos):
+        self.question()  # a full memo is emptied here, once: the chunks resume on what it keeps
+        spent = 0
+        for pos in positions:
+            if not self.covers(pos):
+                return False
+            while True:
+                before = self.searched
+                self._stop = before + min(CHUNK, nodes - spent)
+                try:
+                    self.can_win(pos)
+                    break
+                except Overrun:
+                    pass
+                finally:
+                    spent += self.searched - before
+                    budget.spend(self.searched - before)
+                if spent >= nodes or budget.over():
                     return False
-                while True:
-                    self.limit = min(CHUNK, nodes - spent)
-                    self.question()
-                    before = self.searched
-                    try:
-                        self.can_win(pos)
-                        break
-                    except Overrun:
-                        pass
-                    finally:
-                        spent += self.searched - before
-                        budget.spend(self.searched - before)
-                    if spent >= nodes or budget.over():
-                        return False
-                    yield budget.progress()
-        finally:
-            self.limit = limit
+                yield budget.progress()
         return True
 
     def can_win(self, pos: int) -> bool:
@@ -130,8 +127,7 @@ class Endgame(PartialWinnable):
         return self._search(pos, pegs)
 
     def _search(self, pos: int, pegs: int) -> bool:
-        sub = self.subtree()
-        sub.limit(sub.searched + self._stop - self.searched, self.limit)
+        self.subtree().limit(self._stop, self.limit)
         return super()._search(pos, pegs)
 
     def answer(self, pos: int) -> tuple[bool, list[Jump]] | None:

@@ -59,8 +59,6 @@ class PartialWinnable(Winnable):
     """The fewest pegs of a held high level (``K``)."""
     upto: int = 0
     """The most pegs of a held low level (``L``), or 0 when the complements answer the low levels."""
-    searched: int = 0
-    """Classes the search between the held levels and their complements has visited (a measure of its cost)."""
     memo: dict[int, bool] = field(default_factory=dict, repr=False)
     _subtree: Subtree | None = field(default=None, init=False, repr=False)
 
@@ -79,6 +77,11 @@ class PartialWinnable(Winnable):
     @property
     def whole(self) -> bool:
         return False
+
+    @property
+    def searched(self) -> int:
+        """Classes the search between the held levels and their complements has visited (a measure of its cost)."""
+        return 0 if self._subtree is None else self._subtree.searched
 
     @property
     def low(self) -> int:
@@ -115,12 +118,7 @@ class PartialWinnable(Winnable):
     def _search(self, pos: int, pegs: int) -> bool:
         """Can ``pos`` (``pegs`` pegs, between the low levels and the held high ones) reach a winnable position
         with :attr:`low` pegs?  The compiled search of :mod:`.subtree`, its verdicts kept in :attr:`memo`."""
-        sub = self.subtree()
-        before = sub.searched
-        try:
-            return sub.search(pos, pegs)
-        finally:
-            self.searched += sub.searched - before
+        return self.subtree().search(pos, pegs)
 
     def subtree(self) -> Subtree:
         """The compiled search down to the level :attr:`low` (made at the first search: the levels are set after
