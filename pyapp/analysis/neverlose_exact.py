@@ -30,7 +30,7 @@ from ..exact.ways import ways_of
 from ..exact.winnable import Winnable, cached, line_from
 from .hint import Hint
 from .neverlose_result import NeverLose
-from .proven import ENDGAME, TABLE_SHARE
+from .proven import ENDGAME, settle_on_time
 
 
 def winnable_for(board: Board, goal: Goal, history: Sequence[int]) -> Winnable | None:
@@ -86,15 +86,14 @@ def file_jumps(win: Winnable, position: int, jumps: Sequence[Jump], proof: str =
 
 def never_lose_endgame_steps(board: Board, goal: Goal, position: int, budget: Budget
                              ) -> Generator[Progress, None, NeverLose | None]:
-    """:func:`never_lose_endgame`, the table's search first run in chunks on :data:`TABLE_SHARE` of ``budget``'s
-    time left (yielding progress, stopped by cancel) and on at most the table's limit of classes per jump."""
+    """:func:`never_lose_endgame`, the table's search first run in chunks on its share of ``budget``
+    (:func:`pyapp.analysis.proven.settle_on_time`: yielding progress, stopped by cancel) and on at most the table's
+    limit of classes per jump."""
     table = endgame_for(board, goal, position)
     if table is None or position.bit_count() > table.ceiling + 1:
         return None
     afters = [apply_jump(position, jump) for jump in legal_jumps(board, position)]
-    left = budget.remaining_seconds()
-    part = budget.share(1, seconds=None if left is None else max(left * TABLE_SHARE, 0.1))
-    if not (yield from table.settle_steps(afters, part, table.limit * max(1, len(afters)))):
+    if not (yield from settle_on_time(table, afters, budget, table.limit * max(1, len(afters)), floor=0.1)):
         return None
     return never_lose_endgame(board, goal, position)
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from ..core.budget import Budget, Progress
 from ..core.moves import Jump, apply_jump
 from ..core.problem import Problem, Result
-from ..exact.endgame import endgame_for
+from ..exact.endgame import Endgame, endgame_for
 from ..search.solver import search
 
 DEFAULT_ENTRIES = 250_000
@@ -129,26 +129,31 @@ def decide_steps(problem: Problem, budget: Budget, table: Proven | None = None,
     return result
 
 
-def _from_endgame_steps(problem: Problem, budget: Budget) -> Generator[Progress, None, Result | None]:
-    """:func:`_from_endgame`, the table's search first run in chunks on :data:`TABLE_SHARE` of ``budget``'s time
-    left (yielding progress, stopped by cancel), so a question never holds a worker past its time."""
-    board, pos, goal = problem.board, problem.start, problem.goal
-    endgame = endgame_for(board, goal, pos)
-    if endgame is None or not endgame.covers(pos):
-        return None
+def settle_on_time(endgame: Endgame, positions: list[int], budget: Budget, nodes: int, *, floor: float
+                   ) -> Generator[Progress, None, bool]:
+    """:meth:`Endgame.settle_steps` on :data:`TABLE_SHARE` of ``budget``'s time left (at least ``floor`` s), so a
+    question never holds its worker past its time; whether every one of ``positions`` was settled."""
     left = budget.remaining_seconds()
-    part = budget.share(1, seconds=None if left is None else max(left * TABLE_SHARE, 0.05))
-    if not (yield from endgame.settle_steps([pos], part, endgame.limit)):
+    part = budget.share(1, seconds=None if left is None else max(left * TABLE_SHARE, floor))
+    return (yield from endgame.settle_steps(positions, part, nodes))
+
+
+def _from_endgame_steps(problem: Problem, budget: Budget) -> Generator[Progress, None, Result | None]:
+    """The answer of the goal's endgame table (:mod:`pyapp.exact.endgame`), when one is built and settles the
+    position on its share of ``budget`` (:func:`settle_on_time`: yielding progress, stopped by cancel)."""
+    endgame = endgame_for(problem.board, problem.goal, problem.start)
+    if endgame is None or not endgame.covers(problem.start):
         return None
-    return _from_endgame(problem)
+    if not (yield from settle_on_time(endgame, [problem.start], budget, endgame.limit, floor=0.05)):
+        return None
+    return _from_endgame(problem, endgame)
 
 
-def _from_endgame(problem: Problem) -> Result | None:
-    """The answer of the goal's endgame table (:mod:`pyapp.exact.endgame`), when one is built and answers."""
-    board, pos, goal = problem.board, problem.start, problem.goal
-    endgame = endgame_for(board, goal, pos)
-    found = None if endgame is None else endgame.answer(pos)
-    if endgame is None or found is None:
+def _from_endgame(problem: Problem, endgame: Endgame) -> Result | None:
+    """The answer of ``endgame`` for the problem's position, when it answers (from its memo, once settled)."""
+    pos = problem.start
+    found = endgame.answer(pos)
+    if found is None:
         return None
     wins, line = found
     if not wins:
