@@ -32,7 +32,7 @@ from ..core.moves import apply_jump, legal_jumps
 from ..core.problem import Problem, make_problem
 from ..exact import endgame
 from ..exact.endgame import Endgame
-from ..exact.endgame_files import decode_table
+from ..exact.endgame_files import decode_table, file_name
 from ..exact.store import decode, key_version, sets_cache
 from ..exact.winnable import Winnable
 from .rows import Case, Outcome
@@ -70,7 +70,7 @@ def exact_set(problem: Problem, stem: str) -> Winnable | None:
 def shipped_table(problem: Problem, stem: str) -> Endgame | None:
     """The goal's endgame table the site ships for this game (:mod:`pyapp.exact.endgame_files`), from the build's
     cache, when it is there and decodes: installed as the page installs it."""
-    path = sets_cache() / f"{stem}-{key_version(problem)}.endgame.bin"
+    path = sets_cache() / file_name(stem, problem)
     try:
         return decode_table(path.read_bytes(), problem) if path.is_file() else None
     except PegError:

@@ -19,13 +19,19 @@ from ..core.budget import Budget, drive
 from ..core.problem import Problem
 from .endgame import Endgame, endgame_steps, made
 from .setup import sides
-from .store import StoreError, _has_zero, _open, _pack, read_header
+from .store import StoreError, _has_zero, _open, _pack, key_version, read_header
 
 KIND = "endgame"
 """The header's ``kind`` of an endgame table file."""
 SHIPPED_CLASSES = 6_000_000
 """A shipped table's sweep stops before a level predicted to pass this many classes (French, asymmetric: 12
 pegs, 4.8 and 4.1 million classes; German: 13 pegs; Diamond 41: 11)."""
+
+
+def file_name(stem: str, problem: Problem) -> str:
+    """The file of the table shipped for the game ``stem`` (``board-start-goal``): named, as the shipped sets are,
+    by the game and its key version."""
+    return f"{stem}-{key_version(problem)}.endgame.bin"
 
 
 def sweep_table(problem: Problem) -> Endgame:

@@ -45,6 +45,7 @@ from ..core.position import parse_position
 from ..core.problem import Problem, make_problem
 from ..exact.endgame import install
 from ..exact.endgame_files import decode_table
+from ..exact.endgame_files import file_name as endgame_file
 from ..exact.store import decode, decode_ways, identity, key_version, read_header
 from ..exact.winnable import cached, is_loaded, register
 
@@ -132,8 +133,9 @@ def game_of(board_id: str) -> Game:
 def file_name(game: Game, kind: str = "winnable") -> str:
     """The file of a shipped game (``kind``: ``winnable`` the set, ``ways`` the solutions left per position),
     as written into ``dist/sets/``: named by the game and the key version of its set."""
-    suffix = ".ways" if kind == "ways" else ".endgame" if game.endgame else ""
-    return f"{game.stem}-{key_version(game.problem())}{suffix}.bin"
+    if game.endgame and kind != "ways":  # (a table has no solution counts: no such file is ever made)
+        return endgame_file(game.stem, game.problem())
+    return f"{game.stem}-{key_version(game.problem())}{'.ways' if kind == 'ways' else ''}.bin"
 
 
 def images(game: Game) -> list[list[str]]:
