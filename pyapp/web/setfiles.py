@@ -40,8 +40,9 @@ def _write(path: Path, data: bytes) -> None:
 
 def checked(game: Game, data: dict[str, bytes]) -> Winnable:
     """The set of ``game`` from its files (``kind`` -> bytes), checked: :class:`StoreError` when one is refused
-    or the set holds other levels than the game ships (``Game.floor``, ``Game.upto``; for an endgame table, the
-    levels :data:`pyapp.exact.endgame_files.SHIPPED_CLASSES` gives, read from the file's own size rule)."""
+    or the set holds other levels than the game ships (``Game.floor``, ``Game.upto``).  An endgame table gets its
+    file's own checks (:func:`pyapp.exact.endgame_files.decode_table`); how deep it goes is not compared with
+    :data:`pyapp.exact.endgame_files.SHIPPED_CLASSES`, so a cached table stays in use after that bound changes."""
     if game.endgame:
         return decode_table(data["winnable"], game.problem())
     win = decode(data["winnable"], game.problem())
