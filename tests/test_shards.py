@@ -224,10 +224,15 @@ def test_count_that_meets_two_sweeps_loads_only_the_fronts(processes):
 
 
 def _die_once(marker: str, value: int) -> int:
-    """A task whose first run kills its own worker (as SIGKILL or the kernel's out-of-memory killer would)."""
-    if not os.path.exists(marker):
-        open(marker, "w").close()
-        os.kill(os.getpid(), signal.SIGKILL)
+    """A task whose first run kills its own worker (as SIGKILL or the kernel's out-of-memory killer would).
+
+    The marker is created exclusively, so of two tasks started at once only one dies (a check then a create
+    let both die now and then, and the pool then rightly counted two lost workers)."""
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return value * 2
+    os.kill(os.getpid(), signal.SIGKILL)
     return value * 2
 
 
