@@ -109,6 +109,14 @@ def test_a_question_searched_in_chunks_gives_the_verdicts_of_one_search(monkeypa
         assert stop.value is True
     chunked = [table.can_win(a) for a in afters]
     assert yields > 3 and table.limit == endgame.SEARCH_NODES
+    # a lookup right after settling keeps a full memo (it reads what the settling found); a new question empties it
+    monkeypatch.setattr(endgame, "MEMO_ENTRIES", 1)
+    kept = len(table.memo)
+    assert [(found or (None,))[0] for found in (table.answer(a, settled=True) for a in afters)] == chunked
+    assert len(table.memo) >= kept > 1
+    table.question()
+    assert not table.memo
+    monkeypatch.setattr(endgame, "MEMO_ENTRIES", 1 << 20)
     table.memo.clear()
     table.limit = 1 << 40
     table.question()

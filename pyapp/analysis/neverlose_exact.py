@@ -95,19 +95,20 @@ def never_lose_endgame_steps(board: Board, goal: Goal, position: int, budget: Bu
     afters = [apply_jump(position, jump) for jump in legal_jumps(board, position)]
     if not (yield from settle_on_time(table, afters, budget, table.limit * max(1, len(afters)), floor=0.1)):
         return None
-    return never_lose_endgame(board, goal, position)
+    return never_lose_endgame(board, goal, position, settled=True)
 
 
-def never_lose_endgame(board: Board, goal: Goal, position: int) -> NeverLose | None:
+def never_lose_endgame(board: Board, goal: Goal, position: int, settled: bool = False) -> NeverLose | None:
     """The never-lose answer for ``position`` from the endgame table of ``goal`` (:mod:`pyapp.exact.endgame`),
     when one is built and answers every jump after it within its limits; else None (the caller searches).
-    The table holds for any position, reachable from a start or posed."""
+    The table holds for any position, reachable from a start or posed; ``settled``: its jumps' positions were just
+    settled (:meth:`Endgame.settle_steps`), so their verdicts are read from the memo even when it is full."""
     table = endgame_for(board, goal, position)
     if table is None or position.bit_count() > table.ceiling + 1:
         return None
     t0 = time.perf_counter()
     jumps = legal_jumps(board, position)
-    table.question()
+    table.question(keep=settled)
     try:
         if not jumps:
             out = NeverLose("over", None if goal.reached(position) else "no jump is possible")

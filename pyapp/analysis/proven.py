@@ -152,7 +152,7 @@ def _from_endgame_steps(problem: Problem, budget: Budget) -> Generator[Progress,
 def _from_endgame(problem: Problem, endgame: Endgame) -> Result | None:
     """The answer of ``endgame`` for the problem's position, when it answers (from its memo, once settled)."""
     pos = problem.start
-    found = endgame.answer(pos)
+    found = endgame.answer(pos, settled=True)
     if found is None:
         return None
     wins, line = found

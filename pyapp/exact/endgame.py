@@ -84,10 +84,11 @@ class Endgame(PartialWinnable):
         """Whether ``pos`` has few enough pegs for the table to answer it (it may still overrun its limit)."""
         return pos.bit_count() <= self.ceiling
 
-    def question(self) -> None:
+    def question(self, keep: bool = False) -> None:
         """Start a question: the next :attr:`limit` searched classes are its own.  A full memo is emptied here,
-        between questions, never during one (:meth:`settle_steps` resumes a question on the verdicts it kept)."""
-        if len(self.memo) >= MEMO_ENTRIES:
+        between questions, never during one (:meth:`settle_steps` resumes a question on the verdicts it kept), nor
+        when ``keep`` says the question only reads what the settling before it found."""
+        if len(self.memo) >= MEMO_ENTRIES and not keep:
             self.memo.clear()
         self._stop = self.searched + self.limit
 
@@ -130,12 +131,13 @@ class Endgame(PartialWinnable):
         self.subtree().limit(self._stop, self.limit)
         return super()._search(pos, pegs)
 
-    def answer(self, pos: int) -> tuple[bool, list[Jump]] | None:
+    def answer(self, pos: int, settled: bool = False) -> tuple[bool, list[Jump]] | None:
         """Whether ``pos`` can reach the goal and, if so, jumps that reach it; None when the table cannot say
-        (above its ceiling, or past a question's limit)."""
+        (above its ceiling, or past a question's limit).  ``settled``: just settled by :meth:`settle_steps`, so
+        the memo is kept even when full (it holds the verdicts this answer reads)."""
         if not self.covers(pos):
             return None
-        self.question()
+        self.question(keep=settled)
         try:
             return (True, line_from(self, pos)) if self.can_win(pos) else (False, [])
         except Overrun:
