@@ -146,8 +146,8 @@ def write_opening(dist: Path) -> None:
     from pyapp.web.wire import dumps
 
     for entry in json.loads((dist / "sets" / "index.json").read_text(encoding="utf-8")):
-        if entry.get("kind") == "endgame":  # the starts are far above any endgame table
-            continue
+        if entry.get("kind") in ("endgame", "book"):  # the starts are above any endgame table; the engine
+            continue  # asks the opening book itself, and opening.json stays the search's answers
         for key in ("file", "ways"):
             if key in entry:
                 load((dist / "sets" / entry[key]).read_bytes())

@@ -34,7 +34,7 @@ from ..core.problem import Problem, Result
 from ..exact.count import memo_steps
 from ..exact.endgame import endgame_steps, when_to_build
 from .hint import DEFAULT_HINT_SECONDS, Hint, _classes, file_class, order_as
-from .neverlose_exact import never_lose_endgame_steps
+from .neverlose_exact import never_lose_book, never_lose_endgame_steps
 from .neverlose_result import NeverLose
 from .proven import decide_steps
 from .sharedjumps import shared_for
@@ -91,6 +91,9 @@ def never_lose_steps(problem: Problem, *, max_seconds: float | None = DEFAULT_HI
     what is left; toward the fewest pegs, the position first, then each jump on an equal share."""
     budget = budget_of(budget, max_seconds, slice_seconds=slice_seconds)
     board, start, goal = problem.board, problem.start, problem.goal
+    booked = never_lose_book(board, goal, start)  # the opening of a game whose book is installed: no search
+    if booked is not None:
+        return booked
 
     def run(pos: int, part: Budget) -> Generator[Progress, None, Result]:
         gen = decide_steps(Problem(board, pos, goal), part)

@@ -26,6 +26,7 @@ from ..core.goal import Goal
 from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem
 from ..exact.endgame import Overrun, endgame_for
+from ..exact.openingbook import book_for
 from ..exact.ways import ways_of
 from ..exact.winnable import Winnable, cached, line_from
 from .hint import Hint
@@ -82,6 +83,38 @@ def file_jumps(win: Winnable, position: int, jumps: Sequence[Jump], proof: str =
             hint.bad.append(jump)
             hint.reasons[jump] = f"{proof}: the goal cannot be reached after it ({win.why_not(after)})"
     return hint
+
+
+def never_lose_book(board: Board, goal: Goal, position: int) -> NeverLose | None:
+    """The never-lose answer for ``position`` from the installed opening book toward ``goal``
+    (:mod:`pyapp.exact.openingbook`) when it decides the position and every position after its jumps; else None."""
+    book = book_for(board, goal)
+    if book is None or position.bit_count() <= book.deepest:  # its jumps' positions would be below the book
+        return None
+    t0 = time.perf_counter()
+    own = book.answer(position)
+    jumps = legal_jumps(board, position)
+    verdicts = {jump: book.answer(apply_jump(position, jump)) for jump in jumps}
+    if own is None or None in verdicts.values():
+        return None
+    hint = Hint()
+    for jump, verdict in verdicts.items():
+        assert verdict is not None
+        if verdict.won:
+            hint.good.append(jump)
+            hint.lines[jump] = list(verdict.line)
+        else:
+            hint.bad.append(jump)
+            hint.reasons[jump] = verdict.why
+    if not jumps:
+        out = NeverLose("over", None if goal.reached(position) else "no jump is possible")
+    elif own.won:
+        out = NeverLose("winnable", jumps=hint, line=list(own.line))
+    else:
+        out = NeverLose("lost", own.why, jumps=hint)
+    out.answered = book.answered()
+    out.seconds = out.jumps.seconds = time.perf_counter() - t0
+    return out
 
 
 def never_lose_endgame_steps(board: Board, goal: Goal, position: int, budget: Budget

@@ -8,6 +8,7 @@ search goes through :func:`decide_steps`:
 
 * a position on a known winning line is winnable at once, with the rest of that line;
 * a position proved lost is lost at once, with the proof's reason;
+* a position the game's opening book decides (:mod:`pyapp.exact.openingbook`, shipped: many pegs) is answered at once;
 * a position the goal's endgame table answers (:mod:`pyapp.exact.endgame`, when never-lose or Hint has built it:
   few pegs) is decided exactly at once, and recorded;
 * otherwise the solver runs on its share of the budget, and what it proves is recorded: every position
@@ -39,6 +40,8 @@ from ..core.budget import Budget, Progress
 from ..core.moves import Jump, apply_jump
 from ..core.problem import Problem, Result
 from ..exact.endgame import Endgame, endgame_for
+from ..exact.openingbook import NAME as BOOK
+from ..exact.openingbook import book_for
 from ..search.solver import search
 
 DEFAULT_ENTRIES = 250_000
@@ -77,7 +80,17 @@ class Proven:
         if why is not None:
             self.hits += 1
             return Result("impossible", why, [], pos, 0, 0, 0.0, HIT)
-        return None
+        book = book_for(problem.board, problem.goal)
+        found = None if book is None else book.answer(pos)
+        if found is None:
+            return None
+        self.hits += 1
+        if not found.won:
+            return Result("impossible", found.why, [], pos, 0, 0, 0.0, BOOK)
+        final = pos
+        for jump in found.line:
+            final = apply_jump(final, jump)
+        return Result("solved", None, list(found.line), final, 0, 0, 0.0, BOOK)
 
     def record(self, problem: Problem, result: Result) -> None:
         """Keep what ``result`` proves about ``problem.start`` (and, for a solution, every position on it)."""

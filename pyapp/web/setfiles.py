@@ -21,6 +21,8 @@ from pathlib import Path
 from ..core.budget import drive
 from ..core.errors import PegError
 from ..exact.endgame_files import decode_table, encode_table, sweep_table
+from ..exact.openingbook import Book
+from ..exact.openingbook_files import decode_book
 from ..exact.partial import PartialWinnable, partial
 from ..exact.store import StoreError, decode, decode_ways, encode, encode_ways
 from ..exact.ways import ways_steps
@@ -38,13 +40,15 @@ def _write(path: Path, data: bytes) -> None:
     tmp.replace(path)
 
 
-def checked(game: Game, data: dict[str, bytes]) -> Winnable:
+def checked(game: Game, data: dict[str, bytes]) -> Winnable | Book:
     """The set of ``game`` from its files (``kind`` -> bytes), checked: :class:`StoreError` when one is refused
     or the set holds other levels than the game ships (``Game.floor``, ``Game.upto``).  An endgame table gets its
     file's own checks (:func:`pyapp.exact.endgame_files.decode_table`); how deep it goes is not compared with
     :data:`pyapp.exact.endgame_files.SHIPPED_CLASSES`, so a cached table stays in use after that bound changes."""
     if game.endgame:
         return decode_table(data["winnable"], game.problem())
+    if game.book:
+        return decode_book(data["winnable"], game.problem())
     win = decode(data["winnable"], game.problem())
     held = (win.floor, win.upto or None) if isinstance(win, PartialWinnable) else (None, None)
     if held != (game.floor, game.upto):  # a file of an earlier choice of levels: made again
@@ -79,6 +83,16 @@ def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:
     ``cache``.  None for an artefact game whose committed file is missing or refused (named on stderr)."""
     names = {kind: file_name(game, kind) for kind in ("winnable", "ways")}
     paths = {kind: cache / name for kind, name in names.items()}
+    if game.book:  # committed, and read from there (nothing to cache)
+        committed = artefacts / names["winnable"]
+        try:
+            data = {"winnable": committed.read_bytes()}
+            checked(game, data)
+        except (OSError, PegError) as err:
+            print(f"not shipping the opening book of {game.stem}: {committed.name} is missing or refused ({err}); "
+                  f"make it with `python scripts/opening_book.py`", file=sys.stderr)
+            return None
+        return {"winnable": (names["winnable"], data["winnable"])}
     if paths["winnable"].is_file():
         data = {kind: path.read_bytes() for kind, path in paths.items() if path.is_file()}
         try:
@@ -106,7 +120,7 @@ def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:
               "(once per key version)", file=sys.stderr)
         win = winnable(game.problem())
         data = {"winnable": encode(win)}
-    ways = _ways(win)
+    ways = _ways(win) if isinstance(win, Winnable) else None
     if ways is not None:
         data["ways"] = ways
     cache.mkdir(parents=True, exist_ok=True)

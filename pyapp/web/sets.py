@@ -28,7 +28,9 @@ bytes, CPU; ``benchmarks/sets.json``): the French, German, asymmetric, Diamond a
 estimated at hundreds of millions of positions or more, far past a download.  For four of them (:data:`ENDGAMES`)
 the site ships the goal's endgame table instead (:mod:`pyapp.exact.endgame_files`, kind ``endgame``): every
 position of up to 11-13 pegs that can reach the goal, swept by the build, which answers the positions of up to
-10 pegs more exactly; the worker fetches it beside the first never-lose or Hint request toward that goal.
+10 pegs more exactly; the worker fetches it beside the first never-lose or Hint request toward that goal.  For
+the games of :data:`BOOKS` an opening book ships too (kind ``book``): the exact verdicts of the first moves, where
+the search is slowest, fetched (tens of KB) before that first request.
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ from ..core.problem import Problem, make_problem
 from ..exact.endgame import install
 from ..exact.endgame_files import decode_table
 from ..exact.endgame_files import file_name as endgame_file
+from ..exact.openingbook import install as install_book
+from ..exact.openingbook_files import decode_book
+from ..exact.openingbook_files import file_name as book_file
 from ..exact.store import decode, decode_ways, identity, key_version, read_header
 from ..exact.winnable import cached, is_loaded, register
 
@@ -66,6 +71,9 @@ class Game:
     upto: int | None = None
     """With :attr:`floor`, for a game whose set is not closed under complement: the file holds the levels with
     at most this many pegs too, and the levels between are answered by a search down to them."""
+    book: bool = False
+    """True when the file is the game's opening book (:mod:`pyapp.exact.openingbook_files`, committed in ``sets/``): the
+    verdicts of every class the start reaches down to some level, which hold from any position toward the goal."""
     endgame: bool = False
     """True when the file is the goal's endgame table (:mod:`pyapp.exact.endgame_files`), not a winnable set: it
     answers every game toward that goal from the start's class of ends, and every posed position of that class."""
@@ -85,7 +93,7 @@ class Game:
 
     @property
     def kind(self) -> str:
-        return "endgame" if self.endgame else "winnable"
+        return "endgame" if self.endgame else "book" if self.book else "winnable"
 
 
 FLOORS = {"c1": 19, "c2": 19, "c3": 19, "d3": 18}
@@ -111,6 +119,11 @@ asymmetric 3.7 MB, Diamond 41 4.6 MB): the classic boards whose never-lose check
 (:mod:`pyapp.exact.endgame`) leaves slow at 21-24 pegs.  Triangle 8, whose checks its own table keeps under a
 second, does without."""
 
+BOOKS = (("french", "d2", "d6"),)
+"""The games whose opening book ships (:mod:`pyapp.exact.openingbook`, committed in ``sets/``, made by
+``scripts/opening_book.py``): the verdict of every class the start reaches down to the book's deepest level, where
+a never-lose check would otherwise search for seconds.  French d2 -> d6, the board's default game, first."""
+
 SHIPPED: tuple[Game, ...] = (
     Game("english", "d4", "d4"), Game("triangle5", "1", "any"), Game("triangle6", "4", "any"),
     Game("english", "d1", "d1", artefact=True), Game("english", "d1", "d4", artefact=True),
@@ -118,6 +131,7 @@ SHIPPED: tuple[Game, ...] = (
     *(Game("english", hole, hole, artefact=True, floor=floor) for hole, floor in FLOORS.items()),
     Game("triangle7", "4", "any", artefact=True, floor=TRIANGLE7[0], upto=TRIANGLE7[1]),
     *(Game(board, start, goal, endgame=True) for board, start, goal in ENDGAMES),
+    *(Game(board, start, goal, book=True) for board, start, goal in BOOKS),
 )
 """The games whose winnable sets or endgame tables ship (sizes in ``index.json``)."""
 
@@ -125,7 +139,7 @@ SHIPPED: tuple[Game, ...] = (
 def game_of(board_id: str) -> Game:
     """The shipped default game of a board (:class:`PegError` when it has none)."""
     for game in SHIPPED:
-        if game.board == board_id and game.default and not game.endgame:
+        if game.board == board_id and game.default and game.kind == "winnable":
             return game
     raise PegError(f"no shipped winnable set for the default game of {board_id!r}")
 
@@ -135,6 +149,8 @@ def file_name(game: Game, kind: str = "winnable") -> str:
     as written into ``dist/sets/``: named by the game and the key version of its set."""
     if game.endgame and kind != "ways":  # (a table has no solution counts: no such file is ever made)
         return endgame_file(game.stem, game.problem())
+    if game.book and kind != "ways":
+        return book_file(game.problem())
     return f"{game.stem}-{key_version(game.problem())}{'.ways' if kind == 'ways' else ''}.bin"
 
 
@@ -162,10 +178,11 @@ def index_entry(game: Game, data: bytes, ways: bytes | None) -> dict:
     catalogue = get_entry(game.board)
     entry = {"board": game.board, "start": game.start, "goal": game.goal, "default": game.default,
              "kind": game.kind, "board_start": catalogue.start, "board_goal": catalogue.goal,
-             "images": [] if game.endgame else images(game),
+             "images": [] if game.endgame or game.book else images(game),
              "file": file_name(game), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
-             "keys": sum(n for _, n in header["levels"]), "version": header["keys"]}
-    for field in ("from", "upto", "low"):
+             "keys": sum(sum(level[-2:]) if game.book else level[1] for level in header["levels"]),
+             "version": header["keys"]}
+    for field in ("from", "upto", "low", "deepest"):
         if field in header:
             entry[field] = header[field]
     if ways is not None:
@@ -184,7 +201,7 @@ def problem_of(header: dict) -> Problem:
     for game in games:
         problem = game.problem()
         if start == problem.start and header.get("goal") == problem.goal.text(board) and \
-                game.endgame == (header.get("kind") == "endgame"):
+                game.kind == (header.get("kind") if header.get("kind") in ("endgame", "book") else "winnable"):
             return problem
     raise PegError(f"winnable set file: not a shipped game of {board_id}")
 
@@ -204,6 +221,12 @@ def load(data: Any) -> dict:
     elif header.get("kind") == "endgame":  # the goal's endgame table: kept for every game toward that goal
         win = decode_table(raw, problem)
         install(win)
+    elif header.get("kind") == "book":  # the game's opening book: kept for every question toward its goal
+        book = decode_book(raw, problem)
+        install_book(book)
+        return {"board": header["board"], "kind": "book", "keys": len(book), "bytes": len(raw),
+                "version": header["keys"], "seconds": round(time.perf_counter() - started, 4),
+                "goal": identity(problem)["goal"]}
     else:
         win = decode(raw, problem)
         register(win)

@@ -31,7 +31,7 @@ export function createSets(root, load) {
   // the game itself or one of its symmetric images (the set answers those too: pyapp.analysis.neverlose_exact);
   // a start or goal left out is the board's default one
   const matches = (e, args) => {
-    if (e.kind === "endgame") return false; // matched by endgameOf
+    if (e.kind === "endgame" || e.kind === "book") return false; // matched by towardGoal
     if (e.board !== args.board || args.position) return false;
     const start = args.start ?? e.board_start;
     const goal = args.goal ?? e.board_goal;
@@ -81,19 +81,25 @@ export function createSets(root, load) {
     return set.ok && entry.ways ? { set, ways: await fetchAndLoad(entry.ways, entry.ways_sha256) } : { set };
   }
 
-  // the goal's endgame table (pyapp.exact.endgame_files): any start or posed position toward that goal, which
-  // Python checks against the class of ends the table was swept for
-  const endgameOf = (e, args) => e.kind === "endgame" && e.board === args.board && (args.goal ?? e.board_goal) === e.goal;
+  // the goal's endgame table (pyapp.exact.endgame_files; Python checks it against the class of ends it was swept
+  // for) and a game's opening book (pyapp.exact.book_files): both answer any start or posed position toward the goal
+  const towardGoal = (kind) => (e, args) => e.kind === kind && e.board === args.board && (args.goal ?? e.board_goal) === e.goal;
+  const endgameOf = towardGoal("endgame");
+  const bookOf = towardGoal("book");
 
   /** Make sure the set of the request's game is loaded (or refused) before the request runs; a bench
    *  run gets the English one, which its never-lose row decodes and answers from.  The goal's endgame table,
-   *  bigger and only needed once the game is down to about 24 pegs, is fetched beside the request, not before it. */
+   *  bigger and only needed once the game is down to about 24 pegs, is fetched beside the request, not before it;
+   *  the opening book (tens of KB, answering the first moves) before it. */
   async function ensure(fn, args) {
     const bench = fn === "bench";
     if (!bench && (!USES.has(fn) || !args || typeof args.board !== "string")) return;
     index ??= await readIndex();
     const table = bench ? null : index.find((e) => endgameOf(e, args));
     if (table && !done.has(table.file)) done.set(table.file, loadGame(table));
+    const book = bench ? null : index.find((e) => bookOf(e, args));
+    if (book && !done.has(book.file)) done.set(book.file, loadGame(book));
+    if (book) await done.get(book.file);
     const entry = index.find((e) => (bench ? e.board === "english" && e.default : matches(e, args)));
     if (!entry) return;
     if (!done.has(entry.file)) done.set(entry.file, loadGame(entry)); // two requests share one download

@@ -1,0 +1,145 @@
+"""Compute a game's opening book (pyapp.exact.openingbook): decide each class of its deepest level, write the file.
+
+    python scripts/opening_book.py french d2 d6 --pegs 31 --seconds 20 --records R.jsonl [--part K --parts N]
+    python scripts/opening_book.py french d2 d6 --pegs 31 --records R.jsonl --write sets/
+    python scripts/opening_book.py french d2 d6 --pegs 31 --records R.jsonl --measure 4 [--out FILE]
+
+The first form decides the classes ``K, K+N, K+2N, ...`` of the level of ``--pegs`` pegs (run N of them side by
+side, one per core), appending one JSON record a class to ``--records`` and skipping the classes already there,
+so a stopped run resumes (``--records`` may be given more than once: each part's file).  The second assembles the
+book from the records (every level above follows exactly) and writes its checked file into the folder (``sets/``
+holds the committed ones the build ships).  The third plays that many seeded games from the start (a jump the book
+proves good with probability 0.8, else any legal jump) and runs never-lose (Hint's 10 s budget in CPU seconds) at
+each position the book's levels hold, with the book installed and without it: CPU seconds per position, jump
+verdicts left unknown, and disagreements where both decided (0 expected).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from pyapp.core.catalogue import get_board  # noqa: E402
+from pyapp.core.problem import make_problem  # noqa: E402
+from pyapp.exact.openingbook import decide, frontier  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("board")
+    ap.add_argument("start")
+    ap.add_argument("goal")
+    ap.add_argument("--pegs", type=int, required=True, help="the deepest level decided")
+    ap.add_argument("--seconds", type=float, default=20.0, help="CPU seconds per class")
+    ap.add_argument("--records", required=True, action="append")
+    ap.add_argument("--part", type=int, default=0)
+    ap.add_argument("--parts", type=int, default=1)
+    ap.add_argument("--retry", action="store_true", help="decide again the classes left unknown (a longer --seconds)")
+    ap.add_argument("--write", help="assemble the book and write its file into this folder")
+    ap.add_argument("--measure", type=int, help="games to play with and without the book")
+    ap.add_argument("--out", help="with --measure: write the figures (JSON) here")
+    args = ap.parse_args()
+    problem = make_problem(get_board(args.board), start=args.start, goal=args.goal)
+    cd, levels = frontier(problem, args.pegs)
+    records = [r for path in args.records for r in _read(path)]
+    if args.measure:
+        from pyapp.exact.openingbook import assemble
+
+        figures = measure(problem, assemble(problem, cd, levels, records), args.measure)
+        print(json.dumps({k: v for k, v in figures.items() if k != "positions"}))
+        if args.out:
+            with open(args.out, "w", encoding="utf-8") as f:
+                json.dump(figures, f, indent=1)
+        return 0
+    if args.write:
+        from pyapp.exact.openingbook import assemble
+        from pyapp.exact.openingbook_files import encode_book, file_name
+
+        book = assemble(problem, cd, levels, records)
+        data = encode_book(book)
+        path = os.path.join(args.write, file_name(problem))
+        with open(path, "wb") as f:
+            f.write(data)
+        by_level = {p: (sum(1 for k in keys if k in book.won), sum(1 for k in keys if k in book.lost), len(keys))
+                    for p, keys in sorted(levels.items(), reverse=True)}
+        print(json.dumps({"file": path, "bytes": len(data), "levels": by_level}))
+        return 0
+    done = {r["key"] for r in records if r["status"] != "unknown" or not args.retry}
+    todo = [k for i, k in enumerate(levels[args.pegs]) if i % args.parts == args.part and k not in done]
+    print(f"{len(levels[args.pegs])} classes at {args.pegs} pegs, {len(todo)} left in part {args.part}", flush=True)
+    t0 = time.time()
+    with open(args.records[-1], "a", encoding="utf-8") as out:
+        for n, key in enumerate(todo, 1):
+            record = decide(problem, cd, key, args.seconds)
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+            if n % 25 == 0:
+                print(f"{n}/{len(todo)} in {time.time() - t0:.0f} s", flush=True)
+    return 0
+
+
+def measure(problem, book, games: int) -> dict:
+    """Never-lose at every position of ``games`` seeded games that the book's levels hold (its jumps' positions
+    included), with the book installed and without it (each on empty tables of proved positions)."""
+    import random
+    import statistics
+
+    from pyapp.analysis import proven
+    from pyapp.analysis.neverlose import never_lose_steps
+    from pyapp.core.budget import CPU_CLOCK, Budget, drive
+    from pyapp.core.moves import apply_jump, legal_jumps
+    from pyapp.core.problem import Problem
+    from pyapp.exact import openingbook
+
+    rng = random.Random(31)
+    where: list[int] = []
+    for _ in range(games):
+        pos = problem.start
+        while pos.bit_count() > book.deepest and (jumps := legal_jumps(problem.board, pos)):
+            where.append(pos)
+            good = [j for j in jumps if (v := book.answer(apply_jump(pos, j))) is not None and v.won]
+            pos = apply_jump(pos, rng.choice(good if good and rng.random() < 0.8 else jumps))
+    rows = []
+    for pos in where:
+        row: dict = {"pegs": pos.bit_count()}
+        for mode in ("without", "with"):
+            openingbook.clear()
+            proven._TABLES.clear()
+            if mode == "with":
+                openingbook.install(book)
+            t = time.process_time()
+            answer = drive(never_lose_steps(Problem(problem.board, pos, problem.goal),
+                                            budget=Budget(10, clock=CPU_CLOCK)))
+            row[mode] = {"cpu": round(time.process_time() - t, 4), "status": answer.status,
+                         "unknown": len(answer.jumps.unknown), "bad": sorted(answer.jumps.bad),
+                         "good": sorted(answer.jumps.good), "answered": answer.answered}
+        a, b = row["without"], row["with"]
+        row["disagree"] = len(set(a["bad"]) & set(b["good"])) + len(set(a["good"]) & set(b["bad"]))
+        rows.append(row)
+    openingbook.clear()
+
+    def summary(mode: str) -> dict:
+        cpu = sorted(r[mode]["cpu"] for r in rows)
+        return {"median": round(statistics.median(cpu), 3), "p95": round(cpu[int(0.95 * (len(cpu) - 1))], 3),
+                "max": cpu[-1], "unknown": sum(r[mode]["unknown"] for r in rows)}
+
+    return {"game": f"{problem.board.id} {problem.goal.text(problem.board)}", "games": games, "deepest": book.deepest,
+            "positions": rows, "count": len(rows), "without": summary("without"), "with": summary("with"),
+            "from_book": sum(1 for r in rows if r["with"]["answered"]),
+            "disagreements": sum(r["disagree"] for r in rows)}
+
+
+def _read(path: str) -> list[dict]:
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,125 @@
+"""The opening book (pyapp/exact/openingbook.py, openingbook_files.py): computed on triangle 6's default game, every
+verdict it gives equals the game's exact winnable set; its file round-trips and is refused when damaged, of another
+game or version, or when a solution does not reach the goal; never-lose and the game's table answer from it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pyapp.analysis.neverlose_exact import never_lose_book
+from pyapp.analysis.proven import Proven
+from pyapp.core.budget import drive
+from pyapp.core.moves import apply_jump, legal_jumps
+from pyapp.core.problem import Problem, default_problem, make_problem
+from pyapp.exact import openingbook
+from pyapp.exact.openingbook import NAME, assemble, decide, frontier
+from pyapp.exact.openingbook_files import decode_book, encode_book, file_name
+from pyapp.exact.store import MAGIC, StoreError
+from pyapp.exact.winnable import winnable
+from pyapp.web.play import never_lose_job
+
+DEEPEST = 15
+
+
+@pytest.fixture(scope="module")
+def t6():
+    """Triangle 6, 4 -> one peg anywhere: its book down to 15 pegs (every class decided by the solver) and its
+    exact winnable set."""
+    problem = default_problem("triangle6")
+    cd, levels = frontier(problem, DEEPEST)
+    records = [decide(problem, cd, key, 10.0) for key in levels[DEEPEST]]
+    return problem, cd, levels, records, assemble(problem, cd, levels, records), winnable(problem)
+
+
+@pytest.fixture(autouse=True)
+def _no_book_left():
+    yield
+    openingbook.clear()
+
+
+def test_every_verdict_equals_the_exact_set_and_every_line_reaches_the_goal(t6):
+    problem, cd, levels, records, book, win = t6
+    assert {r["status"] for r in records} <= {"solved", "impossible"}  # triangle 6 is decided at once
+    assert len(book) == sum(len(keys) for keys in levels.values())  # so is every class above
+    assert book.won and book.lost
+    for pegs, keys in levels.items():
+        for key in keys:
+            pos = cd.layout(key)
+            verdict = book.answer(pos)
+            assert verdict is not None and verdict.won == win.can_win(pos), (pegs, key)
+            if verdict.won:
+                end = pos
+                for jump in verdict.line:
+                    assert jump in legal_jumps(problem.board, end)
+                    end = apply_jump(end, jump)
+                assert problem.goal.reached(end)
+            else:
+                assert verdict.why.startswith(NAME)
+    # an image of a class under the group is answered with the line moved onto it
+    image = problem.board.transform(cd.layout(next(iter(book.won))), cd.group[-1])
+    assert book.answer(image) is not None and book.answer(image).won
+    assert book.answer(cd.layout(levels[DEEPEST][0]) & (cd.layout(levels[DEEPEST][0]) - 1)) is None  # below it
+
+
+def test_a_record_that_contradicts_the_levels_below_is_refused(t6):
+    problem, cd, levels, records, book, _ = t6
+    above = levels[DEEPEST + 1][0]
+    wrong = {"key": above, "status": "impossible" if above in book.won else "solved", "why": "made up", "line": []}
+    with pytest.raises(ValueError, match="disagree"):
+        assemble(problem, cd, levels, [*records, wrong])
+
+
+def test_the_file_round_trips_and_is_refused_when_it_must_not_be_used(t6):
+    problem, _, _, _, book, _ = t6
+    data = encode_book(book)
+    back = decode_book(data, problem)
+    assert (back.won, back.lost, back.deepest, back.reached) == (book.won, book.lost, book.deepest, book.reached)
+    assert file_name(problem).startswith("triangle6-4-any-") and file_name(problem).endswith(".book.bin")
+    head_end = data.index(b"}", len(MAGIC)) + 1
+    header = json.loads(data[len(MAGIC) + 4:head_end])
+
+    def with_header(**changes) -> bytes:
+        head = json.dumps({**header, **changes}, separators=(",", ":")).encode()
+        return MAGIC + len(head).to_bytes(4, "little") + head + data[head_end:]
+
+    cases = {"not an opening book": with_header(kind="endgame"),
+             "another key version": with_header(keys="0" * 16),
+             "another game": with_header(start="o"),
+             "damaged": data[:-5] + bytes(5)}
+    for why, bad in cases.items():
+        with pytest.raises(StoreError, match=why):
+            decode_book(bad, problem)
+    with pytest.raises(StoreError, match="another game"):
+        decode_book(data, make_problem(problem.board, start="1", goal="any"))
+    # a solution that does not reach the goal is refused even under a good checksum
+    key = next(iter(book.won))
+    short = type(book)(problem, book.codec, book.deepest, {**book.won, key: book.won[key][:-1]}, book.lost,
+                       book.reached)
+    with pytest.raises(StoreError, match="does not end at the goal"):
+        decode_book(encode_book(short), problem)
+
+
+def test_never_lose_and_the_games_table_answer_from_an_installed_book(t6):
+    problem, cd, levels, _, book, win = t6
+    assert never_lose_book(problem.board, problem.goal, problem.start) is None  # not installed
+    openingbook.install(book)
+    start = never_lose_book(problem.board, problem.goal, problem.start)
+    assert start is not None and start.status == "winnable" and start.answered and NAME in start.answered
+    answer = drive(never_lose_job(problem, 10.0))  # no history: the exact set computed above is not asked
+    assert answer["method"] == "exact" and not answer["unknown"] and NAME in answer["answered"]
+    # a position one level above the deepest with a losing jump: filed bad, the book named as the proof
+    risky = next(p for p in map(cd.layout, levels[DEEPEST + 1])
+                 if any(cd.canon(apply_jump(p, j)) in book.lost for j in legal_jumps(problem.board, p)))
+    out = never_lose_book(problem.board, problem.goal, risky)
+    assert out is not None and out.status == "winnable" and out.jumps.bad and out.jumps.good
+    assert all(why.startswith(NAME) for why in out.jumps.reasons.values())
+    assert all(not win.can_win(apply_jump(risky, j)) for j in out.jumps.bad)
+    lost = cd.layout(next(k for k in levels[DEEPEST] if k in book.lost))
+    found = Proven().answer(Problem(problem.board, lost, problem.goal))
+    assert found is not None and found.status == "impossible" and found.method == NAME
+    # below the book's deepest level it says nothing, and the search answers as before
+    deep = cd.layout(levels[DEEPEST][0])
+    assert never_lose_book(problem.board, problem.goal, deep) is None
+    assert win.can_win(problem.start)
