@@ -42,32 +42,38 @@ def main() -> int:
     ap.add_argument("--retry", action="store_true", help="decide again the classes left unknown (a longer --seconds)")
     ap.add_argument("--write", help="assemble the book and write its file into this folder")
     ap.add_argument("--measure", type=int, help="games to play with and without the book")
-    ap.add_argument("--out", help="with --measure: write the figures (JSON) here")
+    ap.add_argument("--out", help="with --write or --measure: merge the figures into this JSON file (per game)")
     args = ap.parse_args()
     problem = make_problem(get_board(args.board), start=args.start, goal=args.goal)
     cd, levels = frontier(problem, args.pegs)
     records = [r for path in args.records for r in _read(path)]
-    if args.measure:
+    if args.measure or args.write:
         from pyapp.exact.openingbook import assemble
-
-        figures = measure(problem, assemble(problem, cd, levels, records), args.measure)
-        print(json.dumps({k: v for k, v in figures.items() if k != "positions"}))
-        if args.out:
-            with open(args.out, "w", encoding="utf-8") as f:
-                json.dump(figures, f, indent=1)
-        return 0
-    if args.write:
-        from pyapp.exact.openingbook import assemble
-        from pyapp.exact.openingbook_files import encode_book, file_name
 
         book = assemble(problem, cd, levels, records)
+    if args.measure:
+        figures = measure(problem, book, args.measure)
+        print(json.dumps({k: v for k, v in figures.items() if k != "positions"}))
+        _merge(args.out, problem, {"measure": {k: v for k, v in figures.items() if k != "positions"}})
+        return 0
+    if args.write:
+        from pyapp.exact.openingbook_files import encode_book, file_name
+
         data = encode_book(book)
         path = os.path.join(args.write, file_name(problem))
         with open(path, "wb") as f:
             f.write(data)
-        by_level = {p: (sum(1 for k in keys if k in book.won), sum(1 for k in keys if k in book.lost), len(keys))
-                    for p, keys in sorted(levels.items(), reverse=True)}
-        print(json.dumps({"file": path, "bytes": len(data), "levels": by_level}))
+        decided = [r for r in records if r["status"] != "unknown"]
+        made = {"file": os.path.basename(path), "bytes": len(data), "deepest": book.deepest,
+                "levels": {p: [sum(1 for k in keys if k in book.won), sum(1 for k in keys if k in book.lost), len(keys)]
+                           for p, keys in sorted(levels.items(), reverse=True)},
+                "asked": len({r["key"] for r in records}), "decided": len({r["key"] for r in decided}),
+                "cpu": round(sum(r["cpu"] for r in records), 1),
+                "by_method": {m: sum(1 for r in decided if r["method"] == m)
+                              for m in sorted({r["method"] for r in decided})},
+                "command": " ".join(["python scripts/opening_book.py", *sys.argv[1:]])}
+        print(json.dumps(made))
+        _merge(args.out, problem, {"book": made})
         return 0
     done = {r["key"] for r in records if r["status"] != "unknown" or not args.retry}
     todo = [k for i, k in enumerate(levels[args.pegs]) if i % args.parts == args.part and k not in done]
@@ -132,6 +138,27 @@ def measure(problem, book, games: int) -> dict:
             "positions": rows, "count": len(rows), "without": summary("without"), "with": summary("with"),
             "from_book": sum(1 for r in rows if r["with"]["answered"]),
             "disagreements": sum(r["disagree"] for r in rows)}
+
+
+def _merge(path: str | None, problem, figures: dict) -> None:
+    """Merge ``figures`` into the game's entry of the JSON file at ``path`` (``benchmarks/books.json``)."""
+    if not path:
+        return
+    import platform
+
+    data = {"games": {}}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    board = problem.board
+    name = f"{board.id} {board.name_of[(board.full() ^ problem.start).bit_length() - 1]} -> {problem.goal.text(board)}"
+    entry = data["games"].setdefault(name, {})
+    for key, value in figures.items():
+        entry[key] = {**value, "python": platform.python_version(),
+                      "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
 
 
 def _read(path: str) -> list[dict]:

@@ -123,3 +123,16 @@ def test_never_lose_and_the_games_table_answer_from_an_installed_book(t6):
     deep = cd.layout(levels[DEEPEST][0])
     assert never_lose_book(problem.board, problem.goal, deep) is None
     assert win.can_win(problem.start)
+
+
+def test_the_pools_plan_asks_no_worker_where_the_book_answers(t6):
+    """The page's pool (pyapp.web.neverpool) gives no question to its workers when the book decides the position and
+    every jump: the plan answers in this worker, from the book."""
+    from pyapp.web.neverpool import plan_steps
+
+    problem, _, _, _, book, _ = t6
+    before = drive(plan_steps(problem, 10.0, []))
+    assert before.get("shares"), before  # without the book the jumps are shared out
+    openingbook.install(book)
+    out = drive(plan_steps(problem, 10.0, []))
+    assert "shares" not in out and out["method"] == "exact" and NAME in out["answered"], out

@@ -27,7 +27,7 @@ RESULTS = "benchmarks"
 """The folder (under the project root) holding the JSON results and the SVG figures."""
 MACHINE = "2-core shared Linux VM (Intel Xeon, 23 GB), shared with other work"
 FILES = ("suite", "anchors", "scaling", "sat", "startup", "tables", "exact", "neverlose", "sets", "hardening",
-         "parallel", "research", "lp", "parallelproject", "endgame")
+         "parallel", "research", "lp", "parallelproject", "endgame", "books")
 """The result files, ``benchmarks/NAME.json``, in the order the report uses them."""
 
 
@@ -204,6 +204,8 @@ def render(data: dict) -> str:
         parts.append(report_sets.section(data["sets"]))
     if "endgame" in data:
         parts.append(report_sets.endgame(data["endgame"]))
+    if "books" in data:
+        parts.append(report_sets.books(data["books"]))
     if data.get("parallel", {}).get("parallel"):
         parts.append(report_parallel.section(data["parallel"], data.get("exact")))
     if "research" in data:

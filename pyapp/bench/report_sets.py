@@ -153,3 +153,36 @@ def endgame(data: dict) -> str:
                        f"| {c['median_ms']:,} | {c['p95_ms']:,} | {c['max_ms']:,} | {c['unknown']} | {c['by_shipped']} "
                        f"| {c['date']}, load {c['load'][0]}-{c['load'][1]} |")
     return "\n".join(out)
+
+
+def books(data: dict) -> str:
+    """The games' opening books (``benchmarks/books.json``, ``scripts/opening_book.py``): what each holds and cost,
+    and never-lose at the positions it holds, with and without it."""
+    out = ["### The games' opening books", "",
+           "Each class of the deepest level decided once by the solver (CPU seconds each, on this 2-core machine "
+           "shared with other work), every level above following from the one below (`pyapp/exact/openingbook.py`); "
+           "the file is committed in `sets/` and shipped.", "",
+           "| game | deepest | classes decided / reached, by level (won + lost / reached) | solver CPU s | "
+           "decided by | file | measured |", "|---|---:|---|---:|---|---:|---|"]
+    for name, g in data["games"].items():
+        b = g.get("book")
+        if not b:
+            continue
+        levels = ", ".join(f"{p}: {w:,} + {lo:,} / {r:,}" for p, (w, lo, r) in b["levels"].items())
+        methods = ", ".join(f"{m} {n:,}" for m, n in sorted(b["by_method"].items(), key=lambda x: -x[1]))
+        out.append(f"| {name} | {b['deepest']} pegs | {levels} | {b['cpu']:,.0f} | {methods} | {_mb(b['bytes'])} "
+                   f"| {b['date']}, CPython {b['python']} |")
+    measured = [(name, g["measure"]) for name, g in data["games"].items() if g.get("measure")]
+    if measured:
+        out += ["", "Never-lose (Hint's 10 s, in CPU seconds) at every position the book's levels hold on seeded games "
+                "from the start (a jump the book proves good with probability 0.8, else any legal jump), without "
+                "the book, then with it, on the same positions (`--measure GAMES`):", "",
+                "| game | games | positions | median s (without / with) | p95 s | max s | unknown jumps "
+                "| answered by the book | disagreements | measured |", "|---|---:|---:|---|---|---|---|---:|---:|---|"]
+        for name, m in measured:
+            a, b = m["without"], m["with"]
+            out.append(f"| {name} | {m['games']} | {m['count']} | {a['median']:.3f} / {b['median']:.4f} "
+                       f"| {a['p95']:.2f} / {b['p95']:.4f} | {a['max']:.2f} / {b['max']:.4f} "
+                       f"| {a['unknown']} / {b['unknown']} | {m['from_book']} | {m['disagreements']} "
+                       f"| {m['date']}, CPython {m['python']} |")
+    return "\n".join(out)

@@ -59,6 +59,7 @@ from ..core.notation import format_moves
 from ..core.problem import Problem, Result
 from ..core.request import from_request
 from ..exact.endgame import endgame_steps, when_to_build
+from ..exact.openingbook import Book, book_for
 from . import play as webplay
 
 POSITION = "position"
@@ -87,8 +88,9 @@ def questions(problem: Problem) -> tuple[list[Jump], Classes, dict[str, int]]:
     return jumps, classes, asked
 
 
-def _known(table: Proven, pos: int) -> bool:
-    return pos in table.won or pos in table.lost
+def _known(table: Proven, pos: int, book: Book | None) -> bool:
+    """Whether ``pos`` is decided already: in the game's table of proved positions or in the game's opening book."""
+    return pos in table.won or pos in table.lost or (book is not None and book.answer(pos) is not None)
 
 
 def plan_steps(problem: Problem, max_seconds: float | None,
@@ -106,7 +108,7 @@ def plan_steps(problem: Problem, max_seconds: float | None,
             yield from endgame_steps(board, goal, problem.start, budget)
         exact = yield from never_lose_endgame_steps(board, goal, problem.start, budget)
     shares = [] if exact is not None or not jumps or not goal.definite or problem.start in table.lost else \
-        [name for name, pos in asked.items() if not _known(table, pos)]
+        [name for name, pos in asked.items() if not _known(table, pos, book_for(board, goal))]
     if len(shares) < 2:  # on what the table's attempt left of the check's time (the pool's shares get the same)
         left = None if max_seconds is None else max(0.1, max_seconds - (time.perf_counter() - t0))
         return (yield from webplay.never_lose_job(problem, left, history))
