@@ -119,4 +119,4 @@ def test_a_shipped_opening_book_agrees_with_the_solver(game: Game):
         if status != "unknown":
             assert verdict.won == (status == "solved"), (game.stem, problem.board.pegs(pos), status)
             checked[verdict.won] += 1
-    assert checked[True] and checked[False], checked
+    assert checked[True] and (checked[False] or not lost), checked  # (asymmetric's book holds no lost class)

@@ -119,10 +119,10 @@ asymmetric 3.7 MB, Diamond 41 4.6 MB): the classic boards whose never-lose check
 (:mod:`pyapp.exact.endgame`) leaves slow at 21-24 pegs.  Triangle 8, whose checks its own table keeps under a
 second, does without."""
 
-BOOKS = (("french", "d2", "d6"),)
+BOOKS = (("french", "d2", "d6"), ("asymmetric", "d5", "d5"))
 """The games whose opening book ships (:mod:`pyapp.exact.openingbook`, committed in ``sets/``, made by
 ``scripts/opening_book.py``): the verdict of every class the start reaches down to the book's deepest level, where
-a never-lose check would otherwise search for seconds.  French d2 -> d6, the board's default game, first."""
+a never-lose check would otherwise search for seconds: the first moves of the boards' default games."""
 
 SHIPPED: tuple[Game, ...] = (
     Game("english", "d4", "d4"), Game("triangle5", "1", "any"), Game("triangle6", "4", "any"),
