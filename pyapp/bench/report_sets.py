@@ -170,8 +170,8 @@ def books(data: dict) -> str:
             continue
         levels = ", ".join(f"{p}: {w:,} + {lo:,} / {r:,}" for p, (w, lo, r) in b["levels"].items())
         methods = ", ".join(f"{m} {n:,}" for m, n in sorted(b["by_method"].items(), key=lambda x: -x[1]))
-        out.append(f"| {name} | {b['deepest']} pegs | {levels} | {b['cpu']:,.0f} | {methods} | {_mb(b['bytes'])} "
-                   f"| {b['date']}, CPython {b['python']} |")
+        out.append(f"| {name} | {b['deepest']} pegs | {levels} | {b['cpu']:,.0f} | {methods} "
+                   f"| {b['bytes'] / 1000:,.0f} KB | {b['date']}, CPython {b['python']} |")
     measured = [(name, g["measure"]) for name, g in data["games"].items() if g.get("measure")]
     if measured:
         out += ["", "Never-lose (Hint's 10 s, in CPU seconds) at every position the book's levels hold on seeded games "
