@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from ..core.board import Board
 from ..core.budget import CPU_CLOCK, Budget
 from ..core.codec.compiled import Codec
+from ..core.goal import Goal
 from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.notation import format_jump, parse_move
 from ..core.problem import Problem
@@ -101,13 +102,14 @@ def decide(problem: Problem, cd: Codec, key: int, seconds: float) -> dict:
     pos = cd.layout(key)
     budget = Budget(seconds, clock=CPU_CLOCK)
     result = solve(Problem(board, pos, problem.goal), budget=budget)
-    record: dict[str, object] = {"key": key, "pegs": pos.bit_count(), "status": result.status, "method": result.method,
-              "cpu": round(budget.elapsed(), 3)}
+    record: dict[str, object] = {"key": key, "pegs": pos.bit_count(), "status": result.status,
+                                 "method": result.method, "cpu": round(budget.elapsed(), 3)}
     if result.status == "solved":
         record["line"] = [format_jump(board, j) for j in result.jumps]
     elif result.status == "impossible":
         record["why"] = result.reason or "impossible"
     return record
+
 
 _BOOKS: dict[tuple[str, str], Book] = {}
 
@@ -117,7 +119,7 @@ def install(book: Book) -> None:
     _BOOKS[(book.problem.board.id, book.problem.goal.text(book.problem.board))] = book
 
 
-def book_for(board: Board, goal) -> Book | None:
+def book_for(board: Board, goal: Goal) -> Book | None:
     """The installed opening book toward ``goal`` on ``board``, if any."""
     return _BOOKS.get((board.id, goal.text(board))) if _BOOKS else None
 
