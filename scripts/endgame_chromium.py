@@ -7,7 +7,12 @@ change to its verdict (the note's ``data-ms``), whether the note says the shippe
 verdict.  The shipped table is fetched beside the game's first check, as for a player.  ``--out FILE`` adds each
 game's figures to that JSON (``benchmarks/endgame.json``) under ``chromium``; the load average is recorded.
 
+With ``--opening`` the positions are those ``scripts/opening_book.py --measure`` asks about (seeded games from the
+start, in the levels of the game's opening book, the committed file in ``sets/``), the note is checked for the
+book, and ``--out`` names ``benchmarks/books.json``.
+
     python scripts/endgame_chromium.py french:d2:d6 [german:e5:e5 ...] [--games 4] [--top 24] [--dist DIR] [--out FILE]
+    python scripts/endgame_chromium.py french:d2:d6 --opening [--games 4] [--out benchmarks/books.json]
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
 import endgame_tables  # noqa: E402
+import opening_book  # noqa: E402
 from browser_support import Server, go, wait_ready  # noqa: E402
 
 from pyapp.core.catalogue import get_board  # noqa: E402
@@ -42,10 +48,18 @@ def link(board_id: str, goal: str, text: str) -> str:
     return f"#board={board_id}&pos={rows}&goal={goal}"
 
 
-def measure(browser, dist: Path, spec: str, games: int, top: int, workers: int) -> dict:
+def _book(problem):
+    from pyapp.exact.openingbook_files import decode_book, file_name
+
+    return decode_book((ROOT / "sets" / file_name(problem)).read_bytes(), problem)
+
+
+def measure(browser, dist: Path, spec: str, games: int, top: int, workers: int, opening: bool = False) -> dict:
     board_id, start, goal = spec.split(":")
     problem = make_problem(get_board(board_id), start=start, goal=goal)
-    where = endgame_tables.positions(problem, games, top)
+    where = opening_book.opening_positions(problem, _book(problem), games) if opening else \
+        endgame_tables.positions(problem, games, top)
+    marker = "opening book of this game" if opening else "shipped with the site"
     server = Server(dist)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     rows = []
@@ -59,13 +73,13 @@ def measure(browser, dist: Path, spec: str, games: int, top: int, workers: int) 
             page.wait_for_function(DONE, arg=pos.bit_count(), timeout=180_000)
             d = page.eval_on_selector("#neverlose-note", "el => ({...el.dataset, text: el.textContent})")
             rows.append([pos.bit_count(), round(float(d.get("ms") or 0)), d["verdict"],
-                         "shipped with the site" in d["text"]])
+                         marker in d["text"]])
     finally:
         context.close()
     ms = sorted(r[1] for r in rows)
     return {"positions": len(rows), "median_ms": ms[len(ms) // 2], "p95_ms": ms[min(len(ms) - 1, int(0.95 * len(ms)))],
             "max_ms": ms[-1], "unknown": sum(r[2] == "unknown" for r in rows), "by_shipped": sum(r[3] for r in rows),
-            "fetched": [h for h in server.hits if h.endswith(".endgame.bin")], "workers": workers,
+            "fetched": [h for h in server.hits if h.endswith((".endgame.bin", ".book.bin"))], "workers": workers,
             "per_position": rows}
 
 
@@ -77,6 +91,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--dist", type=Path, default=ROOT / "dist")
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--opening", action="store_true", help="the opening book's positions (module docstring)")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -86,18 +101,23 @@ def main() -> None:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
         try:
             for spec in args.games:
-                found[spec] = measure(browser, args.dist, spec, args.count, args.top, args.workers)
+                found[spec] = measure(browser, args.dist, spec, args.count, args.top, args.workers, args.opening)
                 print(spec, json.dumps({k: v for k, v in found[spec].items() if k != "per_position"}), flush=True)
         finally:
             browser.close()
     load.append(os.getloadavg()[0])
     if args.out:
         record = json.loads(args.out.read_text())
-        for game in record["games"]:
-            if game["game"] in found:
-                game["chromium"] = {**found[game["game"]], "load": [round(x, 1) for x in load],
-                                    "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                                    "command": "python scripts/endgame_chromium.py " + " ".join(sys.argv[1:])}
+        stamp = {"load": [round(x, 1) for x in load], "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                 "command": "python scripts/endgame_chromium.py " + " ".join(sys.argv[1:])}
+        for spec, figures in found.items():
+            if args.opening:  # books.json: games by name
+                board_id, start, goal = spec.split(":")
+                name = opening_book.game_name(make_problem(get_board(board_id), start=start, goal=goal))
+                record["games"].setdefault(name, {})["chromium"] = {**figures, **stamp}
+            for game in [] if args.opening else record["games"]:
+                if game["game"] == spec:
+                    game["chromium"] = {**figures, **stamp}
         args.out.write_text(json.dumps(record, indent=1) + "\n")
 
 

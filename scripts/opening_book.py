@@ -90,18 +90,12 @@ def main() -> int:
     return 0
 
 
-def measure(problem, book, games: int) -> dict:
-    """Never-lose at every position of ``games`` seeded games that the book's levels hold (its jumps' positions
-    included), with the book installed and without it (each on empty tables of proved positions)."""
+def opening_positions(problem, book, games: int) -> list[int]:
+    """The positions of ``games`` seeded games from the start above the book's deepest level (so its jumps' positions
+    are in the book's levels): a jump the book proves good with probability 0.8, else any legal jump."""
     import random
-    import statistics
 
-    from pyapp.analysis import proven
-    from pyapp.analysis.neverlose import never_lose_steps
-    from pyapp.core.budget import CPU_CLOCK, Budget, drive
     from pyapp.core.moves import apply_jump, legal_jumps
-    from pyapp.core.problem import Problem
-    from pyapp.exact import openingbook
 
     rng = random.Random(31)
     where: list[int] = []
@@ -111,7 +105,22 @@ def measure(problem, book, games: int) -> dict:
             where.append(pos)
             good = [j for j in jumps if (v := book.answer(apply_jump(pos, j))) is not None and v.won]
             pos = apply_jump(pos, rng.choice(good if good and rng.random() < 0.8 else jumps))
+    return where
+
+
+def measure(problem, book, games: int) -> dict:
+    """Never-lose at every position of ``games`` seeded games that the book's levels hold (its jumps' positions
+    included), with the book installed and without it (each on empty tables of proved positions)."""
+    import statistics
+
+    from pyapp.analysis import proven
+    from pyapp.analysis.neverlose import never_lose_steps
+    from pyapp.core.budget import CPU_CLOCK, Budget, drive
+    from pyapp.core.problem import Problem
+    from pyapp.exact import openingbook
+
     rows = []
+    where = opening_positions(problem, book, games)
     for pos in where:
         row: dict = {"pegs": pos.bit_count()}
         for mode in ("without", "with"):
@@ -141,6 +150,12 @@ def measure(problem, book, games: int) -> dict:
             "disagreements": sum(r["disagree"] for r in rows)}
 
 
+def game_name(problem) -> str:
+    """``BOARD START -> GOAL``, the game's key in ``benchmarks/books.json``."""
+    board = problem.board
+    return f"{board.id} {board.name_of[(board.full() ^ problem.start).bit_length() - 1]} -> {problem.goal.text(board)}"
+
+
 def _merge(path: str | None, problem, figures: dict) -> None:
     """Merge ``figures`` into the game's entry of the JSON file at ``path`` (``benchmarks/books.json``)."""
     if not path:
@@ -151,9 +166,7 @@ def _merge(path: str | None, problem, figures: dict) -> None:
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
-    board = problem.board
-    name = f"{board.id} {board.name_of[(board.full() ^ problem.start).bit_length() - 1]} -> {problem.goal.text(board)}"
-    entry = data["games"].setdefault(name, {})
+    entry = data["games"].setdefault(game_name(problem), {})
     for key, value in figures.items():
         entry[key] = {**value, "python": platform.python_version(),
                       "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}

@@ -1,0 +1,46 @@
+"""scripts/opening_book.py, the command that makes the committed opening books: run in two parts and resumed, it
+writes a book file that decodes to the book its records assemble, and its figures (levels, solver CPU, never-lose
+with and without the book) into the JSON the report reads."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from pyapp.core.problem import default_problem
+from pyapp.exact.openingbook import assemble, frontier
+from pyapp.exact.openingbook_files import decode_book, file_name
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = ["triangle6", "4", "any", "--pegs", "17"]
+
+
+def _run(*args: str) -> str:
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "opening_book.py"), *GAME, *args],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_parts_resume_write_and_measure(tmp_path):
+    records = [tmp_path / "part0.jsonl", tmp_path / "part1.jsonl"]
+    for k, path in enumerate(records):
+        _run("--seconds", "5", "--records", str(path), "--part", str(k), "--parts", "2")
+    assert "0 left in part 0" in _run("--records", str(records[0]), "--part", "0", "--parts", "2")  # resumed: done
+    both = [arg for path in records for arg in ("--records", str(path))]
+    out = tmp_path / "books.json"
+    made = json.loads(_run(*both, "--write", str(tmp_path), "--out", str(out)))
+    problem = default_problem("triangle6")
+    data = (tmp_path / file_name(problem)).read_bytes()
+    assert made["bytes"] == len(data) and made["decided"] == made["asked"] == 91
+    cd, levels = frontier(problem, 17)
+    rows = [json.loads(line) for path in records for line in path.read_text().splitlines()]
+    want = assemble(problem, cd, levels, rows)
+    got = decode_book(data, problem)
+    assert (got.won, got.lost) == (want.won, want.lost) and len(got) == sum(len(k) for k in levels.values())
+    _run(*both, "--measure", "1", "--out", str(out))
+    figures = json.loads(out.read_text())["games"]["triangle6 4 -> any"]
+    assert figures["book"]["levels"]["17"] == [91, 0, 91] and figures["measure"]["disagreements"] == 0
+    assert figures["measure"]["count"] > 0 and figures["measure"]["from_book"] == figures["measure"]["count"]
