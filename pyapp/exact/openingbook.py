@@ -154,7 +154,7 @@ def assemble(problem: Problem, cd: Codec, levels: dict[int, list[int]], records:
                     raise ValueError(f"opening book: the solver and the verdicts below disagree on class {key}")
                 if verdict is None:
                     verdict = Verdict(True, _replayed(board, rep, record["line"])) if won else \
-                        Verdict(False, why=record["why"])
+                        Verdict(False, why=_any_member(record["why"]))
             if verdict is None:
                 continue
             if verdict.won:
@@ -167,6 +167,13 @@ def assemble(problem: Problem, cd: Codec, levels: dict[int, list[int]], records:
             else:
                 book.lost[key] = verdict.why
     return book
+
+
+def _any_member(why: str) -> str:
+    """A proof's statement, which holds for every member of the class: the details after it (a pagoda's weights,
+    given for the representative and mirrored on its image; the finishes one by one; the search's counts) are left
+    out, and so the book holds a few distinct proofs, not one per class."""
+    return why.split(" (")[0]
 
 
 def _from_children(problem: Problem, cd: Codec, book: Book, rep: int) -> Verdict | None:
