@@ -185,4 +185,16 @@ def books(data: dict) -> str:
                        f"| {a['p95']:.2f} / {b['p95']:.4f} | {a['max']:.2f} / {b['max']:.4f} "
                        f"| {a['unknown']} / {b['unknown']} | {m['from_book']} | {m['disagreements']} "
                        f"| {m['date']}, CPython {m['python']} |")
+    pages = [(name, g["chromium"]) for name, g in data["games"].items() if g.get("chromium")]
+    if pages:
+        out += ["", "In the page, at the same positions (`scripts/endgame_chromium.py --opening`: Pyodide in "
+                f"Chromium, a fresh profile, the pool of {pages[0][1]['workers']} workers, each position opened by a "
+                "link; the milliseconds the page records from the position's change to its verdict, wall time; "
+                "the book fetched before the game's first check):", "",
+                "```sh", *sorted({c["command"] for _, c in pages}), "```", "",
+                "| game | positions | median ms | p95 ms | max ms | positions left unknown | answered by the book "
+                "| measured |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+        for name, c in pages:
+            out.append(f"| {name} | {c['positions']} | {c['median_ms']:,} | {c['p95_ms']:,} | {c['max_ms']:,} "
+                       f"| {c['unknown']} | {c['by_shipped']} | {c['date']}, load {c['load'][0]}-{c['load'][1]} |")
     return "\n".join(out)
