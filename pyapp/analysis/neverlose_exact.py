@@ -110,8 +110,8 @@ def never_lose_book(board: Board, goal: Goal, position: int) -> NeverLose | None
         out = NeverLose("over", None if goal.reached(position) else "no jump is possible")
     elif own.won:
         out = NeverLose("winnable", jumps=hint, line=list(own.line))
-    else:
-        out = NeverLose("lost", own.why, jumps=hint)
+    else:  # as every lost answer: the position's proof, no jump filed
+        out = NeverLose("lost", own.why)
     out.answered = book.answered()
     out.seconds = out.jumps.seconds = time.perf_counter() - t0
     return out

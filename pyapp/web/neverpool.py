@@ -100,6 +100,7 @@ def plan_steps(problem: Problem, max_seconds: float | None,
     board, goal = problem.board, problem.goal
     jumps, _, asked = questions(problem)
     table = table_for(problem)
+    book = book_for(board, goal)
     exact = never_lose_exact(board, goal, history) if history else None
     build = when_to_build(problem)
     if exact is None and build:  # the goal's endgame table (loaded from the site, or swept here): as one worker
@@ -108,7 +109,7 @@ def plan_steps(problem: Problem, max_seconds: float | None,
             yield from endgame_steps(board, goal, problem.start, budget)
         exact = yield from never_lose_endgame_steps(board, goal, problem.start, budget)
     shares = [] if exact is not None or not jumps or not goal.definite or problem.start in table.lost else \
-        [name for name, pos in asked.items() if not _known(table, pos, book_for(board, goal))]
+        [name for name, pos in asked.items() if not _known(table, pos, book)]
     if len(shares) < 2:  # on what the table's attempt left of the check's time (the pool's shares get the same)
         left = None if max_seconds is None else max(0.1, max_seconds - (time.perf_counter() - t0))
         return (yield from webplay.never_lose_job(problem, left, history))
