@@ -136,3 +136,18 @@ def test_the_pools_plan_asks_no_worker_where_the_book_answers(t6):
     openingbook.install(book)
     out = drive(plan_steps(problem, 10.0, []))
     assert "shares" not in out and out["method"] == "exact" and NAME in out["answered"], out
+
+
+def test_a_lost_position_of_a_shipped_book_is_lost_with_the_books_proof():
+    """Diamond 41's book (committed in sets/) holds lost classes above its deepest level: never-lose says lost, names
+    the book, and files no jump."""
+    from pathlib import Path
+
+    problem = default_problem("diamond41")
+    data = (Path(__file__).resolve().parents[1] / "sets" / file_name(problem)).read_bytes()
+    book = decode_book(data, problem)
+    openingbook.install(book)
+    key = next(k for k in sorted(book.lost) if book.codec.layout(k).bit_count() > book.deepest)
+    out = never_lose_book(problem.board, problem.goal, book.codec.layout(key))
+    assert out is not None and out.status == "lost" and not out.jumps.good and not out.jumps.bad
+    assert out.reason and out.reason.startswith(NAME)
