@@ -20,7 +20,8 @@ pytestmark = pytest.mark.browser
 def test_the_page_answers_a_french_game_from_the_shipped_table(chromium, dist_dir):
     found = script.measure(chromium, dist_dir, "french:d2:d6", 1, 21, 2)
     assert found["positions"] >= 6 and found["unknown"] == 0
-    assert len(found["fetched"]) == 1 and found["fetched"][0].endswith(".endgame.bin")
+    tables = [f for f in found["fetched"] if f.endswith(".endgame.bin")]  # (the game's opening book is fetched too)
+    assert len(tables) == 1
     # fetched beside the first check, the table answers from a check or two later on (21 pegs down: all in reach)
     # (a lost position's note gives the proof instead of what answered)
     assert found["by_shipped"] >= found["positions"] // 2
