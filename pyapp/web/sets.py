@@ -185,6 +185,8 @@ def index_entry(game: Game, data: bytes, ways: bytes | None) -> dict:
     for field in ("from", "upto", "low", "deepest"):
         if field in header:
             entry[field] = header[field]
+    if game.book:  # the start's pegs: the page waits for the book while a game is above its deepest level
+        entry["start_pegs"] = header["levels"][0][0]
     if ways is not None:
         entry.update(ways=file_name(game, "ways"), ways_bytes=len(ways), ways_sha256=hashlib.sha256(ways).hexdigest())
     return entry

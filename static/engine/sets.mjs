@@ -86,11 +86,16 @@ export function createSets(root, load) {
   const towardGoal = (kind) => (e, args) => e.kind === kind && e.board === args.board && (args.goal ?? e.board_goal) === e.goal;
   const endgameOf = towardGoal("endgame");
   const bookOf = towardGoal("book");
+  // the book answers positions above its deepest level: a game from a start (every start has the same pegs) is
+  // there while its jumps are few; a posed position may be anywhere, so it waits for the book too
+  const jumpsOf = (moves = []) => moves.reduce((n, m) => n + m.split("-").length - 1, 0);
+  const inBook = (e, args) => Boolean(args.position) || e.start_pegs - jumpsOf(args.moves) > e.deepest;
 
   /** Make sure the set of the request's game is loaded (or refused) before the request runs; a bench
    *  run gets the English one, which its never-lose row decodes and answers from.  The goal's endgame table,
    *  bigger and only needed once the game is down to about 24 pegs, is fetched beside the request, not before it;
-   *  the opening book (tens of KB, answering the first moves) before it. */
+   *  the opening book (tens of KB, answering the first moves) beside it too, and waited for while the position is
+   *  one the book answers. */
   async function ensure(fn, args) {
     const bench = fn === "bench";
     if (!bench && (!USES.has(fn) || !args || typeof args.board !== "string")) return;
@@ -99,7 +104,7 @@ export function createSets(root, load) {
     if (table && !done.has(table.file)) done.set(table.file, loadGame(table));
     const book = bench ? null : index.find((e) => bookOf(e, args));
     if (book && !done.has(book.file)) done.set(book.file, loadGame(book));
-    if (book) await done.get(book.file);
+    if (book && inBook(book, args)) await done.get(book.file);
     const entry = index.find((e) => (bench ? e.board === "english" && e.default : matches(e, args)));
     if (!entry) return;
     if (!done.has(entry.file)) done.set(entry.file, loadGame(entry)); // two requests share one download
