@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from ..core.board import Board
 from ..core.budget import CPU_CLOCK, Budget
 from ..core.codec.compiled import Codec
+from ..core.game import replay
 from ..core.goal import Goal
 from ..core.moves import Jump, apply_jump, legal_jumps
-from ..core.notation import format_jump, parse_move
+from ..core.notation import format_jump
 from ..core.problem import Problem
 from ..search.solver import solve
 from .setup import sides
@@ -193,13 +194,8 @@ def _from_children(problem: Problem, cd: Codec, book: Book, rep: int) -> Verdict
 
 
 def _replayed(board: Board, rep: int, moves: list[str]) -> tuple[Jump, ...]:
-    """Jumps in notation (``'f4-d4'`` each) from ``rep``, each checked legal as it is played."""
-    out: list[Jump] = []
-    pos = rep
-    for text in moves:
-        (jump,) = parse_move(board, text)
-        if jump not in legal_jumps(board, pos):
-            raise ValueError(f"opening book: {text} is not a legal jump there")
-        out.append(jump)
-        pos = apply_jump(pos, jump)
-    return tuple(out)
+    """Jumps in notation (``'f4-d4'`` each) from ``rep``, each checked legal as it is played (:func:`replay`)."""
+    played = replay(board, rep, moves)
+    if not played.valid:
+        raise ValueError(f"opening book: {played.error}")
+    return tuple(played.jumps)

@@ -19,6 +19,7 @@ import zlib
 from array import array
 
 from ..core.board import Board
+from ..core.game import illegal_reason
 from ..core.moves import Jump, apply_jump
 from ..core.problem import Problem
 from .openingbook import Book
@@ -125,7 +126,10 @@ def decode_book(data: bytes, problem: Problem) -> Book:
                     continue
                 if at >= len(lines) or at + 1 + lines[at] > len(lines):
                     raise StoreError("opening book file: truncated in its solutions")
-                line = tuple(table[i] if i < len(table) else (0, 0, 0) for i in lines[at + 1:at + 1 + lines[at]])
+                picks = lines[at + 1:at + 1 + lines[at]]
+                if any(i >= len(table) for i in picks):
+                    raise StoreError("opening book file: a solution names a jump the board does not have")
+                line = tuple(table[i] for i in picks)
                 at += 1 + lines[at]
                 book.won[key] = _checked(problem, cd.layout(key), line)
             k += n
@@ -135,8 +139,7 @@ def decode_book(data: bytes, problem: Problem) -> Book:
 def _checked(problem: Problem, pos: int, line: tuple[Jump, ...]) -> tuple[Jump, ...]:
     """``line`` when it plays legally from ``pos`` to the goal (every solution replayed before it is used)."""
     for jump in line:
-        a, b, c = jump
-        if not (pos >> a & 1 and pos >> b & 1) or pos >> c & 1:
+        if illegal_reason(problem.board, pos, jump):
             raise StoreError("opening book file: a solution plays an illegal jump")
         pos = apply_jump(pos, jump)
     if not problem.goal.reached(pos):
