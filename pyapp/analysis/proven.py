@@ -72,10 +72,7 @@ class Proven:
         line = self.won.get(pos)
         if line is not None:
             self.hits += 1
-            final = pos
-            for jump in line:
-                final = apply_jump(final, jump)
-            return Result("solved", None, list(line), final, 0, 0, 0.0, HIT)
+            return _solved(pos, line, HIT)
         why = self.lost.get(pos)
         if why is not None:
             self.hits += 1
@@ -87,10 +84,7 @@ class Proven:
         self.hits += 1
         if not found.won:
             return Result("impossible", found.why, [], pos, 0, 0, 0.0, BOOK)
-        final = pos
-        for jump in found.line:
-            final = apply_jump(final, jump)
-        return Result("solved", None, list(found.line), final, 0, 0, 0.0, BOOK)
+        return _solved(pos, found.line, BOOK)
 
     def record(self, problem: Problem, result: Result) -> None:
         """Keep what ``result`` proves about ``problem.start`` (and, for a solution, every position on it)."""
@@ -111,6 +105,14 @@ class Proven:
         for table in (self.won, self.lost):
             for key in list(table)[: len(table) // 2 + 1]:  # dicts keep insertion order: the oldest first
                 del table[key]
+
+
+def _solved(pos: int, line: tuple[Jump, ...], method: str) -> Result:
+    """A known solution from ``pos`` as a :class:`Result` with no search."""
+    final = pos
+    for jump in line:
+        final = apply_jump(final, jump)
+    return Result("solved", None, list(line), final, 0, 0, 0.0, method)
 
 
 _TABLES: dict[tuple, Proven] = {}
