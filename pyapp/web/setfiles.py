@@ -84,15 +84,8 @@ def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:
     names = {kind: file_name(game, kind) for kind in ("winnable", "ways")}
     paths = {kind: cache / name for kind, name in names.items()}
     if game.book:  # committed, and read from there (nothing to cache)
-        committed = artefacts / names["winnable"]
-        try:
-            data = {"winnable": committed.read_bytes()}
-            checked(game, data)
-        except (OSError, PegError) as err:
-            print(f"not shipping the opening book of {game.stem}: {committed.name} is missing or refused ({err}); "
-                  f"make it with `python scripts/opening_book.py`", file=sys.stderr)
-            return None
-        return {"winnable": (names["winnable"], data["winnable"])}
+        read = _committed(game, artefacts / names["winnable"], "the opening book", "opening_book.py")
+        return None if read is None else {"winnable": (names["winnable"], read[0]["winnable"])}
     if paths["winnable"].is_file():
         data = {kind: path.read_bytes() for kind, path in paths.items() if path.is_file()}
         try:
@@ -103,14 +96,10 @@ def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:
             for path in paths.values():
                 path.unlink(missing_ok=True)
     if game.artefact:
-        committed = artefacts / names["winnable"]
-        try:
-            data = {"winnable": committed.read_bytes()}
-            win = checked(game, data)
-        except (OSError, PegError) as err:
-            print(f"not shipping the set of {game.stem}: {committed.name} is missing or refused ({err}); make it with "
-                  f"`python scripts/make_sets.py {game.stem}`", file=sys.stderr)
+        read = _committed(game, artefacts / names["winnable"], "the set", f"make_sets.py {game.stem}")
+        if read is None:
             return None
+        data, win = read
     elif game.endgame:
         print(f"sweeping the endgame table of {game.stem} (once per key version)", file=sys.stderr)
         win = sweep_table(game.problem())
@@ -127,6 +116,18 @@ def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:
     for kind, blob in data.items():
         _write(paths[kind], blob)
     return {kind: (names[kind], data[kind]) for kind in data}
+
+
+def _committed(game: Game, path: Path, what: str, make: str) -> tuple[dict[str, bytes], Winnable | Book] | None:
+    """The committed file of ``game`` at ``path``, read and checked, or None (named on stderr with the command that
+    makes it, ``python scripts/MAKE``) when it is missing or refused."""
+    try:
+        data = {"winnable": path.read_bytes()}
+        return data, checked(game, data)
+    except (OSError, PegError) as err:
+        print(f"not shipping {what} of {game.stem}: {path.name} is missing or refused ({err}); make it with "
+              f"`python scripts/{make}`", file=sys.stderr)
+        return None
 
 
 def write_all(folder: Path, cache: Path, artefacts: Path) -> None:
