@@ -9,6 +9,8 @@ search goes through :func:`decide_steps`:
 * a position on a known winning line is winnable at once, with the rest of that line;
 * a position proved lost is lost at once, with the proof's reason;
 * a position the game's opening book decides (:mod:`pyapp.exact.openingbook`, shipped: many pegs) is answered at once;
+* a position next to one with a known line (one jump before it, or another jump from there) is winnable at once
+  when that line, adapted (:mod:`.repair`), still reaches the goal;
 * a position the goal's endgame table answers (:mod:`pyapp.exact.endgame`, when never-lose or Hint has built it:
   few pegs) is decided exactly at once, and recorded;
 * otherwise the solver runs on its share of the budget, and what it proves is recorded: every position
@@ -43,6 +45,7 @@ from ..exact.endgame import Endgame, endgame_for
 from ..exact.openingbook import NAME as BOOK
 from ..exact.openingbook import book_for
 from ..search.solver import search
+from .repair import repaired
 
 DEFAULT_ENTRIES = 250_000
 """Positions kept per board and goal by default (about 50 MB)."""
@@ -50,6 +53,8 @@ HIT = "proved earlier in this game"
 TABLE_SHARE = 0.6
 """The part of a question's time left that the goal's endgame table may search before the solver takes over (what
 the table searched stays in its memo for the next question)."""
+REPAIRED = "a neighbouring position's line, adapted"
+"""How a line made by :func:`pyapp.analysis.repair.repaired` is named (its method)."""
 ENDGAME = "endgame table"
 """How an answer of the goal's endgame table is named (its method; a loss's reason starts with it)."""
 
@@ -62,6 +67,10 @@ class Proven:
     won: dict[int, tuple[Jump, ...]] = field(default_factory=dict)
     lost: dict[int, str] = field(default_factory=dict)
     hits: int = 0
+    learned: int = 0
+    """Solutions recorded so far (:meth:`adapted` tries a position again only after new ones)."""
+    tried: dict[int, int] = field(default_factory=dict)
+    """Positions :meth:`adapted` could not answer, with :attr:`learned` at the time."""
 
     def __len__(self) -> int:
         return len(self.won) + len(self.lost)
@@ -84,7 +93,35 @@ class Proven:
         self.hits += 1
         if not found.won:
             return Result("impossible", found.why, [], pos, 0, 0, 0.0, BOOK)
-        return _solved(pos, found.line, BOOK)
+        result = _solved(pos, found.line, BOOK)
+        self.record(problem, result)  # the positions along the book's line, below its deepest level, are known too
+        return result
+
+    def adapted(self, problem: Problem) -> Result | None:
+        """A line for ``problem.start`` adapted from a neighbouring position's known line (:mod:`.repair`), recorded;
+        None when none works (tried again only once the table has recorded new solutions)."""
+        pos = problem.start
+        if not problem.goal.definite or self.tried.get(pos) == self.learned:
+            return None
+        book = book_for(problem.board, problem.goal)
+
+        def line_of(near: int) -> tuple[Jump, ...] | None:
+            line = self.won.get(near)
+            if line is None and book is not None:
+                found = book.answer(near)
+                line = found.line if found is not None and found.won else None
+            return line
+
+        endgame = endgame_for(problem.board, problem.goal, pos)
+        line = repaired(problem.board, problem.goal, pos, line_of, endgame)
+        if line is None:
+            if len(self.tried) >= self.max_entries:
+                self.tried.clear()
+            self.tried[pos] = self.learned
+            return None
+        result = _solved(pos, tuple(line), REPAIRED)
+        self.record(problem, result)
+        return result
 
     def record(self, problem: Problem, result: Result) -> None:
         """Keep what ``result`` proves about ``problem.start`` (and, for a solution, every position on it)."""
@@ -95,6 +132,7 @@ class Proven:
         if result.status == "impossible":
             self.lost[problem.start] = result.reason or "impossible"
             return
+        self.learned += 1
         pos, jumps = problem.start, tuple(result.jumps)
         for i, jump in enumerate(jumps):
             self.won.setdefault(pos, jumps[i:])
@@ -132,7 +170,7 @@ def decide_steps(problem: Problem, budget: Budget, table: Proven | None = None,
     ``budget`` and recorded (``table`` defaults to the engine's table for the problem; ``beam_widths``:
     the solver's beams, by default its own)."""
     table = table_for(problem) if table is None else table
-    known = table.answer(problem)
+    known = table.answer(problem) or table.adapted(problem)
     if known is not None:
         return known
     result = yield from _from_endgame_steps(problem, budget)

@@ -158,7 +158,7 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
             i = task.index
             if answers[i] is not None or not wanted(i) or task.rank > round_:
                 continue
-            known = table.answer(task.problem)
+            known = table.answer(task.problem) or table.adapted(task.problem)
             if known is not None:
                 finish(i, known)
                 continue

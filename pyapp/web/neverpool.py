@@ -88,9 +88,11 @@ def questions(problem: Problem) -> tuple[list[Jump], Classes, dict[str, int]]:
     return jumps, classes, asked
 
 
-def _known(table: Proven, pos: int, book: Book | None) -> bool:
-    """Whether ``pos`` is decided already: in the game's table of proved positions or in the game's opening book."""
-    return pos in table.won or pos in table.lost or (book is not None and book.answer(pos) is not None)
+def _known(table: Proven, problem: Problem, pos: int, book: Book | None) -> bool:
+    """Whether ``pos`` is decided already: in the game's table of proved positions, in the game's opening book, or
+    winnable by a neighbouring position's known line, adapted (:meth:`pyapp.analysis.proven.Proven.adapted`)."""
+    return pos in table.won or pos in table.lost or (book is not None and book.answer(pos) is not None) \
+        or table.adapted(Problem(problem.board, pos, problem.goal)) is not None
 
 
 def plan_steps(problem: Problem, max_seconds: float | None,
@@ -109,7 +111,7 @@ def plan_steps(problem: Problem, max_seconds: float | None,
             yield from endgame_steps(board, goal, problem.start, budget)
         exact = yield from never_lose_endgame_steps(board, goal, problem.start, budget)
     shares = [] if exact is not None or not jumps or not goal.definite or problem.start in table.lost else \
-        [name for name, pos in asked.items() if not _known(table, pos, book)]
+        [name for name, pos in asked.items() if not _known(table, problem, pos, book)]
     if len(shares) < 2:  # on what the table's attempt left of the check's time (the pool's shares get the same)
         left = None if max_seconds is None else max(0.1, max_seconds - (time.perf_counter() - t0))
         return (yield from webplay.never_lose_job(problem, left, history))
