@@ -3,8 +3,9 @@
 Each row plays :data:`GAMES` seeded random games of one game of :data:`PLAYED` (the English central game
 and d1 -> d1, c1 -> c1, French d2 -> d6, German e5 -> e5, asymmetric d5 -> d5, Diamond 41 d2 -> any,
 triangle 7 from 4): at every position the page's check (:func:`pyapp.analysis.neverlose.never_lose_steps`,
-the search path and the goal's endgame table where it answers (the one the site ships, from the build's cache, where
-there is one: :func:`shipped_table`), on Hint's 10 s budget counted in CPU seconds,
+the search path, the game's opening book (:func:`shipped_book`) and the goal's endgame table where they answer (the
+ones the site ships: the book committed in ``sets/``, the table from the build's cache, where there is one:
+:func:`shipped_table`), on Hint's 10 s budget counted in CPU seconds,
 with the engine's game-long table of proved positions); the next jump is one the check filed good with
 probability 0.8, else any legal jump.  A game ends when no jump is left or a position is lost (every later
 verdict is then "lost" by the same proof).
@@ -30,9 +31,12 @@ from ..core.catalogue import get_board
 from ..core.errors import PegError
 from ..core.moves import apply_jump, legal_jumps
 from ..core.problem import Problem, make_problem
-from ..exact import endgame
+from ..exact import endgame, openingbook
 from ..exact.endgame import Endgame
 from ..exact.endgame_files import decode_table, file_name
+from ..exact.openingbook import Book
+from ..exact.openingbook_files import decode_book
+from ..exact.openingbook_files import file_name as book_file
 from ..exact.store import decode, key_version, sets_cache
 from ..exact.winnable import Winnable
 from .rows import Case, Outcome
@@ -77,6 +81,16 @@ def shipped_table(problem: Problem, stem: str) -> Endgame | None:
         return None
 
 
+def shipped_book(problem: Problem) -> Book | None:
+    """The game's opening book the site ships (:mod:`pyapp.exact.openingbook_files`, committed in ``sets/``), when
+    it is there and decodes."""
+    path = ROOT / "sets" / book_file(problem)
+    try:
+        return decode_book(path.read_bytes(), problem) if path.is_file() else None
+    except PegError:
+        return None
+
+
 def play_case(board_id: str, start: str, goal: str) -> Case:
     stem = f"{board_id}-{start}-{goal}"
     problem = make_problem(get_board(board_id), start=start, goal=goal)
@@ -86,9 +100,13 @@ def play_case(board_id: str, start: str, goal: str) -> Case:
         rng = random.Random(28)
         out = []
         endgame.clear()
+        openingbook.clear()
         table = shipped_table(problem, stem)
         if table is not None:
             endgame.install(table)
+        book = shipped_book(problem)
+        if book is not None:
+            openingbook.install(book)
         for _ in range(GAMES):
             pos = problem.start
             while True:
