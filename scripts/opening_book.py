@@ -43,10 +43,15 @@ def main() -> int:
     ap.add_argument("--write", help="assemble the book and write its file into this folder")
     ap.add_argument("--measure", type=int, help="games to play with and without the book")
     ap.add_argument("--out", help="with --write or --measure: merge the figures into this JSON file (per game)")
+    ap.add_argument("--book", help="a folder holding this game's book one level up (sets/): its lines, adapted, "
+                                   "decide most classes before the solver; with --write its verdicts join the records")
     args = ap.parse_args()
     problem = make_problem(get_board(args.board), start=args.start, goal=args.goal)
     cd, levels = frontier(problem, args.pegs)
     records = [r for path in args.records for r in _read(path)]
+    above = _book(args.book, problem) if args.book else None
+    if above is not None and args.write:
+        records += book_records(above)
     if args.measure or args.write:
         from pyapp.exact.openingbook import assemble
 
@@ -80,14 +85,104 @@ def main() -> int:
     todo = [k for i, k in enumerate(levels[args.pegs]) if i % args.parts == args.part and k not in done]
     print(f"{len(levels[args.pegs])} classes at {args.pegs} pegs, {len(todo)} left in part {args.part}", flush=True)
     t0 = time.time()
+    adapt = Adapter(problem, above, cd) if above is not None else None
     with open(args.records[-1], "a", encoding="utf-8") as out:
+        if adapt is not None:  # every class a neighbour's line settles first, at once; the solver takes the rest
+            for r in records:
+                adapt.learn(r)
+            rest = []
+            for key in todo:
+                record = adapt(key)
+                if record is None:
+                    rest.append(key)
+                else:
+                    out.write(json.dumps(record) + "\n")
+            out.flush()
+            print(f"{len(todo) - len(rest)} adapted from a neighbour's line in {time.time() - t0:.1f} s", flush=True)
+            todo = rest
         for n, key in enumerate(todo, 1):
-            record = decide(problem, cd, key, args.seconds)
+            record = (adapt(key) if adapt is not None else None) or decide(problem, cd, key, args.seconds)
+            if adapt is not None:
+                adapt.learn(record)
             out.write(json.dumps(record) + "\n")
             out.flush()
             if n % 25 == 0:
                 print(f"{n}/{len(todo)} in {time.time() - t0:.0f} s", flush=True)
     return 0
+
+
+def _book(folder: str, problem):
+    """The game's book in ``folder`` (decoded and checked), or None when there is none."""
+    from pyapp.exact.openingbook_files import decode_book, file_name
+
+    path = os.path.join(folder, file_name(problem))
+    if not os.path.exists(path):
+        return None
+    with open(path, "rb") as f:
+        return decode_book(f.read(), problem)
+
+
+def book_records(book) -> list[dict]:
+    """The verdicts of ``book``'s deepest level as records (so a deeper book keeps them where a class below it is
+    left unknown; :func:`pyapp.exact.openingbook.assemble` checks each against the level below)."""
+    from pyapp.core.notation import format_jump
+
+    board, cd, pegs = book.problem.board, book.codec, book.deepest
+    out: list[dict] = []
+    for key, line in book.won.items():
+        if cd.layout(key).bit_count() == pegs:
+            out.append({"key": key, "pegs": pegs, "status": "solved", "method": "opening book", "cpu": 0.0,
+                        "line": [format_jump(board, j) for j in line]})
+    for key, why in book.lost.items():
+        if cd.layout(key).bit_count() == pegs:
+            out.append({"key": key, "pegs": pegs, "status": "impossible", "method": "opening book", "cpu": 0.0,
+                        "why": why})
+    return out
+
+
+class Adapter:
+    """Records made without the solver: a class's line adapted (:func:`pyapp.analysis.repair.repaired`, finished by
+    the goal's endgame table from the build's cache when it is there) from the known lines of its neighbours: its
+    parents in the book's level above, and the classes of its own level solved so far (:meth:`learn`)."""
+
+    def __init__(self, problem, book, cd) -> None:
+        from pyapp.bench.game_rows import shipped_table
+
+        self.problem, self.book, self.cd = problem, book, cd
+        self.table = shipped_table(problem, game_name(problem).replace(" -> ", " ").replace(" ", "-"))
+        self.lines: dict[int, tuple] = {}
+
+    def learn(self, record: dict) -> None:
+        """Keep a solved record's line for the classes tried after it."""
+        from pyapp.core.notation import parse_moves
+
+        if record["status"] == "solved":
+            self.lines[record["key"]] = tuple(parse_moves(self.problem.board, record["line"]))
+
+    def line_of(self, pos: int):
+        from pyapp.exact.openingbook import moved
+
+        if pos.bit_count() > self.book.deepest - 1:
+            found = self.book.answer(pos)
+            return found.line if found is not None and found.won else None
+        key = self.cd.canon(pos)
+        line = self.lines.get(key)
+        return None if line is None else moved(self.problem, self.cd, key, pos, line)
+
+    def __call__(self, key: int) -> dict | None:
+        from pyapp.analysis.proven import REPAIRED
+        from pyapp.analysis.repair import repaired
+        from pyapp.core.notation import format_jump
+
+        t = time.process_time()
+        board, pos = self.problem.board, self.cd.layout(key)
+        line = repaired(board, self.problem.goal, pos, self.line_of, self.table)
+        if line is None:
+            return None
+        record = {"key": key, "pegs": pos.bit_count(), "status": "solved", "method": REPAIRED,
+                  "cpu": round(time.process_time() - t, 4), "line": [format_jump(board, j) for j in line]}
+        self.learn(record)
+        return record
 
 
 def opening_positions(problem, book, games: int) -> list[int]:

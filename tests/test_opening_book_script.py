@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pyapp.analysis.proven import REPAIRED
 from pyapp.core.problem import default_problem
 from pyapp.exact.openingbook import assemble, frontier
 from pyapp.exact.openingbook_files import decode_book, file_name
@@ -44,3 +45,35 @@ def test_parts_resume_write_and_measure(tmp_path):
     figures = json.loads(out.read_text())["games"]["triangle6 4 -> any"]
     assert figures["book"]["levels"]["17"] == [91, 0, 91] and figures["measure"]["disagreements"] == 0
     assert figures["measure"]["count"] > 0 and figures["measure"]["from_book"] == figures["measure"]["count"]
+
+
+def test_a_deeper_book_starts_from_the_book_above(tmp_path):
+    """``--book``: a level one deeper is decided mostly by adapting the lines of the book above (no solver), the
+    book's own verdicts join the records, and the result is the book the solver alone makes."""
+    above = tmp_path / "above"
+    above.mkdir()
+    first = tmp_path / "17.jsonl"
+    _run("--seconds", "5", "--records", str(first))
+    _run("--records", str(first), "--write", str(above))
+    deeper = [*GAME[:3], "--pegs", "16"]
+
+    def run16(*args: str) -> str:
+        done = subprocess.run([sys.executable, str(ROOT / "scripts" / "opening_book.py"), *deeper, *args],
+                              capture_output=True, text=True, timeout=600, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    adapted, alone = tmp_path / "16-adapted.jsonl", tmp_path / "16-alone.jsonl"
+    out = run16("--seconds", "5", "--records", str(adapted), "--book", str(above))
+    rows = [json.loads(line) for line in adapted.read_text().splitlines()]
+    repaired = [r for r in rows if r["method"] == REPAIRED]
+    first_pass = int(out.split(" adapted from a neighbour's line")[0].split("\n")[-1])
+    assert 0 < first_pass <= len(repaired)  # the first pass, then more as the solver's lines join them
+    run16("--seconds", "5", "--records", str(alone))
+    problem = default_problem("triangle6")
+    for folder, records, book in ((tmp_path / "a", adapted, ["--book", str(above)]), (tmp_path / "b", alone, [])):
+        folder.mkdir()
+        run16("--records", str(records), *book, "--write", str(folder))
+    got = decode_book((tmp_path / "a" / file_name(problem)).read_bytes(), problem)
+    want = decode_book((tmp_path / "b" / file_name(problem)).read_bytes(), problem)
+    assert set(got.won) == set(want.won) and set(got.lost) == set(want.lost) and got.deepest == want.deepest == 16
