@@ -45,7 +45,7 @@ from pyapp.core.moves import apply_jump, legal_jumps  # noqa: E402
 from pyapp.core.problem import make_problem  # noqa: E402
 from pyapp.exact.estimate import MICROSECONDS_PER_POSITION, estimate_positions  # noqa: E402
 from pyapp.exact.partial import PartialWinnable, partial  # noqa: E402
-from pyapp.exact.store import decode, encode, encode_ways  # noqa: E402
+from pyapp.exact.store import decode, encode, encode_ways, start_hole  # noqa: E402
 from pyapp.exact.ways import ways_steps  # noqa: E402
 from pyapp.exact.winnable import Winnable, clear_cache, register, winnable  # noqa: E402
 from pyapp.web.sets import SHIPPED, Game, file_name  # noqa: E402
@@ -131,7 +131,7 @@ def measure_floor(win: Winnable, floor: int, upto: int = 0) -> dict:
     part = decode(data, problem)
     row: dict = {"from": floor, **({"upto": upto} if upto else {}), "bytes": len(data), "classes": len(part),
                  "key_bytes": part.nbytes}
-    game = (board.id, board.name_of[(board.mask ^ problem.start).bit_length() - 1], goal.text(board))
+    game = (board.id, start_hole(problem), goal.text(board))
     row.update(decode_peak(data, game))
     assert isinstance(part, PartialWinnable)
     register(part)  # never_lose_exact finds it as it finds a shipped set

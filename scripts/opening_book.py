@@ -147,9 +147,10 @@ class Adapter:
 
     def __init__(self, problem, book, cd) -> None:
         from pyapp.bench.game_rows import shipped_table
+        from pyapp.exact.store import stem
 
         self.problem, self.book, self.cd = problem, book, cd
-        self.table = shipped_table(problem, game_name(problem).replace(" -> ", " ").replace(" ", "-"))
+        self.table = shipped_table(problem, stem(problem))
         self.lines: dict[int, tuple] = {}
 
     def learn(self, record: dict) -> None:
@@ -247,8 +248,9 @@ def measure(problem, book, games: int) -> dict:
 
 def game_name(problem) -> str:
     """``BOARD START -> GOAL``, the game's key in ``benchmarks/books.json``."""
-    board = problem.board
-    return f"{board.id} {board.name_of[(board.full() ^ problem.start).bit_length() - 1]} -> {problem.goal.text(board)}"
+    from pyapp.exact.store import start_hole
+
+    return f"{problem.board.id} {start_hole(problem)} -> {problem.goal.text(problem.board)}"
 
 
 def _merge(path: str | None, problem, figures: dict) -> None:

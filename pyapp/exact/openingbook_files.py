@@ -24,7 +24,7 @@ from ..core.moves import Jump, apply_jump
 from ..core.problem import Problem
 from .openingbook import Book
 from .setup import sides
-from .store import FORMAT, MAGIC, StoreError, _key_version, identity, read_header
+from .store import FORMAT, MAGIC, StoreError, _key_version, identity, read_header, stem
 
 KIND = "book"
 
@@ -40,10 +40,8 @@ def _jumps_of(board: Board, shift: int, src: int) -> list[Jump]:
 
 def file_name(problem: Problem) -> str:
     """``BOARD-START-GOAL-VERSION.book.bin`` (the start and goal holes of a catalogue game)."""
-    board = problem.board
-    start = board.name_of[(board.full() ^ problem.start).bit_length() - 1]
-    version = _key_version(board, sides(problem).codec.group)
-    return f"{board.id}-{start}-{problem.goal.text(board)}-{version}.book.bin"
+    version = _key_version(problem.board, sides(problem).codec.group)
+    return f"{stem(problem)}-{version}.book.bin"
 
 
 def encode_book(book: Book) -> bytes:

@@ -129,6 +129,17 @@ def key_version(problem: Problem) -> str:
     return _key_version(problem.board, sides(problem).wide_codec.group)
 
 
+def start_hole(problem: Problem) -> str:
+    """The name of the one empty hole of a single-vacancy start (how files and reports name a catalogue game)."""
+    board = problem.board
+    return board.name_of[(board.full() ^ problem.start).bit_length() - 1]
+
+
+def stem(problem: Problem) -> str:
+    """``BOARD-START-GOAL``: the game's part of the name of its shipped files (a single-vacancy start)."""
+    return f"{problem.board.id}-{start_hole(problem)}-{problem.goal.text(problem.board)}"
+
+
 def identity(problem: Problem) -> dict:
     """What a set file must be for: the board, the start (as position text) and the goal."""
     board = problem.board

@@ -29,6 +29,7 @@ from ...exact.fewest import fewest_all_steps, fewest_moves, fewest_steps
 from ...exact.fewest.table import merge_tables, single_vacancy_problems
 from ...exact.report import fewest_json, fewest_row_json, fewest_table_json
 from ...exact.sharded import Parallel
+from ...exact.store import start_hole
 from ._common import add_problem_args, add_time_budget, budget_from_args, positive_float, problem_from_args
 from ._parallel import add_pool_args, pool_from_args
 from ._progress import StderrProgress
@@ -103,8 +104,7 @@ def run_all(args) -> dict:
 
 
 def _vacancy(problem) -> str:
-    board = problem.board
-    return board.name_of[(board.mask ^ problem.start).bit_length() - 1]
+    return start_hole(problem)
 
 
 def _pairs(board, start: str) -> list[tuple[str, str]]:
