@@ -77,7 +77,8 @@ def main() -> int:
                 "by_method": {m: sum(1 for r in decided if r["method"] == m)
                               for m in sorted({r["method"] for r in decided})},
                 "command": f"python scripts/opening_book.py {args.board} {args.start} {args.goal} --pegs {args.pegs} "
-                           f"--seconds {args.seconds:g} --records FILE [--part K --parts N] (then --write sets/)"}
+                           f"--seconds {args.seconds:g} --records FILE [--part K --parts N]"
+                           f"{' --book sets/' if args.book else ''} (then --write sets/)"}
         print(json.dumps(made))
         _merge(args.out, problem, {"book": made})
         return 0
