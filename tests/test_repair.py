@@ -4,6 +4,7 @@ never given a line, and never-lose answers the jumps it repairs without a search
 
 from __future__ import annotations
 
+from pyapp.analysis import proven
 from pyapp.analysis.proven import REPAIRED, Proven, decide_steps
 from pyapp.analysis.repair import adapt, repaired, templates
 from pyapp.core.budget import Budget, drive
@@ -64,7 +65,7 @@ def test_the_endgame_table_finishes_a_line_once_it_can_look_the_position_up():
     made = 0
     for jump in legal_jumps(problem.board, parent):
         child = apply_jump(parent, jump)
-        line = adapt(problem.board, problem.goal, child, template, table)
+        line = adapt(problem.goal, child, template, table)
         if line is None:
             continue
         made += 1
@@ -96,7 +97,7 @@ def test_a_lost_position_is_never_given_a_line():
     assert checked >= 5
 
 
-def test_the_table_names_an_adapted_line_and_retries_only_after_learning():
+def test_the_table_names_an_adapted_line_and_retries_only_after_learning(monkeypatch):
     problem = make_problem(get_board("english"), start="d4", goal="d4")
     found = solve(problem, max_seconds=20)
     table = Proven()
@@ -112,11 +113,15 @@ def test_the_table_names_an_adapted_line_and_retries_only_after_learning():
     adapted = [r for r in answers.values() if r.method == REPAIRED]
     assert adapted and all(r.nodes == 0 and r.status == "solved" for r in adapted)
     assert table.learned > learned
-    # a position it could not answer is not tried again until the table records a new solution
-    hopeless = next(iter(table.tried), None)
-    if hopeless is not None:
-        assert table.adapted(Problem(problem.board, hopeless, problem.goal)) is None
-        assert table.tried[hopeless] == table.learned
+    # a position it could not answer is tried again only once the table has recorded a new solution
+    calls = []
+    monkeypatch.setattr(proven, "repaired", lambda *args: calls.append(args[2]))
+    lost = next(r for r in answers.values() if r.status == "impossible")
+    asked = Problem(problem.board, lost.final, problem.goal)
+    table.won.pop(asked.start, None)
+    assert table.adapted(asked) is None and table.adapted(asked) is None and len(calls) == 1
+    table.record(problem, found)  # a solution recorded again: something new to try
+    assert table.adapted(asked) is None and len(calls) == 2
 
 
 def test_templates_are_the_parents_lines_then_their_childrens():

@@ -31,8 +31,7 @@ TEMPLATES = 24
 """At most this many neighbours' lines are tried for one position."""
 
 
-def adapt(board: Board, goal: Goal, pos: int, template: tuple[Jump, ...], endgame: Endgame | None
-          ) -> list[Jump] | None:
+def adapt(goal: Goal, pos: int, template: tuple[Jump, ...], endgame: Endgame | None) -> list[Jump] | None:
     """``template``'s jumps played from ``pos`` in order, each one that is not legal there skipped: the line when it
     reaches the goal, or reaches a position of the endgame table's looked-up levels that can reach it (the
     table's line appended); None when it ends elsewhere or the table says that position cannot win."""
@@ -78,7 +77,7 @@ def repaired(board: Board, goal: Goal, pos: int, line_of: Callable[[int], tuple[
         if template in tried:
             continue
         tried.add(template)
-        line = adapt(board, goal, pos, template, endgame)
+        line = adapt(goal, pos, template, endgame)
         if line is not None:
             return line
         if len(tried) >= TEMPLATES:
