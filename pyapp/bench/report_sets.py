@@ -185,6 +185,19 @@ def books(data: dict) -> str:
                        f"| {a['p95']:.2f} / {b['p95']:.4f} | {a['max']:.2f} / {b['max']:.4f} "
                        f"| {a['unknown']} / {b['unknown']} | {m['from_book']} | {m['disagreements']} "
                        f"| {m['date']}, CPython {m['python']} |")
+    along = [(name, g["along"]) for name, g in data["games"].items() if g.get("along")]
+    if along:
+        out += ["", "Past the book: never-lose (Hint's 10 s, in CPU seconds) at the positions of seeded games with the "
+                "given pegs, before and after a change, on the same positions (one run following the other's jumps; "
+                "`scripts/neverlose_games.py`, both runs side by side):", "",
+                "| game | change | positions (pegs) | median s (before / after) | p95 s | CPU s in all "
+                "| jump verdicts decided | left unknown | measured |", "|---|---|---|---|---|---|---|---|---|"]
+        for name, a in along:
+            x, y = a["before"], a["after"]
+            out.append(f"| {name} | {a['label']} | {a['positions']} ({a['pegs'][0]}-{a['pegs'][1]}) "
+                       f"| {x['median']:.2f} / {y['median']:.2f} | {x['p95']:.2f} / {y['p95']:.2f} "
+                       f"| {x['cpu']:,.1f} / {y['cpu']:,.1f} | {x['decided']} / {y['decided']} "
+                       f"| {x['unknown']} / {y['unknown']} | {a['date']}, CPython {a['python']} |")
     pages = [(name, g["chromium"]) for name, g in data["games"].items() if g.get("chromium")]
     if pages:
         out += ["", "In the page, at the same positions (`scripts/endgame_chromium.py --opening`: Pyodide in "

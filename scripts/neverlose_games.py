@@ -1,0 +1,152 @@
+"""Never-lose at every position of seeded games, as the page plays them; two such runs compared position by position.
+
+    python scripts/neverlose_games.py french d2 d6 --games 3 --seed 7 --jsonl RUN.jsonl [--follow OTHER.jsonl]
+    python scripts/neverlose_games.py french d2 d6 --compare BEFORE.jsonl AFTER.jsonl --pegs 23 31 \\
+        --label "what changed" [--out benchmarks/books.json]
+
+The first form plays ``--games`` games from the start with the game's shipped opening book (``sets/``) and endgame
+table (the build's cache) installed, as the page has them: at each position never-lose on Hint's 10 s budget in CPU
+seconds, with the engine's game-long table of proved positions; the next jump is one the check filed good with
+probability 0.8, else any legal jump.  One JSON line per position (pegs, CPU seconds, status, jump verdicts good /
+bad / unknown, the jump played next).  ``--follow`` plays the jumps of another run instead, so two versions of the
+engine (two checkouts, run side by side) are measured on the same positions.  The second form summarises two such
+runs over the positions with ``--pegs LO HI`` pegs (median and p95 CPU seconds, jump verdicts decided and left
+unknown) and merges the figures into the game's entry of ``--out`` (``along``; BENCHMARKS.md shows them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from pyapp.core.catalogue import get_board  # noqa: E402
+from pyapp.core.problem import Problem, make_problem  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("board")
+    ap.add_argument("start")
+    ap.add_argument("goal")
+    ap.add_argument("--games", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--jsonl", help="write one JSON line per position here")
+    ap.add_argument("--follow", help="play the jumps of this earlier run")
+    ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"))
+    ap.add_argument("--pegs", nargs=2, type=int, metavar=("LO", "HI"), default=(1, 99))
+    ap.add_argument("--label", default="")
+    ap.add_argument("--out")
+    args = ap.parse_args()
+    problem = make_problem(get_board(args.board), start=args.start, goal=args.goal)
+    if args.compare:
+        figures = compare(*(_read(p) for p in args.compare), *args.pegs)
+        figures["label"] = args.label
+        print(json.dumps(figures))
+        if args.out:
+            _merge(args.out, problem, figures)
+        return 0
+    if not args.jsonl:
+        ap.error("--jsonl is required to play")
+    install(problem)
+    with open(args.jsonl, "w", encoding="utf-8") as out:
+        for row in play(problem, args.games, args.seed, _read(args.follow) if args.follow else None):
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+    return 0
+
+
+def install(problem: Problem) -> None:
+    """The game's shipped opening book and endgame table, installed as the page installs them (when they are here)."""
+    from pyapp.bench.game_rows import shipped_book, shipped_table
+    from pyapp.exact import endgame, openingbook
+    from pyapp.exact.store import stem
+
+    table = shipped_table(problem, stem(problem))
+    if table is not None:
+        endgame.install(table)
+    book = shipped_book(problem)
+    if book is not None:
+        openingbook.install(book)
+
+
+def play(problem: Problem, games: int, seed: int, follow: list[dict] | None):
+    """One row per position of ``games`` seeded games (or of the games in ``follow``, jump for jump)."""
+    from pyapp.analysis.neverlose import never_lose_steps
+    from pyapp.core.budget import CPU_CLOCK, Budget, drive
+    from pyapp.core.moves import apply_jump, legal_jumps
+
+    board = problem.board
+    paths: dict[int, list] = {}
+    for row in follow or []:
+        paths.setdefault(row["game"], []).append(row["jump"])
+    rng = random.Random(seed)
+    for game in range(games):
+        pos, n = problem.start, 0
+        while True:
+            t = time.process_time()
+            r = drive(never_lose_steps(Problem(board, pos, problem.goal), budget=Budget(10.0, clock=CPU_CLOCK)))
+            seconds = time.process_time() - t
+            jumps = legal_jumps(board, pos)
+            jump = None
+            if r.status not in ("lost", "over") and jumps:
+                good = r.jumps.good if r.jumps.good and rng.random() < 0.8 else jumps
+                jump = rng.choice(good)
+                if follow is not None:
+                    path = paths.get(game, [])
+                    jump = tuple(path[n]) if n < len(path) and path[n] is not None else None
+            yield {"game": game, "pegs": pos.bit_count(), "s": round(seconds, 3), "status": r.status,
+                   "good": len(r.jumps.good), "bad": len(r.jumps.bad), "unknown": len(r.jumps.unknown), "jump": jump}
+            if jump is None:
+                break
+            pos = apply_jump(pos, jump)
+            n += 1
+
+
+def compare(before: list[dict], after: list[dict], lo: int, hi: int) -> dict:
+    """Both runs over the positions with ``lo`` to ``hi`` pegs (the same positions when one followed the other)."""
+    pairs = [(a, b) for a, b in zip(before, after) if lo <= a["pegs"] <= hi and a["pegs"] == b["pegs"]]
+
+    def summary(k: int) -> dict:
+        t = sorted(p[k]["s"] for p in pairs)
+        return {"median": round(statistics.median(t), 3) if t else 0.0,
+                "p95": t[min(len(t) - 1, int(0.95 * len(t)))] if t else 0.0, "cpu": round(sum(t), 1),
+                "decided": sum(p[k]["good"] + p[k]["bad"] for p in pairs),
+                "unknown": sum(p[k]["unknown"] for p in pairs)}
+
+    return {"positions": len(pairs), "pegs": [lo, hi], "games": len({a["game"] for a, _ in pairs}),
+            "before": summary(0), "after": summary(1)}
+
+
+def _merge(path: str, problem: Problem, figures: dict) -> None:
+    """Merge ``figures`` into the game's ``along`` entry of the JSON file at ``path`` (``benchmarks/books.json``)."""
+    import platform
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from opening_book import game_name
+
+    data: dict = {"games": {}}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    entry = data["games"].setdefault(game_name(problem), {})
+    entry["along"] = {**figures, "python": platform.python_version(),
+                      "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+
+
+def _read(path: str) -> list[dict]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

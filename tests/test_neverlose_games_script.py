@@ -1,0 +1,35 @@
+"""scripts/neverlose_games.py: a run of seeded games, a second run that follows its jumps onto the same positions, and
+the two compared into the JSON the report reads."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = ["triangle6", "4", "any"]
+
+
+def _run(*args: str) -> str:
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "neverlose_games.py"), *GAME, *args],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_a_run_a_follower_and_their_comparison(tmp_path):
+    first, second, out = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "books.json"
+    _run("--games", "2", "--seed", "3", "--jsonl", str(first))
+    _run("--games", "2", "--seed", "99", "--follow", str(first), "--jsonl", str(second))
+    a = [json.loads(line) for line in first.read_text().splitlines()]
+    b = [json.loads(line) for line in second.read_text().splitlines()]
+    assert [(r["game"], r["pegs"], r["jump"]) for r in a] == [(r["game"], r["pegs"], r["jump"]) for r in b]
+    assert {r["game"] for r in a} == {0, 1} and a[-1]["jump"] is None
+    printed = json.loads(_run("--compare", str(first), str(second), "--pegs", "5", "20", "--label", "same code",
+                              "--out", str(out)))
+    inside = [r for r in a if 5 <= r["pegs"] <= 20]
+    assert printed["positions"] == len(inside) and printed["before"]["decided"] == printed["after"]["decided"] > 0
+    along = json.loads(out.read_text())["games"]["triangle6 4 -> any"]["along"]
+    assert along["label"] == "same code" and along["positions"] == len(inside)
