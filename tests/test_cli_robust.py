@@ -49,9 +49,15 @@ def test_a_full_disk_gives_one_line_and_exit_2():
     assert "No space left on device" in one_line(proc.stderr)
 
 
+def default_sigint() -> None:
+    """In the child: Ctrl+C acts as in a terminal, whatever the test process's own SIGINT disposition (a child
+    inherits "ignore"; once, in a loaded full run, these commands ignored Ctrl+C and ran on)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_exits_130_with_one_line():
     proc = subprocess.Popen([sys.executable, "-m", "pyapp", "count", "english", "--max-seconds", "100"], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     time.sleep(1.5)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)

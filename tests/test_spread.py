@@ -13,6 +13,7 @@ import time
 import pytest
 
 from pyapp.cli.main import main
+from tests.test_cli_robust import default_sigint
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -50,7 +51,7 @@ def _children(pid: int) -> list[int]:
 def _interrupt(argv: list[str]) -> None:
     """Start the command, wait for its two workers to be busy, press Ctrl+C: it ends at once, and so do they."""
     proc = subprocess.Popen([sys.executable, "-m", "pyapp", *argv], cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     deadline = time.time() + 30
     workers: list[int] = []
     while time.time() < deadline and len(workers) < 2:
