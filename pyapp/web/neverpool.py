@@ -4,16 +4,15 @@ The ``never_lose`` request (:func:`pyapp.web.play.never_lose_job`) decides a pos
 of its legal jumps one after the other, in one worker.  Those are independent problems, so the page can
 decide them side by side on its pool instead (``static/panels/neverpool.mjs``), in three steps:
 
-1. ``never_lose`` with ``workers`` N, in the page's engine worker (:func:`plan_steps`): a game whose
-   winnable set is held answers by lookup, and so does a position whose verdicts the engine's table of
-   proved positions (:mod:`pyapp.analysis.proven`) holds; a position with no jump, a goal without a
-   definite end (Hint needs the fewest pegs first) or fewer than two questions left to search also
-   runs as the one-worker request.  Otherwise the answer is ``{"shares": [...], "decided": [...]}``: the
-   questions not in the table, each ``position`` (the position's own verdict) or the first jump of a class
-   of symmetric jumps (:func:`pyapp.analysis.hint._classes`, as the one-worker request groups them) in
-   notation, and second ``jumps`` where the one-worker check runs its shared level search (:func:`together`:
-   a definite goal, up to ``SHARED_PEGS`` pegs, two classes or more left to search); ``decided`` names the
-   classes the table answered.
+1. ``never_lose`` with ``workers`` N, in the page's engine worker (:func:`plan_steps`): a game whose winnable set is
+   held answers by lookup, and so does a position whose verdicts the engine's table of proved positions
+   (:mod:`pyapp.analysis.proven`) holds or gets from a neighbouring position's line, adapted; a position with no
+   jump, a goal without a definite end (Hint needs the fewest pegs first) or fewer than two questions left to search
+   also runs as the one-worker request.  Otherwise the answer is ``{"shares": [...], "decided": [...]}``: the
+   questions not in the table, each ``position`` (the position's own verdict) or the first jump of a class of
+   symmetric jumps (:func:`pyapp.analysis.hint._classes`, as the one-worker request groups them) in notation, and
+   second ``jumps`` where the one-worker check runs its shared level search (:func:`together`: a definite goal, up to
+   ``SHARED_PEGS`` pegs, two classes or more left to search); ``decided`` names the classes the table answered.
 2. ``never_lose`` with ``decide`` (one of those), in a pool worker (:func:`share_steps`): that one
    position searched through the pool worker's own table on the share's budget; the answer is the
    solver's (``status``, ``reason``, ``moves`` from the position after the jump, ``nodes``).  ``decide``
