@@ -25,6 +25,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from opening_book import _merge, _read  # noqa: E402  (beside this script: one JSON file of figures per game)
 
 from pyapp.core.catalogue import get_board  # noqa: E402
 from pyapp.core.problem import Problem, make_problem  # noqa: E402
@@ -49,8 +52,7 @@ def main() -> int:
         figures = compare(*(_read(p) for p in args.compare), *args.pegs)
         figures["label"] = args.label
         print(json.dumps(figures))
-        if args.out:
-            _merge(args.out, problem, figures)
+        _merge(args.out, problem, {"along": figures})
         return 0
     if not args.jsonl:
         ap.error("--jsonl is required to play")
@@ -122,30 +124,6 @@ def compare(before: list[dict], after: list[dict], lo: int, hi: int) -> dict:
 
     return {"positions": len(pairs), "pegs": [lo, hi], "games": len({a["game"] for a, _ in pairs}),
             "before": summary(0), "after": summary(1)}
-
-
-def _merge(path: str, problem: Problem, figures: dict) -> None:
-    """Merge ``figures`` into the game's ``along`` entry of the JSON file at ``path`` (``benchmarks/books.json``)."""
-    import platform
-
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from opening_book import game_name
-
-    data: dict = {"games": {}}
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    entry = data["games"].setdefault(game_name(problem), {})
-    entry["along"] = {**figures, "python": platform.python_version(),
-                      "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=1)
-        f.write("\n")
-
-
-def _read(path: str) -> list[dict]:
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
 
 
 if __name__ == "__main__":

@@ -4,19 +4,14 @@ the two compared into the JSON the report reads."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.test_opening_book_script import script
+
 GAME = ["triangle6", "4", "any"]
 
 
 def _run(*args: str) -> str:
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "neverlose_games.py"), *GAME, *args],
-                          capture_output=True, text=True, timeout=600, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+    return script("neverlose_games.py", *GAME, *args)
 
 
 def test_a_run_a_follower_and_their_comparison(tmp_path):

@@ -18,11 +18,16 @@ ROOT = Path(__file__).resolve().parents[1]
 GAME = ["triangle6", "4", "any", "--pegs", "17"]
 
 
-def _run(*args: str) -> str:
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "opening_book.py"), *GAME, *args],
+def script(name: str, *args: str) -> str:
+    """Run ``scripts/NAME`` with ``args`` from the project root; its output (it must succeed)."""
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / name), *args],
                           capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def _run(*args: str) -> str:
+    return script("opening_book.py", *GAME, *args)
 
 
 def test_parts_resume_write_and_measure(tmp_path):
@@ -58,10 +63,7 @@ def test_a_deeper_book_starts_from_the_book_above(tmp_path):
     deeper = [*GAME[:3], "--pegs", "16"]
 
     def run16(*args: str) -> str:
-        done = subprocess.run([sys.executable, str(ROOT / "scripts" / "opening_book.py"), *deeper, *args],
-                              capture_output=True, text=True, timeout=600, cwd=ROOT)
-        assert done.returncode == 0, done.stderr
-        return done.stdout
+        return script("opening_book.py", *deeper, *args)
 
     adapted, alone = tmp_path / "16-adapted.jsonl", tmp_path / "16-alone.jsonl"
     out = run16("--seconds", "5", "--records", str(adapted), "--book", str(above))

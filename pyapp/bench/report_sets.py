@@ -8,6 +8,8 @@ build, committed as an artefact, or left to the search, and why).  Every figure 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 def _int(value: object) -> str:
     return f"{value:,}" if isinstance(value, int) else "-"
@@ -172,32 +174,24 @@ def books(data: dict) -> str:
         methods = ", ".join(f"{m} {n:,}" for m, n in sorted(b["by_method"].items(), key=lambda x: -x[1]))
         out.append(f"| {name} | {b['deepest']} pegs | {levels} | {b['cpu']:,.0f} | {methods} "
                    f"| {b['bytes'] / 1000:,.0f} KB | {b['date']}, CPython {b['python']} |")
-    measured = [(name, g["measure"]) for name, g in data["games"].items() if g.get("measure")]
-    if measured:
-        out += ["", "Never-lose (Hint's 10 s, in CPU seconds) at every position the book's levels hold on seeded games "
-                "from the start (a jump the book proves good with probability 0.8, else any legal jump), without "
-                "the book, then with it, on the same positions (`--measure GAMES`):", "",
-                "| game | games | positions | median s (without / with) | p95 s | max s | unknown jumps "
-                "| answered by the book | disagreements | measured |", "|---|---:|---:|---|---|---|---|---:|---:|---|"]
-        for name, m in measured:
-            a, b = m["without"], m["with"]
-            out.append(f"| {name} | {m['games']} | {m['count']} | {a['median']:.3f} / {b['median']:.4f} "
-                       f"| {a['p95']:.2f} / {b['p95']:.4f} | {a['max']:.2f} / {b['max']:.4f} "
-                       f"| {a['unknown']} / {b['unknown']} | {m['from_book']} | {m['disagreements']} "
-                       f"| {m['date']}, CPython {m['python']} |")
-    along = [(name, g["along"]) for name, g in data["games"].items() if g.get("along")]
-    if along:
-        out += ["", "Past the book: never-lose (Hint's 10 s, in CPU seconds) at the positions of seeded games with the "
-                "given pegs, before and after a change, on the same positions (one run following the other's jumps; "
-                "`scripts/neverlose_games.py`, both runs side by side):", "",
-                "| game | change | positions (pegs) | median s (before / after) | p95 s | CPU s in all "
-                "| jump verdicts decided | left unknown | measured |", "|---|---|---|---|---|---|---|---|---|"]
-        for name, a in along:
-            x, y = a["before"], a["after"]
-            out.append(f"| {name} | {a['label']} | {a['positions']} ({a['pegs'][0]}-{a['pegs'][1]}) "
-                       f"| {x['median']:.2f} / {y['median']:.2f} | {x['p95']:.2f} / {y['p95']:.2f} "
-                       f"| {x['cpu']:,.1f} / {y['cpu']:,.1f} | {x['decided']} / {y['decided']} "
-                       f"| {x['unknown']} / {y['unknown']} | {a['date']}, CPython {a['python']} |")
+    out += _games_table(
+        data, "measure", "Never-lose (Hint's 10 s, in CPU seconds) at every position the book's levels hold on seeded "
+        "games from the start (a jump the book proves good with probability 0.8, else any legal jump), without the "
+        "book, then with it, on the same positions (`--measure GAMES`):",
+        "| game | games | positions | median s (without / with) | p95 s | max s | unknown jumps "
+        "| answered by the book | disagreements | measured |", "|---|---:|---:|---|---|---|---|---:|---:|---|",
+        lambda m, a, b: f"{m['games']} | {m['count']} | {a['median']:.3f} / {b['median']:.4f} | {a['p95']:.2f} / "
+        f"{b['p95']:.4f} | {a['max']:.2f} / {b['max']:.4f} | {a['unknown']} / {b['unknown']} | {m['from_book']} "
+        f"| {m['disagreements']}", ("without", "with"))
+    out += _games_table(
+        data, "along", "Past the book: never-lose (Hint's 10 s, in CPU seconds) at the positions of seeded games with "
+        "the given pegs, before and after a change, on the same positions (one run following the other's jumps; "
+        "`scripts/neverlose_games.py`, both runs side by side):",
+        "| game | change | positions (pegs) | median s (before / after) | p95 s | CPU s in all "
+        "| jump verdicts decided | left unknown | measured |", "|---|---|---|---|---|---|---|---|---|",
+        lambda m, x, y: f"{m['label']} | {m['positions']} ({m['pegs'][0]}-{m['pegs'][1]}) | {x['median']:.2f} / "
+        f"{y['median']:.2f} | {x['p95']:.2f} / {y['p95']:.2f} | {x['cpu']:,.1f} / {y['cpu']:,.1f} "
+        f"| {x['decided']} / {y['decided']} | {x['unknown']} / {y['unknown']}", ("before", "after"))
     pages = [(name, g["chromium"]) for name, g in data["games"].items() if g.get("chromium")]
     if pages:
         out += ["", "In the page, at the same positions (`scripts/endgame_chromium.py --opening`: Pyodide in "
@@ -211,3 +205,15 @@ def books(data: dict) -> str:
             out.append(f"| {name} | {c['positions']} | {c['median_ms']:,} | {c['p95_ms']:,} | {c['max_ms']:,} "
                        f"| {c['unknown']} | {c['by_shipped']} | {c['date']}, load {c['load'][0]}-{c['load'][1]} |")
     return "\n".join(out)
+
+
+def _games_table(data: dict, key: str, intro: str, header: str, align: str,
+                 cells: Callable[[dict, dict, dict], str], sides: tuple[str, str]) -> list[str]:
+    """The lines of a table of the games that hold ``key`` (a comparison of two ``sides``), with its introduction;
+    none when no game holds it."""
+    rows = [(name, g[key]) for name, g in data["games"].items() if g.get(key)]
+    if not rows:
+        return []
+    return ["", intro, "", header, align,
+            *(f"| {name} | {cells(m, m[sides[0]], m[sides[1]])} | {m['date']}, CPython {m['python']} |"
+              for name, m in rows)]
