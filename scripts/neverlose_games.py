@@ -22,7 +22,6 @@ import os
 import random
 import statistics
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -56,7 +55,6 @@ def main() -> int:
         return 0
     if not args.jsonl:
         ap.error("--jsonl is required to play")
-    install(problem)
     with open(args.jsonl, "w", encoding="utf-8") as out:
         for row in play(problem, args.games, args.seed, _read(args.follow) if args.follow else None):
             out.write(json.dumps(row) + "\n")
@@ -64,51 +62,20 @@ def main() -> int:
     return 0
 
 
-def install(problem: Problem) -> None:
-    """The game's shipped opening book and endgame table, installed as the page installs them (when they are here)."""
-    from pyapp.bench.game_rows import shipped_book, shipped_table
-    from pyapp.exact import endgame, openingbook
-    from pyapp.exact.store import stem
-
-    table = shipped_table(problem, stem(problem))
-    if table is not None:
-        endgame.install(table)
-    book = shipped_book(problem)
-    if book is not None:
-        openingbook.install(book)
-
-
 def play(problem: Problem, games: int, seed: int, follow: list[dict] | None):
-    """One row per position of ``games`` seeded games (or of the games in ``follow``, jump for jump)."""
-    from pyapp.analysis.neverlose import never_lose_steps
-    from pyapp.core.budget import CPU_CLOCK, Budget, drive
-    from pyapp.core.moves import apply_jump, legal_jumps
+    """One row per position of ``games`` seeded games (or of the games in ``follow``, jump for jump), with the game's
+    shipped book and endgame table (:func:`pyapp.bench.game_rows.played`, as the ``neverlose-play-*`` rows play)."""
+    from pyapp.bench.game_rows import install_shipped, played
 
-    board = problem.board
-    paths: dict[int, list] = {}
-    for row in follow or []:
-        paths.setdefault(row["game"], []).append(row["jump"])
-    rng = random.Random(seed)
-    for game in range(games):
-        pos, n = problem.start, 0
-        while True:
-            t = time.process_time()
-            r = drive(never_lose_steps(Problem(board, pos, problem.goal), budget=Budget(10.0, clock=CPU_CLOCK)))
-            seconds = time.process_time() - t
-            jumps = legal_jumps(board, pos)
-            jump = None
-            if r.status not in ("lost", "over") and jumps:
-                good = r.jumps.good if r.jumps.good and rng.random() < 0.8 else jumps
-                jump = rng.choice(good)
-                if follow is not None:
-                    path = paths.get(game, [])
-                    jump = tuple(path[n]) if n < len(path) and path[n] is not None else None
-            yield {"game": game, "pegs": pos.bit_count(), "s": round(seconds, 3), "status": r.status,
-                   "good": len(r.jumps.good), "bad": len(r.jumps.bad), "unknown": len(r.jumps.unknown), "jump": jump}
-            if jump is None:
-                break
-            pos = apply_jump(pos, jump)
-            n += 1
+    install_shipped(problem)
+    paths: dict[int, list] | None = None
+    if follow is not None:
+        paths = {}
+        for row in follow:
+            paths.setdefault(row["game"], []).append(row["jump"])
+    for game, pos, r, seconds, jump in played(problem, games, random.Random(seed), paths):
+        yield {"game": game, "pegs": pos.bit_count(), "s": round(seconds, 3), "status": r.status,
+               "good": len(r.jumps.good), "bad": len(r.jumps.bad), "unknown": len(r.jumps.unknown), "jump": jump}
 
 
 def compare(before: list[dict], after: list[dict], lo: int, hi: int) -> dict:

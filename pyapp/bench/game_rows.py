@@ -23,13 +23,15 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..analysis.neverlose import never_lose_steps
+from ..analysis.neverlose_result import NeverLose
 from ..core.budget import CPU_CLOCK, Budget, drive
 from ..core.catalogue import get_board
 from ..core.errors import PegError
-from ..core.moves import apply_jump, legal_jumps
+from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem, make_problem
 from ..exact import endgame, openingbook
 from ..exact.endgame import Endgame
@@ -37,7 +39,7 @@ from ..exact.endgame_files import decode_table, file_name
 from ..exact.openingbook import Book
 from ..exact.openingbook_files import decode_book
 from ..exact.openingbook_files import file_name as book_file
-from ..exact.store import decode, key_version, sets_cache
+from ..exact.store import decode, key_version, sets_cache, stem
 from ..exact.winnable import Winnable
 from .rows import Case, Outcome
 
@@ -91,36 +93,57 @@ def shipped_book(problem: Problem) -> Book | None:
         return None
 
 
+def install_shipped(problem: Problem) -> None:
+    """The game's shipped endgame table and opening book installed as the page installs them (any installed before
+    dropped), where they are here (:func:`shipped_table`, :func:`shipped_book`)."""
+    endgame.clear()
+    openingbook.clear()
+    table = shipped_table(problem, stem(problem))
+    if table is not None:
+        endgame.install(table)
+    book = shipped_book(problem)
+    if book is not None:
+        openingbook.install(book)
+
+
+def played(problem: Problem, games: int, rng: random.Random, paths: dict[int, list] | None = None
+           ) -> Iterator[tuple[int, int, NeverLose, float, Jump | None]]:
+    """``(game, position, never-lose's answer, its CPU seconds, the jump played next)`` at every position of
+    ``games`` games from the start: the check on :data:`SECONDS` CPU seconds, the next jump one it filed good with
+    probability :data:`GOOD`, else any legal jump (``paths``: the jumps of each game to play instead); a game ends
+    when no jump is left, a position is lost, or its path runs out (the jump played next is then None)."""
+    board = problem.board
+    for game in range(games):
+        pos, n = problem.start, 0
+        while True:
+            t = time.process_time()
+            r = drive(never_lose_steps(Problem(board, pos, problem.goal), budget=Budget(SECONDS, clock=CPU_CLOCK)))
+            seconds = time.process_time() - t
+            jumps = legal_jumps(board, pos)
+            jump: Jump | None = None
+            if r.status not in ("lost", "over") and jumps:
+                good = r.jumps.good if r.jumps.good and rng.random() < GOOD else jumps
+                jump = rng.choice(good)
+                if paths is not None:
+                    path = paths.get(game, [])
+                    jump = tuple(path[n]) if n < len(path) and path[n] is not None else None
+            yield game, pos, r, seconds, jump
+            if jump is None:
+                break
+            pos = apply_jump(pos, jump)
+            n += 1
+
+
 def play_case(board_id: str, start: str, goal: str) -> Case:
     stem = f"{board_id}-{start}-{goal}"
     problem = make_problem(get_board(board_id), start=start, goal=goal)
     board = problem.board
 
     def work(i: int, budget: Budget) -> list[dict]:
-        rng = random.Random(28)
-        out = []
-        endgame.clear()
-        openingbook.clear()
-        table = shipped_table(problem, stem)
-        if table is not None:
-            endgame.install(table)
-        book = shipped_book(problem)
-        if book is not None:
-            openingbook.install(book)
-        for _ in range(GAMES):
-            pos = problem.start
-            while True:
-                t = time.process_time()
-                r = drive(never_lose_steps(Problem(board, pos, problem.goal),
-                                           budget=Budget(SECONDS, clock=CPU_CLOCK)))
-                out.append({"pos": pos, "seconds": time.process_time() - t, "status": r.status, "line": r.line,
-                            "good": r.jumps.good, "bad": r.jumps.bad, "unknown": r.jumps.unknown})
-                jumps = legal_jumps(board, pos)
-                if r.status in ("lost", "over") or not jumps:
-                    break
-                good = r.jumps.good if r.jumps.good and rng.random() < GOOD else jumps
-                pos = apply_jump(pos, rng.choice(good))
-        return out
+        install_shipped(problem)
+        return [{"pos": pos, "seconds": seconds, "status": r.status, "line": r.line, "good": r.jumps.good,
+                 "bad": r.jumps.bad, "unknown": r.jumps.unknown}
+                for _, pos, r, seconds, _ in played(problem, GAMES, random.Random(28))]
 
     def check(i: int, raw: list[dict]) -> Outcome:
         times = [v["seconds"] for v in raw]
