@@ -164,9 +164,8 @@ class Adapter:
     def line_of(self, pos: int):
         from pyapp.exact.openingbook import moved
 
-        if pos.bit_count() > self.book.deepest - 1:
-            found = self.book.answer(pos)
-            return found.line if found is not None and found.won else None
+        if pos.bit_count() >= self.book.deepest:
+            return self.book.line(pos)
         key = self.cd.canon(pos)
         line = self.lines.get(key)
         return None if line is None else moved(self.problem, self.cd, key, pos, line)

@@ -107,10 +107,7 @@ class Proven:
 
         def line_of(near: int) -> tuple[Jump, ...] | None:
             line = self.won.get(near)
-            if line is None and book is not None:
-                found = book.answer(near)
-                line = found.line if found is not None and found.won else None
-            return line
+            return book.line(near) if line is None and book is not None else line
 
         endgame = endgame_for(problem.board, problem.goal, pos)
         line = repaired(problem.board, problem.goal, pos, line_of, endgame)

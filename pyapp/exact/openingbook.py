@@ -84,6 +84,11 @@ class Book:
         why = self.lost.get(key)
         return None if why is None else Verdict(False, why=f"{NAME}: {why}")
 
+    def line(self, pos: int) -> tuple[Jump, ...] | None:
+        """A solution from ``pos`` when the book holds it as winnable, else None (lost, or not held)."""
+        found = self.answer(pos)
+        return found.line if found is not None and found.won else None
+
 
 def frontier(problem: Problem, deepest: int) -> tuple[Codec, dict[int, list[int]]]:
     """The codec of the symmetries fixing the start and the goal, and the canonical keys of every class reachable
