@@ -70,6 +70,11 @@ answers = {
                                       [1 << english.hole("d4")]).items()),
     "separation": _drive(separation_steps(d41, d41.start("e1"), 1 << d41.hole("e9"))).reason(d41),
 }
+from pyapp.core.position import parse_position
+from pyapp.proofs.jumpcounts import counts_model
+lost = parse_position(english, "o.o/o.o/ooooooo/o...ooo/ooo.ooo/ooo/ooo")  # tests/test_jumpcounts.py: no pagoda
+answers["counts-lost"] = lp.solve(counts_model(english, lost, [1 << english.hole("d1")])).status
+answers["counts-start"] = lp.solve(counts_model(english, english.start("d1"), [1 << english.hole("d1")])).status
 import random
 rng = random.Random(1)
 limited = lp.Model(sense="min")  # a market split: thousands of nodes to settle
@@ -143,6 +148,7 @@ def test_both_back_ends_give_the_same_answers(answers):
     assert wasm["knapsack"]["status"] == "optimal" and wasm["knapsack"]["objective"] == 9
     assert wasm["pigeons"]["status"] == "infeasible"
     assert wasm["pagoda-english"]["objective"] > 0 and wasm["pagoda-english-solvable"]["objective"] <= 1e-9
+    assert (wasm["counts-lost"], wasm["counts-start"]) == ("infeasible", "optimal")  # the jump-count programme
     # HiGHS's options reach the WebAssembly module too: a node limit stops it there as in CPython
     assert wasm["node-limit"]["status"] == native["node-limit"]["status"] == "node limit", wasm["node-limit"]
     for name in native:

@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Literal, Protocol
 
 from ..core.budget import Budget, Progress
+from ..proofs.jumpcounts import counts_reason, counts_steps
 from ..proofs.lp import Solution
 from ..proofs.pagoda import find_pagoda_steps
 from ..proofs.separation import each_reason, separate_each, separation_steps
@@ -39,6 +40,9 @@ DEFAULT_RESTARTS = (300,) * 12
 
 DEFAULT_BEAM_WIDTHS = (128, 256, 256, 1024, 4096)
 """Widths of the beams, in order; from the third on each is followed by a longer depth-first run."""
+
+JUMP_COUNT_SECONDS = 1.0
+"""The jump-count programme's time limit (0.01-0.3 s on the classic boards)."""
 
 LP_MAX_HOLES = 64
 """The linear-programming pagoda phase runs on boards of at most this many holes."""
@@ -210,6 +214,27 @@ class PagodaProgram:
 
 
 @dataclass(frozen=True)
+class JumpCounts:
+    """The jump-count integer programme (:mod:`pyapp.proofs.jumpcounts`): whole numbers of plays of each jump
+    that take every hole from the start to a finish.  None is a proof stronger than any pagoda's; run after the
+    pagoda programmes, which give a shorter reason when they prove the position."""
+
+    name: str = "jump counts"
+
+    def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
+        if run.target is None and run.final_pegs != 1 or not run.finishes:
+            return None
+        left = run.budget.remaining_seconds()
+        seconds = JUMP_COUNT_SECONDS if left is None else min(JUMP_COUNT_SECONDS, max(left, 0.01))
+        sol = yield from counts_steps(run.tables.board, run.start, run.finishes, seconds)
+        if sol.status == "infeasible":
+            return Outcome("proof", [], counts_reason(sol), "jump counts (integer programming)")
+        run.st.tried.append("jump counts by integer programming" if sol.status == "optimal"
+                            else f"no jump counts ({sol.message or sol.status})")
+        return None
+
+
+@dataclass(frozen=True)
 class Exhaustive:
     """The complete depth-first search with the search's own seed: it runs until it finds a
     solution or has seen every position (then the answer is a proof of impossibility)."""
@@ -278,7 +303,7 @@ def _phases_before(restarts: tuple[int, ...], beam_widths: tuple[int, ...],
         if i == 1:
             phases += [Restart(n) for n in restarts[EARLY_RESTARTS:]]
             if linear_program:
-                phases.append(PagodaProgram())
+                phases += [PagodaProgram(), JumpCounts()]
         if i > 1:
             phases.append(Restart(4000 * 4 ** (i - 2)))
     return tuple(phases)
