@@ -4,7 +4,9 @@ game or version, or when a solution does not reach the goal; never-lose and the 
 
 from __future__ import annotations
 
+import hashlib
 import json
+import zlib
 
 import pytest
 
@@ -15,7 +17,7 @@ from pyapp.core.moves import apply_jump, legal_jumps
 from pyapp.core.problem import Problem, default_problem, make_problem
 from pyapp.exact import openingbook
 from pyapp.exact.openingbook import NAME, assemble, decide, frontier
-from pyapp.exact.openingbook_files import decode_book, encode_book, file_name
+from pyapp.exact.openingbook_files import decode_book, encode_book, file_name, jump_table
 from pyapp.exact.store import MAGIC, StoreError
 from pyapp.exact.winnable import winnable
 from pyapp.web.play import never_lose_job
@@ -99,6 +101,22 @@ def test_the_file_round_trips_and_is_refused_when_it_must_not_be_used(t6):
                        book.reached)
     with pytest.raises(StoreError, match="does not end at the goal"):
         decode_book(encode_book(short), problem)
+    # indices past the file's own tables are refused under a good checksum too (not read as another jump or proof)
+    raw = bytearray(zlib.decompress(data[head_end:]))
+    count = sum(w + lo for _, _, w, lo in header["levels"])
+    lost = sum(lo for *_, lo in header["levels"])
+    assert lost > 0 and len(jump_table(problem.board)) < 255
+
+    def with_body(at: int, value: int) -> bytes:
+        body = zlib.compress(bytes(raw[:at]) + bytes([value]) + bytes(raw[at + 1:]), 9)
+        head = json.dumps({**header, "sha256": hashlib.sha256(body).hexdigest(), "body_bytes": len(body)},
+                          separators=(",", ":")).encode()
+        return MAGIC + len(head).to_bytes(4, "little") + head + body
+
+    with pytest.raises(StoreError, match="a solution names a jump the board does not have"):
+        decode_book(with_body(8 * count + 2 * lost + 1, 255), problem)  # the first line's first jump
+    with pytest.raises(StoreError, match="a proof index out of range"):
+        decode_book(with_body(8 * count, 255), problem)  # the first lost class's proof
 
 
 def test_never_lose_and_the_games_table_answer_from_an_installed_book(t6):
