@@ -27,4 +27,9 @@ def test_a_run_a_follower_and_their_comparison(tmp_path):
     inside = [r for r in a if 5 <= r["pegs"] <= 20]
     assert printed["positions"] == len(inside) and printed["before"]["decided"] == printed["after"]["decided"] > 0
     along = json.loads(out.read_text())["games"]["triangle6 4 -> any"]["along"]
-    assert along["label"] == "same code" and along["positions"] == len(inside)
+    assert [(m["label"], m["positions"]) for m in along] == [("same code", len(inside))]
+    # a second label is added after the first; the same label measured again replaces its entry
+    for label in ("narrower", "same code"):
+        _run("--compare", str(first), str(second), "--pegs", "5", "9", "--label", label, "--out", str(out))
+    along = json.loads(out.read_text())["games"]["triangle6 4 -> any"]["along"]
+    assert [m["label"] for m in along] == ["narrower", "same code"] and along[1]["pegs"] == [5, 9]

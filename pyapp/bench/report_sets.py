@@ -211,7 +211,8 @@ def _games_table(data: dict, key: str, intro: str, header: str, align: str,
                  cells: Callable[[dict, dict, dict], str], sides: tuple[str, str]) -> list[str]:
     """The lines of a table of the games that hold ``key`` (a comparison of two ``sides``), with its introduction;
     none when no game holds it."""
-    rows = [(name, g[key]) for name, g in data["games"].items() if g.get(key)]
+    rows = [(name, m) for name, g in data["games"].items() if g.get(key)
+            for m in (g[key] if isinstance(g[key], list) else [g[key]])]  # a list: several comparisons, in order
     if not rows:
         return []
     return ["", intro, "", header, align,
