@@ -45,6 +45,8 @@ def main() -> int:
     ap.add_argument("--out", help="with --write or --measure: merge the figures into this JSON file (per game)")
     ap.add_argument("--book", help="a folder holding this game's book one level up (sets/): its lines, adapted, "
                                    "decide most classes before the solver; with --write its verdicts join the records")
+    ap.add_argument("--adapt", action="store_true", help="without --book: adapt the lines of the classes of the same "
+                                                         "level solved so far before the solver (with --retry too)")
     args = ap.parse_args()
     problem = make_problem(get_board(args.board), start=args.start, goal=args.goal)
     cd, levels = frontier(problem, args.pegs)
@@ -86,7 +88,7 @@ def main() -> int:
     todo = [k for i, k in enumerate(levels[args.pegs]) if i % args.parts == args.part and k not in done]
     print(f"{len(levels[args.pegs])} classes at {args.pegs} pegs, {len(todo)} left in part {args.part}", flush=True)
     t0 = time.time()
-    adapt = Adapter(problem, above, cd) if above is not None else None
+    adapt = Adapter(problem, above, cd) if above is not None or args.adapt else None
     with open(args.records[-1], "a", encoding="utf-8") as out:
         if adapt is not None:  # every class a neighbour's line settles first, at once; the solver takes the rest
             for r in records:
@@ -144,7 +146,8 @@ def book_records(book) -> list[dict]:
 class Adapter:
     """Records made without the solver: a class's line adapted (:func:`pyapp.analysis.repair.repaired`, finished by
     the goal's endgame table from the build's cache when it is there) from the known lines of its neighbours: its
-    parents in the book's level above, and the classes of its own level solved so far (:meth:`learn`)."""
+    parents in the book's level above (when there is a book: ``book`` may be None), and the classes of its own level
+    solved so far (:meth:`learn`)."""
 
     def __init__(self, problem, book, cd) -> None:
         from pyapp.bench.game_rows import shipped_table
@@ -153,6 +156,8 @@ class Adapter:
         self.problem, self.book, self.cd = problem, book, cd
         self.table = shipped_table(problem, stem(problem))
         self.lines: dict[int, tuple] = {}
+        self.pegs = 0
+        """The level whose solved classes are kept (the last learned)."""
 
     def learn(self, record: dict) -> None:
         """Keep a solved record's line for the classes tried after it."""
@@ -160,15 +165,24 @@ class Adapter:
 
         if record["status"] == "solved":
             self.lines[record["key"]] = tuple(parse_moves(self.problem.board, record["line"]))
+            self.pegs = record["pegs"]
 
     def line_of(self, pos: int):
+        from pyapp.core.moves import apply_jump, legal_jumps
         from pyapp.exact.openingbook import moved
 
-        if pos.bit_count() >= self.book.deepest:
+        if self.book is not None and pos.bit_count() >= self.book.deepest:
             return self.book.line(pos)
         key = self.cd.canon(pos)
         line = self.lines.get(key)
-        return None if line is None else moved(self.problem, self.cd, key, pos, line)
+        if line is not None:
+            return moved(self.problem, self.cd, key, pos, line)
+        if self.book is None and self.lines and pos.bit_count() > self.pegs:  # a parent: through a solved child
+            for jump in legal_jumps(self.problem.board, pos):
+                child = apply_jump(pos, jump)
+                if child.bit_count() == self.pegs and (rest := self.line_of(child)) is not None:
+                    return (jump, *rest)
+        return None
 
     def __call__(self, key: int) -> dict | None:
         from pyapp.analysis.proven import REPAIRED

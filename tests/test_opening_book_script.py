@@ -79,3 +79,18 @@ def test_a_deeper_book_starts_from_the_book_above(tmp_path):
     got = decode_book((tmp_path / "a" / file_name(problem)).read_bytes(), problem)
     want = decode_book((tmp_path / "b" / file_name(problem)).read_bytes(), problem)
     assert set(got.won) == set(want.won) and set(got.lost) == set(want.lost) and got.deepest == want.deepest == 16
+
+
+def test_without_a_book_the_classes_solved_so_far_are_adapted(tmp_path):
+    """``--adapt`` with no book above: a class whose parent has a solved child is settled by adapting that child's
+    line (no solver), and the records make the same book as the solver's alone."""
+    adapted, alone = tmp_path / "adapted.jsonl", tmp_path / "alone.jsonl"
+    _run("--seconds", "5", "--records", str(adapted), "--adapt")
+    _run("--seconds", "5", "--records", str(alone))
+    rows = {path: [json.loads(line) for line in path.read_text().splitlines()] for path in (adapted, alone)}
+    assert any(r["method"] == REPAIRED for r in rows[adapted])
+    assert not any(r["method"] == REPAIRED for r in rows[alone])
+    problem = default_problem("triangle6")
+    cd, levels = frontier(problem, 17)
+    got, want = (assemble(problem, cd, levels, rows[path]) for path in (adapted, alone))
+    assert (set(got.won), set(got.lost)) == (set(want.won), set(want.lost))
