@@ -27,7 +27,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from opening_book import _merge, _read, game_name  # noqa: E402  (beside this script: one JSON file of figures per game)
+from opening_book import _merge, _read  # noqa: E402  (beside this script: one JSON file of figures per game)
 
 from pyapp.core.catalogue import get_board  # noqa: E402
 from pyapp.core.problem import Problem, make_problem  # noqa: E402
@@ -52,7 +52,7 @@ def main() -> int:
         figures = compare(*(_read(p) for p in args.compare), *args.pegs)
         figures["label"] = args.label
         print(json.dumps(figures))
-        _add_comparison(args.out, problem, figures)
+        _merge(args.out, problem, {"along": figures}, listed=True)
         return 0
     if not args.jsonl:
         ap.error("--jsonl is required to play")
@@ -77,26 +77,6 @@ def play(problem: Problem, games: int, seed: int, follow: list[dict] | None):
     for game, pos, r, seconds, jump in played(problem, games, random.Random(seed), paths):
         yield {"game": game, "pegs": pos.bit_count(), "s": round(seconds, 3), "status": r.status,
                "good": len(r.jumps.good), "bad": len(r.jumps.bad), "unknown": len(r.jumps.unknown), "jump": jump}
-
-
-def _add_comparison(path: str | None, problem: Problem, figures: dict) -> None:
-    """Add ``figures`` to the game's list of comparisons (``along``) in ``path``: one per label, a label measured
-    again replaces its entry, the others are kept in order (a single earlier comparison becomes the list's first)."""
-    if not path:
-        return
-    data = {"games": {}}
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    earlier = data["games"].get(game_name(problem), {}).get("along") or []
-    earlier = [e for e in (earlier if isinstance(earlier, list) else [earlier]) if e.get("label") != figures["label"]]
-    _merge(path, problem, {"along": figures})  # stamps the figures with the Python version and the date
-    with open(path, encoding="utf-8") as f:
-        data = json.load(f)
-    entry = data["games"][game_name(problem)]
-    entry["along"] = [*earlier, entry["along"]]
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=1)
 
 
 def compare(before: list[dict], after: list[dict], lo: int, hi: int) -> dict:

@@ -267,8 +267,10 @@ def game_name(problem) -> str:
     return f"{problem.board.id} {start_hole(problem)} -> {problem.goal.text(problem.board)}"
 
 
-def _merge(path: str | None, problem, figures: dict) -> None:
-    """Merge ``figures`` into the game's entry of the JSON file at ``path`` (``benchmarks/books.json``)."""
+def _merge(path: str | None, problem, figures: dict, listed: bool = False) -> None:
+    """Merge ``figures`` into the game's entry of the JSON file at ``path`` (``benchmarks/books.json``), each stamped
+    with the Python version and the date; ``listed``: each is added to a list under its key instead, one per
+    ``label`` (a label measured again replaces its entry, moved last; a single earlier entry becomes the first)."""
     if not path:
         return
     import platform
@@ -279,8 +281,13 @@ def _merge(path: str | None, problem, figures: dict) -> None:
             data = json.load(f)
     entry = data["games"].setdefault(game_name(problem), {})
     for key, value in figures.items():
-        entry[key] = {**value, "python": platform.python_version(),
-                      "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+        stamped = {**value, "python": platform.python_version(),
+                   "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+        if listed:
+            earlier = entry.get(key) or []
+            earlier = earlier if isinstance(earlier, list) else [earlier]
+            stamped = [*(e for e in earlier if e.get("label") != value.get("label")), stamped]
+        entry[key] = stamped
     with open(path, "w", encoding="utf-8") as f:
         json.dump(data, f, indent=1)
         f.write("\n")
