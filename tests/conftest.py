@@ -6,8 +6,11 @@ the background before the lint and type checks and names it in ``PEG_TEST_SITE``
 pytest-xdist the workers share one folder: the first to ask builds it (under a file lock), the others wait
 and reuse it.  It is read-only by convention: a test that edits files copies it first (:func:`site_copy`).
 
-The tests that need the site run last (:func:`pytest_collection_modifyitems`), so the workers are busy with
-the others while it is built.
+Test files run longest first (:func:`pytest_collection_modifyitems`, from :data:`EXPECTED_SECONDS`), so that
+the two workers finish together instead of one running a long file alone at the end; the files that need the
+site start only after :data:`SITE_LEAD_SECONDS` of other work, so the workers are busy while it is built.
+``scripts/test.sh`` passes ``--no-loadscope-reorder``: pytest-xdist would otherwise hand out the files by
+their number of tests, ignoring this order.
 """
 
 from __future__ import annotations
@@ -28,11 +31,59 @@ SITE_WAIT_SECONDS = 1800
 """The longest wait for the background build (a fresh machine computes the shipped sets first)."""
 
 
+EXPECTED_SECONDS = {
+    # wall seconds per file on the 2-core machine under load (two full runs, 2026-11-27, load 4-10); only their
+    # order matters. A file not listed counts as short (a few seconds) and runs among the last.
+    "test_shipped_sets.py": 116, "browser/test_neverlose_pool.py": 87, "browser/test_exact_pool.py": 77,
+    "browser/test_analysis_board.py": 70, "test_endgame.py": 67, "test_package.py": 65, "test_fewest_dp.py": 60,
+    "test_ilp.py": 50, "test_shards.py": 50, "test_relay.py": 39, "test_endgame_tables.py": 38,
+    "browser/test_instant_neverlose.py": 38, "test_separation.py": 34, "test_dask.py": 32,
+    "test_formulations.py": 31, "test_lp_pyodide.py": 31, "test_levels.py": 30, "browser/test_table_page.py": 30,
+    "test_repair.py": 30, "browser/test_rules.py": 29, "browser/test_app.py": 28, "test_sat.py": 27,
+    "test_spread.py": 27, "browser/test_neverlose_french.py": 27, "test_neverlose_games_script.py": 26,
+    "test_ilp_cuts.py": 25, "browser/test_exact_page.py": 25, "browser/test_snapshot.py": 22,
+    "test_published.py": 21, "browser/test_endgame_chromium.py": 20, "test_fuzz.py": 20,
+    "browser/test_lp_page.py": 20, "test_caches.py": 20, "browser/test_deploy.py": 19,
+    "browser/test_offline.py": 19, "browser/test_partial_sets_page.py": 19, "browser/test_phone.py": 18,
+    "test_scaling.py": 18, "test_proven.py": 18, "test_ways.py": 17, "browser/test_finishes_pool.py": 17,
+    "test_cli.py": 16, "test_sharedlevels.py": 16, "browser/test_bench_page.py": 16, "test_exact.py": 16,
+    "test_pyodide.py": 15, "test_opening_book_script.py": 15, "test_ilp_split.py": 15, "test_fewest_meet.py": 15,
+    "browser/test_table_pool.py": 15, "browser/test_cancel_setup.py": 13, "browser/test_csp.py": 12,
+    "test_openingbook.py": 12, "test_twosided.py": 11, "browser/test_subpath.py": 11, "browser/test_input.py": 10,
+    "browser/test_lazy_sets.py": 9, "test_endgame_files.py": 9, "test_store.py": 9,
+    "browser/test_cancel_analyses.py": 8,
+}
+"""Expected wall seconds of the longer test files (paths under ``tests/``), for the longest-first order."""
+
+SITE_LEAD_SECONDS = 300
+"""Expected seconds of other files (both workers together) run before the first file that needs the built
+site: about the background build's time on a machine whose set cache is warm (a fresh machine computes the
+sets first, and its first site test waits for the rest of the build)."""
+
+
+def _expected(path: Path) -> float:
+    try:
+        return EXPECTED_SECONDS.get(path.relative_to(ROOT / "tests").as_posix(), 0)
+    except ValueError:  # the doctests under pyapp/: short
+        return 0
+
+
 def pytest_collection_modifyitems(config, items) -> None:
-    """The files with a test that needs the built site after all the others (whole files: pytest-xdist hands
-    out whole files; a stable sort keeps the order within each group)."""
+    """Whole files (pytest-xdist's ``--dist loadfile`` hands out whole files, in this order when not told to
+    reorder them), longest first; the files with a test that needs the built site only after
+    :data:`SITE_LEAD_SECONDS` of the others. Stable: files of equal expected time (the short, unlisted ones) keep
+    the collection order, and so do the tests within each file."""
     late = {item.path for item in items if "built_site" in getattr(item, "fixturenames", ())}
-    items.sort(key=lambda item: item.path in late)
+    files = list(dict.fromkeys(item.path for item in items))
+    early = sorted((f for f in files if f not in late), key=lambda f: -_expected(f))
+    lead, order = 0.0, []
+    while early and lead < SITE_LEAD_SECONDS:
+        lead += _expected(early[0])
+        order.append(early.pop(0))
+    # the rest, site or not, longest first (a stable sort keeps the site files after the others at equal time)
+    order += sorted(early + [f for f in files if f in late], key=lambda f: -_expected(f))
+    rank = {f: i for i, f in enumerate(order)}
+    items.sort(key=lambda item: rank[item.path])
 
 
 def _background_site(target: Path) -> Path:
