@@ -80,7 +80,8 @@ def main() -> int:
                               for m in sorted({r["method"] for r in decided})},
                 "command": f"python scripts/opening_book.py {args.board} {args.start} {args.goal} --pegs {args.pegs} "
                            f"--seconds {args.seconds:g} --records FILE [--part K --parts N]"
-                           f"{' --book sets/' if args.book else ''} (then --write sets/)"}
+                           f"{' --book sets/' if args.book else ''}{' --adapt' if args.adapt else ''}"
+                           " (then --write sets/)"}
         print(json.dumps(made))
         _merge(args.out, problem, {"book": made})
         return 0

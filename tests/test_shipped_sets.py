@@ -111,7 +111,8 @@ def test_a_shipped_opening_book_agrees_with_the_solver(game: Game):
     lost = sorted(k for k, why in book.lost.items() if why.startswith("pagoda"))
     asked += [book.codec.layout(k) for k in rng.sample(lost, min(3, len(lost)))]
     checked = {True: 0, False: 0}
-    for pos in asked:
+    classes = {book.codec.canon(pos): pos for pos in asked}  # one solve a class: its members share the verdict
+    for pos in classes.values():
         verdict = book.answer(pos)
         if verdict is None:
             continue

@@ -119,7 +119,7 @@ asymmetric 3.7 MB, Diamond 41 4.6 MB): the classic boards whose never-lose check
 (:mod:`pyapp.exact.endgame`) leaves slow at 21-24 pegs.  Triangle 8, whose checks its own table keeps under a
 second, does without."""
 
-BOOKS = (("french", "d2", "d6"), ("asymmetric", "d5", "d5"), ("diamond41", "d2", "any"))
+BOOKS = (("french", "d2", "d6"), ("asymmetric", "d5", "d5"), ("diamond41", "d2", "any"), ("german", "e5", "e5"))
 """The games whose opening book ships (:mod:`pyapp.exact.openingbook`, committed in ``sets/``, made by
 ``scripts/opening_book.py``): the verdict of every class the start reaches down to the book's deepest level, where
 a never-lose check would otherwise search for seconds: the first moves of the boards' default games."""
