@@ -7,6 +7,7 @@ starts the pool again and answers.
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -38,7 +39,10 @@ def _count(page, fragment: str) -> str:
     return page.text_content("#analysis") or ""
 
 
+@functools.cache
 def _cli_count(board: str) -> dict:
+    """The command line's count, run once per board for the whole module (four tests compare with triangle 6's;
+    they only read it)."""
     # one process: the page's pool shards each level and meets where the smaller frontier leads, as the
     # in-process count does (a local pool of two would sweep the two sides whole, to the middle level)
     out = subprocess.run([sys.executable, "-m", "pyapp", "count", board, "--json", "--workers", "1"],
