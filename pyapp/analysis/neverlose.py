@@ -46,7 +46,7 @@ FUNNEL_SECONDS = 2.0
 PORTFOLIOS: tuple[tuple[int, ...] | None, ...] = (None, (128, 256))
 """Never-lose toward a definite goal searches each position after a jump with at most :data:`PROVER_PEGS`
 pegs twice side by side (:mod:`.turns`): with the solver's own portfolio, whose wide beams find most winnable
-lines soonest, and with only the two narrow beams before the linear programme and the complete search
+lines soonest, and with only the two narrow beams before the programmes (pagodas, jump counts) and the complete search
 (depth-first and level search), which decides both kinds but proves a lost position soonest.  Measured on
 French d2 -> d6 jump verdicts (25-32 pegs) the solver's own portfolio left unknown in 10 CPU s (decided by a
 long solve): 4 lost ones were proved in 0.27-1.18 s instead of 2.1-3.1 s, 4 winnable ones found in 1.3-7.8 s

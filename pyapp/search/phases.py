@@ -284,8 +284,8 @@ def lp_reason(run: Run, weights: dict[int, int]) -> str:
 def portfolio(restarts: tuple[int, ...], beam_widths: tuple[int, ...], linear_program: bool,
               complete: Phase | None = None) -> list[Phase]:
     """The phases, cheapest first: the first :data:`EARLY_RESTARTS` short runs, a beam of the
-    first width, a beam of the second, the remaining short runs, the linear program (when
-    ``linear_program``), then each further beam followed by a depth-first run of 4000, 16000,
+    first width, a beam of the second, the remaining short runs, the pagoda programmes and the jump
+    counts (when ``linear_program``), then each further beam followed by a depth-first run of 4000, 16000,
     ... nodes, and finally the complete search (``complete``, by default :class:`Exhaustive`;
     the solver passes :class:`pyapp.search.complete.Complete`, depth-first and level search)."""
     return [*_phases_before(restarts, beam_widths, linear_program), complete if complete is not None else Exhaustive()]

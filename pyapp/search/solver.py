@@ -25,7 +25,8 @@ The portfolio, cheapest first (its phases are objects of :mod:`pyapp.search.phas
    short runs, beams of 128 and 256, then a **linear program** looks for a pagoda function
    proving the goal out of reach (:func:`pyapp.proofs.pagoda.find_pagoda_steps`) and, toward one goal
    position, for one separating the positions a jump or two after the start from those a jump
-   or two before the goal (:mod:`pyapp.proofs.separation`), then wider
+   or two before the goal (:mod:`pyapp.proofs.separation`), then the **jump counts**, an integer
+   programme no pagoda replaces (:mod:`pyapp.proofs.jumpcounts`), then wider
    beams (256, 1024, 4096) alternate with longer depth-first runs (4000, 16000, 64000 nodes).
    With 120 s or more left (CPython), the time-indexed **integer programme** (:mod:`pyapp.search.ilp`)
    takes half of what is left.
