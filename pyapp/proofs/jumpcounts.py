@@ -20,10 +20,11 @@ order of the jumps, so it cannot prove a position whose counts balance but whose
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from functools import lru_cache
 
 from ..core.board import BOARD_CACHE_SIZE, Board
+from ..core.moves import Jump
 from .lp import Solution, solve_steps
 from .lp_model import Model
 
@@ -35,7 +36,8 @@ def counts_model(board: Board, pos: int, finishes: list[int], seconds: float = S
     """The jump-count programme from ``pos`` to any of ``finishes`` (no objective: feasibility only)."""
     if not finishes:
         raise ValueError("no finishes to reach")
-    template, jumps = _template(board, pos.bit_count())
+    pegs = pos.bit_count()
+    template, jumps = _template(board, pegs)
     model = template.copy()
     model.time_limit = seconds
     choice = [model.add_var(0, 1, integer=True) for _ in finishes]
@@ -47,8 +49,7 @@ def counts_model(board: Board, pos: int, finishes: list[int], seconds: float = S
                 row[z] = -1
         start = -float(pos >> h & 1)
         model.add_row(row, lower=start, upper=start)
-    plays = {j: 1.0 for j in range(len(board.lines) * 2)}
-    pegs = pos.bit_count()
+    plays = {j: 1.0 for j in range(len(board.lines) * 2)}  # the template's columns: one per jump
     ends = {f.bit_count() for f in finishes}
     if len(ends) == 1:  # every jump takes one peg: the plays add up to the pegs removed
         removed = float(pegs - ends.pop())
@@ -61,14 +62,21 @@ def _template(board: Board, pegs: int) -> tuple[Model, list[dict[int, float]]]:
     """A column per jump (both directions of each line, at most ``pegs`` plays) and, per hole in ``board.bits``
     order, its coefficients in the hole's balance row."""
     model = Model(sense="min")
-    rows: dict[int, dict[int, float]] = {h: {} for h in board.bits}
-    for a, b, c in board.lines:
-        for x, y in ((a, c), (c, a)):
-            j = model.add_var(0, pegs, integer=True)
-            rows[y][j] = 1.0
-            rows[x][j] = -1.0
-            rows[b][j] = -1.0
-    return model, [rows[h] for h in board.bits]
+    jumps = [j for a, b, c in board.lines for j in ((a, b, c), (c, b, a))]
+    for _ in jumps:
+        model.add_var(0, pegs, integer=True)
+    return model, [{k: float(change) for k, change in row.items()} for row in hole_changes(jumps, board.bits)]
+
+
+def hole_changes(jumps: Sequence[Jump], holes: Sequence[int]) -> list[dict[int, int]]:
+    """Per hole (in ``holes`` order), what each jump that touches it does to its peg, by the jump's index: +1 into
+    it, -1 from or over it (the coefficients of the hole's balance, here and in the time-indexed programme's
+    count columns, :func:`pyapp.search.ilp_cuts.add_count_columns`)."""
+    rows: dict[int, dict[int, int]] = {h: {} for h in holes}
+    for k, (a, b, c) in enumerate(jumps):
+        for h, change in ((a, -1), (b, -1), (c, 1)):
+            rows[h][k] = change
+    return [rows[h] for h in holes]
 
 
 def counts_steps(board: Board, pos: int, finishes: list[int], seconds: float = SECONDS

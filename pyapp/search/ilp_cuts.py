@@ -42,6 +42,7 @@ from ..core.budget import Budget, drive
 from ..core.goal import stabilizer
 from ..core.moves import Jump
 from ..core.problem import Problem
+from ..proofs.jumpcounts import hole_changes
 from ..proofs.lp import Model
 from ..proofs.pagoda import Pagoda
 from ..proofs.separation import next_level
@@ -159,12 +160,10 @@ def add_count_columns(f: IlpFormulation) -> list[int]:
             row[f.x[t][k]] = -1
         m.add_row(row, lower=0, upper=0)
         counts.append(y)
-    for i, h in enumerate(f.holes):
+    for i, (h, changes) in enumerate(zip(f.holes, hole_changes(f.jumps, f.holes), strict=True)):
         balance: dict[int, float] = {f.p[f.steps][i]: -1}
-        for k, (a, b, c) in enumerate(f.jumps):
-            change = (c == h) - (a == h) - (b == h)
-            if change:
-                balance[counts[k]] = change
+        for k, change in changes.items():  # the jumps in their order
+            balance[counts[k]] = change
         start = f.problem.start >> h & 1
         m.add_row(balance, lower=-start, upper=-start)
     return counts

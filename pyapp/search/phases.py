@@ -222,7 +222,7 @@ class JumpCounts:
     name: str = "jump counts"
 
     def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
-        if run.target is None and run.final_pegs != 1 or not run.finishes:
+        if (run.target is None and run.final_pegs != 1) or not run.finishes:  # a definite finish, or one peg
             return None
         left = run.budget.remaining_seconds()
         seconds = JUMP_COUNT_SECONDS if left is None else min(JUMP_COUNT_SECONDS, max(left, 0.01))
