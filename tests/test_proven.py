@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 
 from pyapp.analysis.neverlose import never_lose, never_lose_steps
-from pyapp.analysis.proven import HIT, Proven, decide_steps, table_for
+from pyapp.analysis.proven import FOLLOWS, HIT, Proven, decide_steps, table_for
 from pyapp.core.budget import CPU_CLOCK, Budget, drive
 from pyapp.core.catalogue import get_board
-from pyapp.core.moves import apply_jump
+from pyapp.core.moves import apply_jump, legal_jumps
 from pyapp.core.notation import parse_moves
 from pyapp.core.problem import Problem, default_problem, make_problem
 from pyapp.search.solver import solve
@@ -47,6 +47,38 @@ def test_a_lost_position_is_remembered_with_its_reason():
     assert lost.status == "impossible"
     again = table.answer(problem)
     assert again is not None and again.status == "impossible" and again.reason == lost.reason and again.nodes == 0
+
+
+def test_every_position_after_a_lost_one_is_lost_at_once_and_truly_lost():
+    """Triangle 6 from 4 to one peg: a position the solver proves lost; every position one and two jumps after it is
+    answered lost from the table alone (no search), with the first proof's reason, and the solver agrees."""
+    problem = make_problem(get_board("triangle6"), start="4", goal="any")
+    board, table = problem.board, Proven()
+    bad, level = None, [problem.start]
+    while bad is None and level:  # the first position, jump by jump from the start, that the solver proves lost
+        level = [apply_jump(pos, j) for pos in level[:4] for j in legal_jumps(board, pos)]
+        for pos in level:
+            after = Problem(board, pos, problem.goal)
+            if drive(decide_steps(after, Budget(10), table)).status == "impossible":
+                bad = after
+                break
+    assert bad is not None
+    reason = table.lost[bad.start]
+    frontier = [bad.start]
+    for _ in range(2):
+        children = [apply_jump(pos, j) for pos in frontier for j in legal_jumps(board, pos)]
+        assert children
+        for child in children:
+            asked = Problem(board, child, problem.goal)
+            hit = table.answer(asked)
+            assert hit is not None and hit.status == "impossible" and hit.nodes == 0
+            assert hit.reason == f"{FOLLOWS}: {reason}" and table.lost[child] == hit.reason
+            assert solve(asked, budget=Budget(10)).status == "impossible"
+        frontier = children[:3]
+    for pos in level:  # the lost position's siblings: answered lost only when they are
+        hit = table.answer(Problem(board, pos, problem.goal))
+        if hit is not None and hit.status == "impossible":
+            assert solve(Problem(board, pos, problem.goal), budget=Budget(10)).status == "impossible"
 
 
 def test_the_table_keeps_to_its_size():

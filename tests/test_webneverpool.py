@@ -9,6 +9,8 @@ import json
 import pytest
 
 from pyapp.analysis import proven
+from pyapp.core.game import replay
+from pyapp.core.moves import legal_jumps
 from pyapp.core.notation import format_moves
 from pyapp.core.problem import default_problem
 from pyapp.exact import endgame
@@ -218,3 +220,20 @@ def test_a_running_jumps_share_drops_the_classes_it_is_told_of(game, fresh_table
     assert "no news" in job.tell(json.dumps({"decided": names[:1]}))  # over: nothing to tell
     other = webapi.start("never_lose", json.dumps({**game, "decide": names[0]}))
     assert "no news" in other.tell(json.dumps({"decided": names[:1]}))
+
+
+def test_a_position_after_a_lost_one_is_lost_at_once_in_the_engine_worker(game, fresh_tables):
+    """A jump the check proves losing is recorded lost in the engine's table; the plan of the position one more jump
+    on answers lost at once, without shares, naming why (:data:`pyapp.analysis.proven.FOLLOWS`)."""
+    one = run(game)
+    assert one["bad"], "the position has a losing jump"
+    bad = "-".join(one["bad"][0]["jump"][::2])
+    lost = run({**game, "moves": [*game["moves"], bad], "workers": 2})
+    assert "shares" not in lost and lost["status"] == "lost"
+    problem = default_problem("french")
+    board = problem.board
+    after = replay(board, problem.start, [*game["moves"], bad]).final
+    nxt = format_moves(board, [legal_jumps(board, after)[0]])[0]
+    later = run({**game, "moves": [*game["moves"], bad, nxt], "workers": 2})
+    assert "shares" not in later and later["status"] == "lost" and later["nodes"] == 0
+    assert later["reason"].startswith(proven.FOLLOWS)

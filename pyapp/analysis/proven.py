@@ -7,7 +7,9 @@ answers live in one table per board and goal, kept for as long as the engine run
 search goes through :func:`decide_steps`:
 
 * a position on a known winning line is winnable at once, with the rest of that line;
-* a position proved lost is lost at once, with the proof's reason;
+* a position proved lost is lost at once, with the proof's reason, and so is every position one jump after it
+  (:data:`FOLLOWS`: a line from there would be a line from the lost one), which is then recorded in its turn: once
+  a game has gone wrong and one position on it is proved lost, every later one is answered at once;
 * a position the game's opening book decides (:mod:`pyapp.exact.openingbook`, shipped: many pegs) is answered at once;
 * a position next to one with a known line (one jump before it, or another jump from there) is winnable at once
   when that line, adapted (:mod:`.repair`), still reaches the goal;
@@ -55,6 +57,8 @@ TABLE_SHARE = 0.6
 the table searched stays in its memo for the next question)."""
 REPAIRED = "a neighbouring position's line, adapted"
 """How a line made by :func:`pyapp.analysis.repair.repaired` is named (its method)."""
+FOLLOWS = "it follows a position proved lost"
+"""The reason of a position one jump after a position proved lost, before that position's own reason."""
 ENDGAME = "endgame table"
 """How an answer of the goal's endgame table is named (its method; a loss's reason starts with it)."""
 
@@ -82,7 +86,7 @@ class Proven:
         if line is not None:
             self.hits += 1
             return _solved(pos, line, HIT)
-        why = self.lost.get(pos)
+        why = self.lost_reason(problem)
         if why is not None:
             self.hits += 1
             return Result("impossible", why, [], pos, 0, 0, 0.0, HIT)
@@ -96,6 +100,30 @@ class Proven:
         result = _solved(pos, found.line, BOOK)
         self.record(problem, result)  # the positions along the book's line, below its deepest level, are known too
         return result
+
+    def lost_reason(self, problem: Problem) -> str | None:
+        """Why ``problem.start`` is lost, when it is recorded lost or follows a position recorded lost; else None."""
+        why = self.lost.get(problem.start)
+        if why is None and self.lost and problem.goal.definite:
+            why = self._after_lost(problem)
+        return why
+
+    def _after_lost(self, problem: Problem) -> str | None:
+        """The reason ``problem.start`` is lost when a position one jump before it is recorded lost (recorded too,
+        so the next position finds it), or None.  Each parent is the position with a jump undone: a peg back on
+        the two holes it came from and over, the landing hole empty."""
+        pos, lost = problem.start, self.lost
+        for a, b, c in problem.board.lines:
+            for src, land in ((a, c), (c, a)):
+                if pos >> land & 1 and not pos >> src & 1 and not pos >> b & 1:
+                    why = lost.get(pos ^ (1 << src | 1 << b | 1 << land))
+                    if why is not None:
+                        why = f"{FOLLOWS}: {why.removeprefix(FOLLOWS + ': ')}"
+                        if len(self) + 1 > self.max_entries:
+                            self._shrink()
+                        self.lost[pos] = why
+                        return why
+        return None
 
     def adapted(self, problem: Problem) -> Result | None:
         """A line for ``problem.start`` adapted from a neighbouring position's known line (:mod:`.repair`), recorded;

@@ -6,7 +6,8 @@ decide them side by side on its pool instead (``static/panels/neverpool.mjs``), 
 
 1. ``never_lose`` with ``workers`` N, in the page's engine worker (:func:`plan_steps`): a game whose winnable set is
    held answers by lookup, and so does a position whose verdicts the engine's table of proved positions
-   (:mod:`pyapp.analysis.proven`) holds or gets from a neighbouring position's line, adapted; a position with no
+   (:mod:`pyapp.analysis.proven`) holds or gets from a neighbouring position's line, adapted (or which follows a
+   position it holds as lost); a position with no
    jump, a goal without a definite end (Hint needs the fewest pegs first) or fewer than two questions left to search
    also runs as the one-worker request.  Otherwise the answer is ``{"shares": [...], "decided": [...]}``: the
    questions not in the table, each ``position`` (the position's own verdict) or the first jump of a class of
@@ -90,8 +91,9 @@ def questions(problem: Problem) -> tuple[list[Jump], Classes, dict[str, int]]:
 def _known(table: Proven, problem: Problem, pos: int, book: Book | None) -> bool:
     """Whether ``pos`` is decided already: in the game's table of proved positions, in the game's opening book, or
     winnable by a neighbouring position's known line, adapted (:meth:`pyapp.analysis.proven.Proven.adapted`)."""
-    return pos in table.won or pos in table.lost or (book is not None and book.answer(pos) is not None) \
-        or table.adapted(Problem(problem.board, pos, problem.goal)) is not None
+    asked = Problem(problem.board, pos, problem.goal)
+    return pos in table.won or table.lost_reason(asked) is not None \
+        or (book is not None and book.answer(pos) is not None) or table.adapted(asked) is not None
 
 
 def plan_steps(problem: Problem, max_seconds: float | None,
@@ -109,7 +111,7 @@ def plan_steps(problem: Problem, max_seconds: float | None,
         if build == "first":
             yield from endgame_steps(board, goal, problem.start, budget)
         exact = yield from never_lose_endgame_steps(board, goal, problem.start, budget)
-    shares = [] if exact is not None or not jumps or not goal.definite or problem.start in table.lost else \
+    shares = [] if exact is not None or not jumps or not goal.definite or table.lost_reason(problem) else \
         [name for name, pos in asked.items() if not _known(table, problem, pos, book)]
     if len(shares) < 2:  # on what the table's attempt left of the check's time (the pool's shares get the same)
         left = None if max_seconds is None else max(0.1, max_seconds - (time.perf_counter() - t0))
