@@ -75,6 +75,15 @@ TOGETHER_FROM = 1
 BESIDE_WEIGHT = 3.0
 """Above :data:`REPLACES_PEGS` pegs the shared search runs beside both portfolios, each round this many times as
 long as the other searches of the round together (see :data:`SHARED_PEGS`)."""
+LEAD_WEIGHT = 8.0
+"""From the third round of the turns on, the position's own searches run this many times as long as each jump's
+(:func:`pyapp.analysis.turns.turns_steps`' ``lead``): a position none of whose jumps was proved good in the first two
+rounds is often lost (the game went wrong a few jumps before), and its own complete search then proves every jump
+losing at once, where each jump's search would need almost as long.  Measured side by side (10 CPU s a position, the
+same positions): French d2 -> d6, 15 positions of 23-31 pegs, median 1.04 -> 0.68 s, unknown jump verdicts 2 -> 2;
+asymmetric d5 -> d5, 29 positions of 23-32 pegs, unknown 98 -> 93 (this count varies by about 5 from run to run:
+the turns end on CPU time).  The lost positions of 25-30 pegs those games reach stay out of reach: a 25-peg one
+takes the solver 13.4 CPU s (level search), a 28-peg one is undecided after 120 s."""
 VERDICT = "verdict:"
 """The note of the progress report that carries the position's own status, before the jumps are filed."""
 LOST_BY_JUMPS = "every legal jump leads to a lost position"
@@ -166,7 +175,8 @@ def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int
     portfolios = PORTFOLIOS if alone and start.bit_count() - 1 <= PROVER_PEGS else PORTFOLIOS[:1]
     steps = turns_steps(problems, budget, wanted=wanted, on_result=on_result, portfolios=portfolios,
                         together=together, together_from=TOGETHER_FROM,
-                        together_weight=1.0 if start.bit_count() <= REPLACES_PEGS else BESIDE_WEIGHT)
+                        together_weight=1.0 if start.bit_count() <= REPLACES_PEGS else BESIDE_WEIGHT,
+                        lead=LEAD_WEIGHT)
     told = False
     try:
         while True:

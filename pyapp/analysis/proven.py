@@ -58,7 +58,8 @@ the table searched stays in its memo for the next question)."""
 REPAIRED = "a neighbouring position's line, adapted"
 """How a line made by :func:`pyapp.analysis.repair.repaired` is named (its method)."""
 FOLLOWS = "it follows a position proved lost"
-"""The reason of a position one jump after a position proved lost, before that position's own reason."""
+"""The reason of a position one jump after a position proved lost, before that position's own reason (the page's
+never-lose note names it "after a lost position", ``static/panels/neverlose.mjs``)."""
 ENDGAME = "endgame table"
 """How an answer of the goal's endgame table is named (its method; a loss's reason starts with it)."""
 

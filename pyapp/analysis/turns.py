@@ -103,7 +103,8 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
                 on_result: Callable[[int, Result], object] | None = None,
                 table: Proven | None = None, portfolios: tuple[tuple[int, ...] | None, ...] = (None,),
                 together: Together | None = None, together_from: int = 1,
-                together_weight: float = 1.0) -> Generator[Progress, None, list[Result | None]]:
+                together_weight: float = 1.0, lead: float = 1.0,
+                lead_from: int = 2) -> Generator[Progress, None, list[Result | None]]:
     """Decide ``problems`` (one board and goal) side by side on ``budget``; yield its progress; return
     each one's :class:`Result` in order (None for one dropped by ``wanted`` before it answered).
 
@@ -117,7 +118,10 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
     several problems at once (the shared level search of a position's jumps), from round ``together_from`` on:
     each round it runs ``together_weight`` times as long as all the other searches of that round together (alone
     once they are done; a weight of 0 never runs it);
-    what it proves is recorded in the table, and the problems answered elsewhere are dropped from it."""
+    what it proves is recorded in the table, and the problems answered elsewhere are dropped from it.  ``lead``: from
+    round ``lead_from`` on, the first problem's searches run ``lead`` times as long as the others' (never-lose's own
+    position: once its jumps' first turns found no good one, it may be lost, and its own search proves every jump
+    losing at once)."""
     if not problems:
         return []
     table = table_for(problems[0]) if table is None else table
@@ -169,7 +173,7 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
                 task.budget = Budget(budget.max_seconds, left, budget.max_bytes,
                                      slice_seconds=budget.slice_seconds, parent=budget, clock=task.clock)
                 task.steps = decide_steps(task.problem, task.budget, table, task.widths)
-            done = yield from _turn(task, budget, turn)
+            done = yield from _turn(task, budget, turn * lead if i == 0 and round_ >= lead_from else turn)
             if done is not None:
                 task.ended = done
                 if done.status != "unknown":

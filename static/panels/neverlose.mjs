@@ -95,7 +95,8 @@ function setData(el, values) {
 /** What proved a jump losing, named from its reason (pyapp's proofs start with their kind). */
 const PROOFS = [["pagoda", "pagoda function"], ["position class", "position class"], ["exhaustive", "exhaustive search"],
   ["exact analysis", "exact winnable set"], ["endgame table", "endgame table"], ["opening book", "opening book"], ["sat solver", "SAT solver"], ["leaves at best", "search"],
-  ["jump counts", "jump counts (integer programme)"], ["integer programme", "integer programme"]];
+  ["jump counts", "jump counts (integer programme)"], ["integer programme", "integer programme"],
+  ["it follows a position proved lost", "after a lost position"]];
 const proofOf = (reason = "") => PROOFS.find(([p]) => reason.toLowerCase().startsWith(p))?.[1] ?? "proved";
 
 /** The pool's progress, as the note shows it while the check runs. */
