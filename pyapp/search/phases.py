@@ -48,7 +48,8 @@ PROVER_BEAMS = 2
 """A portfolio of at most this many beams is a prover's (never-lose's second, :mod:`pyapp.analysis.neverlose`: its
 complete search comes early to prove lost positions): the jump counts run in it right after the first short runs,
 before the beams.  Measured on never-lose (10 CPU s a position, the same positions before and after): 29 positions of
-23-32 pegs of three seeded asymmetric d5 -> d5 games, jump verdicts left unknown 101 -> 93; 15 French d2 -> d6
+23-32 pegs of three seeded asymmetric d5 -> d5 games, jump verdicts left unknown 101 -> 93 (98 in a second run of the
+same code: the turns end on CPU time, so the count varies by about 5 between runs); 15 French d2 -> d6
 positions of 23-31 pegs, unknown 2 -> 2, median 1.27 -> 1.05 s.  In the solver's own portfolio they stay after the
 pagoda programmes: there they cost 0.1-0.3 s on each winnable position the beams would find (with the counts first
 in both portfolios, a French 28-peg position of 12 winnable jumps took 10 s instead of 6.6 s and left 2 unknown)."""

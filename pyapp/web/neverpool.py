@@ -89,8 +89,9 @@ def questions(problem: Problem) -> tuple[list[Jump], Classes, dict[str, int]]:
 
 
 def _known(table: Proven, problem: Problem, pos: int, book: Book | None) -> bool:
-    """Whether ``pos`` is decided already: in the game's table of proved positions, in the game's opening book, or
-    winnable by a neighbouring position's known line, adapted (:meth:`pyapp.analysis.proven.Proven.adapted`)."""
+    """Whether ``pos`` is decided already: in the game's table of proved positions (or one jump after a position it
+    holds as lost), in the game's opening book, or winnable by a neighbouring position's known line, adapted
+    (:meth:`pyapp.analysis.proven.Proven.adapted`)."""
     asked = Problem(problem.board, pos, problem.goal)
     return pos in table.won or table.lost_reason(asked) is not None \
         or (book is not None and book.answer(pos) is not None) or table.adapted(asked) is not None
