@@ -6,6 +6,7 @@ the same keys, weights, level sizes and answers as :func:`~pyapp.exact.sharded.s
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Generator
 from typing import Any
@@ -81,12 +82,21 @@ def _levels(gen) -> dict[int, tuple[list[int], list[int] | None]]:
             for lv in gen if isinstance(lv, Level)}
 
 
+@functools.cache
+def _in_process(weights: bool) -> dict[int, tuple[list[int], list[int] | None]]:
+    """Triangle 6's levels swept in process on two shards: computed once per ``weights`` for both orders (tests only
+    read it)."""
+    s = sides(default_problem("triangle6"))
+    sources: Any = {s.start: 1} if weights else [s.start]
+    return _levels(sharded_sweep(Parallel(InProcess(), shards=2), s.codec, sources, 1, weights=weights))
+
+
 @pytest.mark.parametrize("weights", [True, False])
 @pytest.mark.parametrize("order", ["fifo", "lifo"])
 def test_relay_sweep_gives_the_in_process_keys_weights_and_sizes(weights, order):
     s = sides(default_problem("triangle6"))
     sources: Any = {s.start: 1} if weights else [s.start]
-    reference = _levels(sharded_sweep(Parallel(InProcess(), shards=2), s.codec, sources, 1, weights=weights))
+    reference = _in_process(weights)
     relay = Relay(2)
     runner = Runner(relay, order)
     par = Parallel(relay)

@@ -263,41 +263,6 @@ def test_patterns_have_their_published_sizes():
     assert sizes == {"cross": 6, "plus": 9, "fireplace": 11, "up-arrow": 17, "pyramid": 16, "diamond": 24}
 
 
-@pytest.mark.pyodide
-def test_cnf_export_in_pyodide():
-    # The web app's "Download CNF" runs to_dimacs in Pyodide: same text as in CPython, and a
-    # clear one-line error for the SAT engine, which needs a native package.
-    import os
-    import shutil
-    import subprocess
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent
-    missing = ("node is not installed" if shutil.which("node") is None else
-               "node_modules/pyodide is missing" if not (root / "node_modules/pyodide/pyodide.mjs").exists() else None)
-    if missing:
-        if os.environ.get("PEG_REQUIRE_PYODIDE") == "1":
-            pytest.fail(f"PEG_REQUIRE_PYODIDE=1 but {missing}")
-        pytest.skip(missing)
-    code = ("import hashlib, sys\n"
-            "from pyapp.sat import to_dimacs\n"
-            "from pyapp.core.problem import default_problem\n"
-            "from pyapp.cli.main import main\n"
-            "text = to_dimacs(default_problem('english'))\n"
-            "print('RESULT', sys.platform, hashlib.sha256(text.encode()).hexdigest())\n"
-            "print('CODE', main(['solve', 'triangle5', '--engine', 'sat']))\n")
-    proc = subprocess.run(["node", str(root / "scripts" / "pyodide_runner.mjs"), "-c", code], cwd=root,
-                          capture_output=True, text=True, timeout=180)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    import hashlib
-
-    result = next(line for line in proc.stdout.splitlines() if line.startswith("RESULT")).split()
-    assert result[1] == "emscripten"
-    assert result[2] == hashlib.sha256(to_dimacs(default_problem("english")).encode()).hexdigest()
-    assert "CODE 2" in proc.stdout
-    assert "error: no SAT solver installed" in proc.stderr
-
-
 def test_compare_script_prints_checked_rows(capsys):
     # the script behind the "SAT vs search" table of BENCHMARKS.md (it replays every answer)
     from pyapp.bench import sat_compare as compare

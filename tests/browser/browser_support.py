@@ -110,6 +110,13 @@ def wait_verdict(page, value: str, pegs: int, timeout: float = 60_000) -> dict:
     return page.eval_on_selector("#neverlose-note", "el => ({...el.dataset})")
 
 
+def set_speed(page, value: str) -> None:
+    """The playback's speed (the panel's select, 0.5, 1, 2 or 4), set while the panel may be hidden (a finish picked
+    on the board plays its solution at this speed): as choosing it in the select does."""
+    page.eval_on_selector("#pb-speed", "(el, v) => { el.value = v; el.dispatchEvent(new Event('change')); }", value)
+    assert page.input_value("#pb-speed") == value
+
+
 def go(page, fragment: str) -> None:
     """Open a game in the already-loaded page (no reload: the app reads the fragment on hashchange)."""
     if page.evaluate("location.hash") == fragment:  # the same fragment fires no hashchange

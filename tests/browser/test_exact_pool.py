@@ -163,14 +163,16 @@ window.Worker = class extends Real {
      "on 1 worker (the pool of 2 workers could not start: no more workers allowed here)"),
 ])
 def test_one_worker_fallback_says_why(chromium, server, script, query, why):
+    """Triangle 5's count: the one-worker reason does not depend on the board (one core, or a forced pool that cannot
+    start), and its count takes a fraction of triangle 6's in one Pyodide worker."""
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(script)
     try:
         page = open_app(context, server.url + query)
         if not page.evaluate("document.querySelector('#count-all').closest('details').open"):
             page.locator("summary", has_text="Analyse and export").click()
-        cli = _cli_count("triangle6")
-        text = _count(page, "#board=triangle6")
+        cli = _cli_count("triangle5")
+        text = _count(page, "#board=triangle5")
         assert f"{cli['solutions']:,} jump sequences solve it" in text
         assert why in text
         assert page.get_attribute("#analysis", "data-workers") == "1"
