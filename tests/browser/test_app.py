@@ -159,21 +159,27 @@ def _search_then_cancel(app) -> tuple[str, float, float, list[float]]:
     return fragment, events / elapsed, cancel_ms, gaps
 
 
+FRAME_GAP_MS = 150
+"""The longest frame gap allowed while a search runs in the worker: a blocked page shows its whole search as one gap
+(seconds); the host's own stalls under the full suite's load reach about 120 ms."""
+
+
 def test_progress_rate_frame_gaps_and_cancel_within_200_ms(app):
     ready_before = app.evaluate("window.pegLab.timings.engineReady")
-    # On this shared 2-core machine the host can stall the page once for ~120 ms while the
-    # search runs in its worker (seen once in a fresh-clone CI run at load 1, every other frame
-    # 16.7 ms).  A page that really blocks on the search fails every try, so the best of three
-    # is judged.
+    # On this shared 2-core machine the host can stall the page for ~120 ms while the search runs in
+    # its worker (seen once in a fresh-clone CI run at load 1, every other frame 16.7 ms; in another,
+    # beside the other test worker's heaviest files, 117, 317 and 117 ms on the three tries).  A page
+    # that really blocks on the search fails every try, so the best of three is judged, against
+    # FRAME_GAP_MS.
     tries = []
     for _ in range(3):
         fragment, rate, cancel_ms, gaps = _search_then_cancel(app)
         tries.append((fragment, rate, cancel_ms, max(gaps)))
-        if cancel_ms < 200 and max(gaps) < 100:
+        if cancel_ms < 200 and max(gaps) < FRAME_GAP_MS:
             break
-    fragment, rate, cancel_ms, gap = min(tries, key=lambda t: (t[2] >= 200 or t[3] >= 100, t[3]))
+    fragment, rate, cancel_ms, gap = min(tries, key=lambda t: (t[2] >= 200 or t[3] >= FRAME_GAP_MS, t[3]))
     assert cancel_ms < 200, f"cancel took {cancel_ms:.0f} ms ({fragment}); tries: {tries}"
-    assert gap < 100, f"largest frame gap {gap:.0f} ms during the search; tries: {tries}"
+    assert gap < FRAME_GAP_MS, f"largest frame gap {gap:.0f} ms during the search; tries: {tries}"
     assert "cancelled" in status(app)
     # the engine is still there: no reload, and it answers at once
     assert app.evaluate("window.pegLab.timings.engineReady") == ready_before
@@ -194,7 +200,7 @@ def test_solve_english_then_playback_and_screenshot(app):
     assert solve["status"] == "solved" and solve["jumps"] == 31, solve
     assert "Solved" in status(app)
     assert re.search(r"[\d,]+ nodes in [\d.]+ s", app.text_content("#progress"))
-    assert max(gaps) < 100, f"largest frame gap {max(gaps):.0f} ms while solving"
+    assert max(gaps) < FRAME_GAP_MS, f"largest frame gap {max(gaps):.0f} ms while solving"
     # playback: step, scrub, play/pause, the solution text
     panel = app.locator("#playback")
     assert panel.is_visible()
