@@ -41,12 +41,13 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 
 from ..core.budget import Budget, Progress
-from ..core.moves import Jump, apply_jump
+from ..core.moves import Jump, apply_jump, undo_jump
 from ..core.problem import Problem, Result
 from ..exact.endgame import Endgame, endgame_for
 from ..exact.openingbook import NAME as BOOK
 from ..exact.openingbook import book_for
 from ..search.solver import search
+from .puzzle import reverse_jumps
 from .repair import repaired
 
 DEFAULT_ENTRIES = 250_000
@@ -110,20 +111,17 @@ class Proven:
         return why
 
     def _after_lost(self, problem: Problem) -> str | None:
-        """The reason ``problem.start`` is lost when a position one jump before it is recorded lost (recorded too,
-        so the next position finds it), or None.  Each parent is the position with a jump undone: a peg back on
-        the two holes it came from and over, the landing hole empty."""
-        pos, lost = problem.start, self.lost
-        for a, b, c in problem.board.lines:
-            for src, land in ((a, c), (c, a)):
-                if pos >> land & 1 and not pos >> src & 1 and not pos >> b & 1:
-                    why = lost.get(pos ^ (1 << src | 1 << b | 1 << land))
-                    if why is not None:
-                        why = f"{FOLLOWS}: {why.removeprefix(FOLLOWS + ': ')}"
-                        if len(self) + 1 > self.max_entries:
-                            self._shrink()
-                        self.lost[pos] = why
-                        return why
+        """The reason ``problem.start`` is lost when a position one jump before it (each jump into it undone:
+        :func:`.puzzle.reverse_jumps`) is recorded lost (recorded too, so the next position finds it), or None."""
+        pos = problem.start
+        for jump in reverse_jumps(problem.board, pos):
+            why = self.lost.get(undo_jump(pos, jump))
+            if why is not None:
+                why = f"{FOLLOWS}: {why.removeprefix(FOLLOWS + ': ')}"
+                if len(self) + 1 > self.max_entries:
+                    self._shrink()
+                self.lost[pos] = why
+                return why
         return None
 
     def adapted(self, problem: Problem) -> Result | None:
