@@ -1,17 +1,19 @@
 """Searches side by side in doubling turns (pyapp.analysis.turns): the same answers as one by one, an
 easy question answered early while a hard one gets the rest of the budget, a search's own clock, dropped
-searches, and a spent budget answered as unknown with how far each search got."""
+searches, a spent budget answered as unknown with how far each search got, rounds run in steps, and a portfolio
+without the complete search that ends of itself."""
 
 from __future__ import annotations
 
 import time
 
+from pyapp.analysis import turns
 from pyapp.analysis.proven import Proven
 from pyapp.analysis.turns import TaskClock, turns_steps
 from pyapp.core.budget import Budget, drive
 from pyapp.core.game import replay
 from pyapp.core.moves import apply_jump, legal_jumps
-from pyapp.core.problem import Problem, default_problem
+from pyapp.core.problem import Problem, Result, default_problem
 from pyapp.search.solver import solve
 
 
@@ -111,3 +113,42 @@ def test_the_lead_problem_runs_longer_turns():
         nodes[lead] = [r.nodes for r in results if r is not None]
     assert nodes[1.0][0] < 2 * nodes[1.0][1]
     assert nodes[8.0][0] > 4 * nodes[8.0][1]
+
+
+FRENCH_LOST = 0x71767e9b1214
+"""A French d2 -> d6 position of 24 pegs (12 random jumps from the start, seed 2), lost, that neither the short
+searches nor the beams prove (the complete search does)."""
+
+
+def test_a_round_in_steps_stops_the_other_search_of_a_problem_sooner(monkeypatch):
+    """Of the two searches of one problem the second decides mid-round: run in one step, the first spends the whole
+    round's share before the second runs; in four steps, at most a step more than the second.  Scripted searches
+    (100 nodes between pauses; the first never decides, the second at 30,000 nodes) make the counts exact: the round
+    of 25,600 to 51,200 nodes decides it, so one step spends 51,200 + 30,000 and four steps 32,000 + 30,000."""
+
+    def scripted(problem, budget, table, widths, complete):
+        while widths is None or budget.nodes < 30_000:
+            budget.spend(100)
+            yield budget.progress()
+        return Result("impossible", "scripted", nodes=budget.nodes)
+
+    monkeypatch.setattr(turns, "decide_steps", scripted)
+    problem = default_problem("french")
+    spent = {}
+    for steps in (1, 4):
+        budget = Budget(max_nodes=400_000)
+        (result,) = drive(turns.turns_steps([problem], budget, table=Proven(), portfolios=(None, (128, 256)),
+                                            steps_per_round=steps))
+        assert result is not None and result.status == "impossible"
+        spent[steps] = budget.nodes
+    assert spent == {1: 51_200 + 30_000, 4: 32_000 + 30_000}
+
+
+def test_a_portfolio_without_the_complete_search_ends_when_its_beams_found_nothing():
+    p0 = default_problem("french")
+    lost = Problem(p0.board, FRENCH_LOST, p0.goal)
+    budget = Budget(max_nodes=400_000)
+    (result,) = drive(turns_steps([lost], budget, table=Proven(), portfolios=((128,),), complete=(False,)))
+    assert result is not None and result.status == "unknown"
+    assert "no complete search" in (result.reason or "")
+    assert budget.nodes < 100_000  # it ended of itself, with budget left

@@ -84,6 +84,16 @@ same positions): French d2 -> d6, 15 positions of 23-31 pegs, median 1.04 -> 0.6
 asymmetric d5 -> d5, 29 positions of 23-32 pegs, unknown 98 -> 93 (this count varies by about 5 from run to run:
 the turns end on CPU time).  The lost positions of 25-30 pegs those games reach stay out of reach: a 25-peg one
 takes the solver 13.4 CPU s (level search), a 28-peg one is undecided after 120 s."""
+BEAMS_ONLY = True
+"""When both portfolios run, the solver's own (the first) stops once its beams found nothing: its complete search
+would only repeat the prover's, seconds behind, and take half the time the prover needs on a lost position."""
+STEPS_PER_ROUND = 4
+"""Each round of the turns in this many steps (:func:`pyapp.analysis.turns.turns_steps`), so that when the prover
+decides a jump mid-round the wide beams of the same jump stop within a step, not at the round's end.  Measured with
+:data:`BEAMS_ONLY` side by side (10 CPU s a position, the same positions): French d2 -> d6, 15 positions of 23-31
+pegs, unknown jump verdicts 2 -> 0 (the two losing jumps the prover decides in 1.9 and 2.9 s of its own time),
+median 0.74 -> 0.72 s, p95 10.05 -> 9.54 s; asymmetric d5 -> d5, 29 positions of 23-32 pegs, unknown 91 -> 94 (within
+the run-to-run spread: its lost positions of 24-30 pegs need more than the budget, see :data:`LEAD_WEIGHT`)."""
 VERDICT = "verdict:"
 """The note of the progress report that carries the position's own status, before the jumps are filed."""
 LOST_BY_JUMPS = "every legal jump leads to a lost position"
@@ -176,7 +186,8 @@ def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int
     steps = turns_steps(problems, budget, wanted=wanted, on_result=on_result, portfolios=portfolios,
                         together=together, together_from=TOGETHER_FROM,
                         together_weight=1.0 if start.bit_count() <= REPLACES_PEGS else BESIDE_WEIGHT,
-                        lead=LEAD_WEIGHT)
+                        lead=LEAD_WEIGHT, steps_per_round=STEPS_PER_ROUND,
+                        complete=(not BEAMS_ONLY, True) if len(portfolios) > 1 else None)
     told = False
     try:
         while True:

@@ -189,10 +189,12 @@ def table_for(problem: Problem) -> Proven:
 
 
 def decide_steps(problem: Problem, budget: Budget, table: Proven | None = None,
-                 beam_widths: tuple[int, ...] | None = None) -> Generator[Progress, None, Result]:
+                 beam_widths: tuple[int, ...] | None = None, complete: bool = True
+                 ) -> Generator[Progress, None, Result]:
     """The solver's answer for ``problem``, from ``table`` when it was proved before, else searched on
     ``budget`` and recorded (``table`` defaults to the engine's table for the problem; ``beam_widths``:
-    the solver's beams, by default its own)."""
+    the solver's beams, by default its own; ``complete``: False ends the search before its complete search,
+    :func:`pyapp.search.solver.search`)."""
     table = table_for(problem) if table is None else table
     known = table.answer(problem) or table.adapted(problem)
     if known is not None:
@@ -201,7 +203,7 @@ def decide_steps(problem: Problem, budget: Budget, table: Proven | None = None,
     if result is not None:
         table.record(problem, result)
         return result
-    result = yield from search(problem, budget=budget, beam_widths=beam_widths)
+    result = yield from search(problem, budget=budget, beam_widths=beam_widths, complete=complete)
     table.record(problem, result)
     return result
 

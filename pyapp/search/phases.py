@@ -62,10 +62,11 @@ LP_MAX_HOLES = 64
 class Outcome:
     """How the portfolio ended."""
 
-    status: Literal["found", "exhausted", "pagoda", "proof", "budget"]
+    status: Literal["found", "exhausted", "pagoda", "proof", "budget", "ended"]
     """``found``: ``path`` leads to a goal position; ``exhausted``: a complete search saw every
     position without one (a proof); ``pagoda``: ``method`` is a pagoda proof; ``proof``: ``method`` is
-    another proof's reason, ``engine`` what gave it; ``budget``: spent."""
+    another proof's reason, ``engine`` what gave it; ``budget``: spent; ``ended``: a portfolio without a complete
+    search (:class:`Ended`) ran out of phases."""
     path: list[int] = field(default_factory=list)
     method: str = ""
     """The phase that found the path, or the pagoda proof's reason."""
@@ -261,6 +262,21 @@ class Exhaustive:
         found = yield from dfs(run.tables, run.start, run.table, run.st, final_pegs=run.final_pegs,
                                target=run.target, stop_at=run.node_cap)
         return _dfs_outcome(found)
+
+
+@dataclass(frozen=True)
+class Ended:
+    """The last phase of a portfolio without a complete search: it settles nothing and ends the search at once.
+
+    Never-lose runs such a portfolio beside a prover's (:mod:`pyapp.analysis.neverlose`): its wide beams find
+    winnable lines soonest, and its own complete search would start seconds after the prover's, the same search
+    a few seconds behind, taking half the time the prover needs on a lost position."""
+
+    name: str = "end of the portfolio"
+
+    def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
+        return Outcome("ended")
+        yield  # a generator, as every phase is
 
 
 @dataclass(frozen=True)

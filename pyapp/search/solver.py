@@ -76,6 +76,7 @@ from .phases import (
     DEFAULT_RESTARTS,
     EARLY_RESTARTS,
     LP_MAX_HOLES,
+    Ended,
     FewestPegs,
     Run,
     Scout,
@@ -121,7 +122,8 @@ def jumps_of(path: list[int]) -> list[Jump]:
 def search(problem: Problem, *, seed: int | None = None, budget: Budget | None = None,
            max_nodes: int | None = None, max_seconds: float | None = None, table_cap: int | None = None,
            slice_seconds: float = 0.05, beam_widths: tuple[int, ...] | None = None,
-           restarts: tuple[int, ...] | None = None, use_book: bool = True) -> Generator[Progress, None, Result]:
+           restarts: tuple[int, ...] | None = None, use_book: bool = True,
+           complete: bool = True) -> Generator[Progress, None, Result]:
     """Search for a solution; yield progress as the budget asks; return a Result.
 
     ``budget`` (or the older ``max_nodes``/``max_seconds``/``slice_seconds``): the limits; the
@@ -132,6 +134,8 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     :data:`EARLY_RESTARTS` before any beam, the rest after the second) and ``beam_widths``
     tune the portfolio (:func:`pyapp.search.phases.portfolio`).  ``use_book``: False searches without the
     book (:mod:`pyapp.proofs.book`), as its entries' commands (``solve --no-book``) do to find them again.
+    ``complete``: False ends a definite goal's portfolio before its complete search (and its integer programme),
+    ``unknown`` when nothing before found a line or a proof (:class:`pyapp.search.phases.Ended`).
 
     The ``min`` goal first looks for a position with as few pegs as the position class
     allows (usually one), with the whole portfolio: success proves the minimum at once.
@@ -227,13 +231,17 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
         phases = portfolio(DEFAULT_RESTARTS if restarts is None else restarts,
                            DEFAULT_BEAM_WIDTHS if beam_widths is None else beam_widths,
                            bool(finishes) and len(board.bits) <= LP_MAX_HOLES,
-                           _complete(problem, bool(finishes)))
-        if integer_program_applies(problem, budget):  # before the complete search, on long budgets only
+                           _complete(problem, bool(finishes)) if complete or not definite else Ended())
+        # the integer programme comes before the complete search, on long budgets only
+        if (complete or not definite) and integer_program_applies(problem, budget):
             phases.insert(len(phases) - 1, IntegerProgram(problem))
         outcome = yield from run_phases(run, phases)
         entries = len(run.table)
         if outcome.status == "budget":
             return spent()
+        if outcome.status == "ended":
+            return done("unknown", "no line found by the short searches and the beams, and this portfolio has no "
+                        "complete search", None, "budget", st.nodes, entries)
         if outcome.status == "pagoda" and definite:
             return done("impossible", outcome.method, None, "pagoda (linear programming)", st.nodes, entries)
         if outcome.status == "proof" and definite:
