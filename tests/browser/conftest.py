@@ -16,6 +16,7 @@ from browser_support import (
     CHROMIUM_ARGS,
     CspAwareBrowser,
     Server,
+    close_app,
     no_browser,
     open_app,
 )
@@ -62,22 +63,13 @@ def chromium():
     manager.stop()
 
 
-FORGET = """async () => {
-  localStorage.clear();
-  sessionStorage.clear();
-  for (const name of await caches.keys()) if (!name.startsWith("peg-lab-")) await caches.delete(name);
-}"""
-"""What a page of the app keeps in the browser besides the service worker's offline copy (``peg-lab-VERSION``):
-the settings and the stage times in localStorage, the whole-board tables there too, and the sets fetched on first
-use (``peg-sets``)."""
-
-
 @pytest.fixture(scope="session")
 def app_context(chromium, server):
-    """The browser context of every module's :func:`app` page (per test process): the service worker installed and
-    its offline copy saved by the first page, so each later module's page starts as a returning visitor's does
-    (about 1.8 s and 2.2 CPU seconds instead of 3.5 s and 4.7). What else a page stored is forgotten between modules
-    (:data:`FORGET`); the tests of a first visit, the offline copy, stored sets and tables open their own contexts."""
+    """The browser context of every module's :func:`app` page and of the pool tests' pages (per test process): the
+    service worker installed and its offline copy saved by the first page, so each later page starts as a returning
+    visitor's does (about 1.8 s and 2.2 CPU seconds instead of 3.5 s and 4.7). What else a page stored is forgotten
+    when it closes (:func:`browser_support.close_app`); the tests of a first visit, the offline copy, stored sets
+    and tables open their own contexts."""
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     yield context
@@ -90,8 +82,4 @@ def app(app_context, server):
     closed with what it stored forgotten."""
     page = open_app(app_context, server.url)
     yield page
-    try:
-        page.set_viewport_size({"width": 1280, "height": 900})
-        page.evaluate(FORGET)
-    finally:
-        page.close()
+    close_app(page)
