@@ -9,6 +9,7 @@ import os
 import signal
 
 import pytest
+from reference_counts import in_process_count
 
 from pyapp.core.budget import drive
 from pyapp.core.request import build
@@ -33,10 +34,10 @@ def test_counts_and_levels_equal_the_in_process_run(client):
     pool = DaskPool(client=client)
     assert pool.workers == 2
     t6 = build("triangle6").problem
-    got, want = count_exact(t6, parallel=Parallel(pool)), count_exact(t6)
+    got, want = count_exact(t6, parallel=Parallel(pool)), in_process_count("triangle6")
     assert (got.solutions, got.positions) == (want.solutions, want.positions) == (113077359159, want.positions)
     t6c = build("triangle6", start="5", goal="5").problem  # a complement count: the shards sum the halves
-    got, want = count_exact(t6c, parallel=Parallel(pool)), count_exact(t6c)
+    got, want = count_exact(t6c, parallel=Parallel(pool)), in_process_count("triangle6", "5", "5")
     assert (got.solutions, got.positions) == (want.solutions, want.positions)
     par = Parallel(pool)
     t5 = build("triangle5", start="1", goal="any").problem  # the winnable levels of a cheaper board than English
@@ -58,4 +59,4 @@ def test_a_worker_killed_mid_run_costs_time_not_the_answer(client):
 
     got = drive(sweep_steps(t6, parallel=Parallel(pool)), kill_one)
     assert killed
-    assert got.solutions == 113077359159 and got.positions == count_exact(t6).positions
+    assert got.solutions == 113077359159 and got.positions == in_process_count("triangle6").positions

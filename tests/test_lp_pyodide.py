@@ -116,12 +116,21 @@ def runner_ok():
         pytest.skip(why)
 
 
-def _run(code: str, *flags: str) -> dict:
-    proc = subprocess.run(["node", str(RUNNER), *flags, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    line = next(line for line in proc.stdout.splitlines() if line.startswith("RESULT "))
-    return json.loads(line.removeprefix("RESULT "))
+def _node(code: str) -> subprocess.Popen:
+    """The runner started on ``code`` (read its answers with :func:`_results`)."""
+    return subprocess.Popen(["node", str(RUNNER), "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _results(proc: subprocess.Popen) -> list[dict]:
+    """Every ``RESULT`` line the runner printed, in order."""
+    try:
+        out, err = proc.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
+    assert proc.returncode == 0, err[-3000:]
+    return [json.loads(line.removeprefix("RESULT ")) for line in out.splitlines() if line.startswith("RESULT ")]
 
 
 def _cpython(code: str) -> dict:
@@ -135,14 +144,41 @@ def _cpython(code: str) -> dict:
     return json.loads(line.removeprefix("RESULT "))
 
 
+WITHOUT_THE_MODULE = r"""
+import sys
+import pyodide_js
+from pyapp.proofs import lp
+# as in a page whose highs file is missing (the runner's --no-lp): no peg_lp module, the back end chosen anew
+pyodide_js.unregisterJsModule("peg_lp")
+sys.modules.pop("peg_lp", None)
+lp.use_backend(None)
+from pyapp.core.catalogue import get_board
+from pyapp.core.problem import make_problem
+from pyapp.search.solver import solve
+m = lp.Model(); m.add_var(0, 1, cost=1); m.add_row({0: 1}, upper=1)
+s = lp.solve(m)
+r = solve(make_problem(get_board("french"), start="d4", goal="d4"), max_nodes=10000)
+print("RESULT " + json.dumps({"status": s.status, "message": s.message, "french": r.status, "reason": r.reason}))
+"""
+"""Run after :data:`MODELS` in the same Pyodide: the ``peg_lp`` module taken away again, as if never registered."""
+
+
 @pytest.fixture(scope="module")
-def answers(runner_ok) -> tuple[dict, dict]:
-    """:data:`MODELS` answered in Pyodide (the WebAssembly back end) and in CPython (highspy)."""
-    return _run(MODELS), _cpython(MODELS)
+def answers(runner_ok) -> tuple[dict, dict, dict]:
+    """:data:`MODELS` answered in Pyodide (the WebAssembly back end) and in CPython (highspy), and
+    :data:`WITHOUT_THE_MODULE` in the same Pyodide afterwards (one Node start-up for the module; CPython answers
+    while Node runs)."""
+    proc = _node(MODELS + WITHOUT_THE_MODULE)
+    try:
+        native = _cpython(MODELS)
+    finally:
+        results = _results(proc)
+    wasm, without = results
+    return wasm, native, without
 
 
 def test_both_back_ends_give_the_same_answers(answers):
-    wasm, native = answers
+    wasm, native, _ = answers
     assert wasm["knapsack"]["backend"] == "HiGHS 1.15.1 (WebAssembly)"
     assert native["knapsack"]["backend"] == "HiGHS 1.15.1 (highspy)"
     assert wasm["knapsack"]["status"] == "optimal" and wasm["knapsack"]["objective"] == 9
@@ -161,19 +197,8 @@ def test_both_back_ends_give_the_same_answers(answers):
             assert wasm[name] == native[name], name
 
 
-def test_pyodide_without_the_module_answers_unavailable_and_still_proves_by_class(runner_ok):
-    code = r"""
-import json
-from pyapp.core.catalogue import get_board
-from pyapp.core.problem import make_problem
-from pyapp.proofs import lp
-from pyapp.search.solver import solve
-m = lp.Model(); m.add_var(0, 1, cost=1); m.add_row({0: 1}, upper=1)
-s = lp.solve(m)
-r = solve(make_problem(get_board("french"), start="d4", goal="d4"), max_nodes=10000)
-print("RESULT " + json.dumps({"status": s.status, "message": s.message, "french": r.status, "reason": r.reason}))
-"""
-    out = _run(code, "--no-lp")
+def test_pyodide_without_the_module_answers_unavailable_and_still_proves_by_class(answers):
+    out = answers[2]
     assert out["status"] == "unavailable" and "provides no highs module" in out["message"]
     assert out["french"] == "impossible" and "position class" in out["reason"]
 

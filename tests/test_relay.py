@@ -12,10 +12,11 @@ from collections.abc import Generator
 from typing import Any
 
 import pytest
+from reference_counts import in_process_count
 
 from pyapp.core.problem import default_problem
 from pyapp.core.request import build
-from pyapp.exact.count import count_exact, sweep_steps
+from pyapp.exact.count import sweep_steps
 from pyapp.exact.fewest import fewest_exact, fewest_steps
 from pyapp.exact.levels import level_table, levels_steps
 from pyapp.exact.pool import InProcess
@@ -111,13 +112,13 @@ def test_relay_count_levels_and_fewest_answer_as_the_command_line():
     relay = Relay(2)
     counted = Runner(relay).drive(sweep_steps(p, parallel=Parallel(relay)))
     c = _drain(counted)
-    plain = count_exact(p)
+    plain = in_process_count("triangle6")
     assert (c.status, c.solutions, c.positions, c.meet) == ("counted", plain.solutions, plain.positions, plain.meet)
     q = build("triangle6", start="5", goal="5").problem  # a complement count: the shards sum the halves
     relay = Relay(3)
     runner = Runner(relay)
     c = _drain(runner.drive(sweep_steps(q, parallel=Parallel(relay))))
-    plain = count_exact(q)
+    plain = in_process_count("triangle6", "5", "5")
     assert (c.status, c.solutions, c.positions, c.meet) == ("counted", plain.solutions, plain.positions, plain.meet)
     assert not runner.buckets and runner.kept == 0  # the pair buckets consumed too; no shard came back here
     relay = Relay(3)

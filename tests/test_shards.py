@@ -16,6 +16,7 @@ import time
 from array import array
 
 import pytest
+from reference_counts import in_process_count
 
 from pyapp.core.request import build
 from pyapp.exact.count import count_exact
@@ -65,7 +66,7 @@ def test_every_level_equals_the_unsharded_sweep(weights, shards, processes):
 
 def test_count_and_levels_equal_in_process(processes):
     problem = build("triangle6").problem
-    ref = count_exact(problem)
+    ref = in_process_count("triangle6")
     par = Parallel(processes, shards=2)  # a local pool of two would sweep the two sides whole (test_twosided)
     got = count_exact(problem, parallel=par)
     assert (got.solutions, got.positions) == (ref.solutions, ref.positions) == (T6_SOLUTIONS, ref.positions)
@@ -78,7 +79,7 @@ def test_a_complement_count_is_summed_by_the_shards(processes):
     """triangle 6, vacancy 5 -> 5 (one sweep gives both halves): the steps of the middle levels sum the count
     (pyapp.exact.pairs) on every pool and shard count, spilled or not, and no level is gathered or shelved."""
     problem = build("triangle6", start="5", goal="5").problem
-    want = count_exact(problem)
+    want = in_process_count("triangle6", "5", "5")
     for par, budget in ((Parallel(InProcess(), shards=1), None), (Parallel(InProcess(), shards=3), None),
                         (Parallel(processes), None), (Parallel(processes), _budget(max_bytes=60_000))):
         got = count_exact(problem, parallel=par, budget=budget)
@@ -179,7 +180,7 @@ def test_checkpoint_survives_sigkill(tmp_path):
     assert out.returncode == 0, out.stderr
     answer = json.loads(out.stdout)
     assert answer["solutions"] == T6_SOLUTIONS
-    assert answer["positions"] == count_exact(build("triangle6").problem).positions
+    assert answer["positions"] == in_process_count("triangle6").positions
     assert _recorded(manifest) > before
 
 
@@ -277,7 +278,7 @@ def test_a_sharded_count_survives_a_killed_worker(tmp_path):
     import threading
 
     problem = build("triangle6").problem
-    want = count_exact(problem)
+    want = in_process_count("triangle6")
     pool = Processes(2)
     killed: list[int] = []
     done: dict = {}

@@ -92,6 +92,25 @@ def open_app(context, url: str):
     return page
 
 
+FORGET = """async () => {
+  localStorage.clear();
+  sessionStorage.clear();
+  for (const name of await caches.keys()) if (!name.startsWith("peg-lab-")) await caches.delete(name);
+}"""
+"""What a page of the app keeps in the browser besides the service worker's offline copy (``peg-lab-VERSION``):
+the settings and the stage times in localStorage, the whole-board tables there too, and the sets fetched on first
+use (``peg-sets``)."""
+
+
+def close_app(page) -> None:
+    """Close a page opened in the session's shared context (``app_context`` in conftest.py), forgetting what it
+    stored (:data:`FORGET`) so the next module's page starts as a returning visitor's with nothing kept."""
+    try:
+        page.evaluate(FORGET)
+    finally:
+        page.close()
+
+
 def wait_ready(page) -> None:
     # a function, not an expression string: Playwright evaluates strings with eval, which the CSP refuses
     page.wait_for_function("() => window.pegLab && window.pegLab.timings.firstBoard", timeout=LOAD_TIMEOUT_MS)

@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from browser_support import ROOT, go, open_app, screenshot_both
+from browser_support import ROOT, close_app, go, open_app, screenshot_both
 
 pytestmark = pytest.mark.browser
 
@@ -21,15 +21,14 @@ DONE = "() => /jump sequences|no answer/.test(document.querySelector('#analysis'
 
 
 @pytest.fixture(scope="module")
-def pooled(chromium, server):
+def pooled(app_context, server):
     """The app with a pool of two workers."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    page = open_app(context, server.url + "?workers=2")
+    page = open_app(app_context, server.url + "?workers=2")
     page.on("dialog", lambda dialog: dialog.accept())  # big boards ask before they start
     if not page.evaluate("document.querySelector('#count-all').closest('details').open"):
         page.locator("summary", has_text="Analyse and export").click()
     yield page
-    context.close()
+    close_app(page)
 
 
 def _count(page, fragment: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from browser_support import ARTIFACTS, go, open_app
+from browser_support import ARTIFACTS, close_app, go, open_app
 from test_analysis_board import marked, open_tools, status
 
 pytestmark = pytest.mark.browser
@@ -23,11 +23,10 @@ FINISH = "Where can one peg finish?"
 
 
 @pytest.fixture(scope="module")
-def pooled(chromium, server):
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    page = open_app(context, server.url + "?workers=2")
+def pooled(app_context, server):
+    page = open_app(app_context, server.url + "?workers=2")
     yield page
-    context.close()
+    close_app(page)
 
 
 def _cpython_finishes(args: dict) -> dict:

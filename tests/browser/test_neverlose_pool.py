@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import go, open_app, screenshot_both, wait_state
+from browser_support import close_app, go, open_app, screenshot_both, wait_state
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
@@ -24,11 +24,10 @@ RESULT = "window.pegLab.store.state.neverlose.result"
 
 
 @pytest.fixture(scope="module")
-def pooled(chromium, server):
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    page = open_app(context, server.url + "?workers=2")
+def pooled(app_context, server):
+    page = open_app(app_context, server.url + "?workers=2")
     yield page
-    context.close()
+    close_app(page)
 
 
 def _verdict(page, pegs: int) -> dict:

@@ -10,19 +10,18 @@ from __future__ import annotations
 import json
 
 import pytest
-from browser_support import go, open_app, screenshot_both
+from browser_support import close_app, go, open_app, screenshot_both
 from test_table_page import GRID_DONE, open_table, verdicts
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def pooled(chromium, server):
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    page = open_app(context, server.url + "?workers=2")
+def pooled(app_context, server):
+    page = open_app(app_context, server.url + "?workers=2")
     page.evaluate("() => localStorage.clear()")  # no stored table: compute each one
     yield page
-    context.close()
+    close_app(page)
 
 
 def _cpython_table(board: str) -> dict:
