@@ -11,8 +11,14 @@ With ``--opening`` the positions are those ``scripts/opening_book.py --measure``
 start, in the levels of the game's opening book, the committed file in ``sets/``), the note is checked for the
 book, and ``--out`` names ``benchmarks/books.json``.
 
+With ``--follow RUN.jsonl --pegs LO HI`` (one game) the positions are those of a ``scripts/neverlose_games.py`` run in
+CPython (its games replayed jump by jump) with LO to HI pegs: past the book, where the page searches; per position also
+the jump verdicts the page left unknown; ``--out`` names ``benchmarks/books.json`` (the game's list ``chromium_past``,
+one entry per run and ``--workers``, beside the CPython run's figures at the same positions).
+
     python scripts/endgame_chromium.py french:d2:d6 [german:e5:e5 ...] [--games 4] [--top 24] [--dist DIR] [--out FILE]
     python scripts/endgame_chromium.py french:d2:d6 --opening [--games 4] [--out benchmarks/books.json]
+    python scripts/endgame_chromium.py french:d2:d6 --follow RUN.jsonl --pegs 23 31 [--out benchmarks/books.json]
 """
 
 from __future__ import annotations
@@ -54,11 +60,34 @@ def _book(problem):
     return decode_book((ROOT / "sets" / file_name(problem)).read_bytes(), problem)
 
 
-def measure(browser, dist: Path, spec: str, games: int, top: int, workers: int, opening: bool = False) -> dict:
+def followed(problem, run: Path, lo: int, hi: int) -> tuple[list[int], list[float]]:
+    """The positions of a ``scripts/neverlose_games.py`` run with ``lo`` to ``hi`` pegs (its games replayed from the
+    start), and the CPU seconds the run took at each."""
+    from pyapp.core.moves import apply_jump
+
+    where, seconds, pos, game = [], [], problem.start, None
+    for line in run.read_text().splitlines():
+        row = json.loads(line)
+        if row["game"] != game:
+            pos, game = problem.start, row["game"]
+        if lo <= pos.bit_count() <= hi:
+            where.append(pos)
+            seconds.append(row["s"])
+        if row["jump"]:
+            pos = apply_jump(pos, tuple(row["jump"]))
+    return where, seconds
+
+
+def measure(browser, dist: Path, spec: str, games: int, top: int, workers: int, opening: bool = False,
+            follow: tuple[Path, int, int] | None = None) -> dict:
     board_id, start, goal = spec.split(":")
     problem = make_problem(get_board(board_id), start=start, goal=goal)
-    where = opening_book.opening_positions(problem, _book(problem), games) if opening else \
-        endgame_tables.positions(problem, games, top)
+    cpython: list[float] = []
+    if follow is not None:
+        where, cpython = followed(problem, *follow)
+    else:
+        where = opening_book.opening_positions(problem, _book(problem), games) if opening else \
+            endgame_tables.positions(problem, games, top)
     marker = "opening book of this game" if opening else "shipped with the site"
     server = Server(dist)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -72,15 +101,23 @@ def measure(browser, dist: Path, spec: str, games: int, top: int, workers: int, 
             go(page, link(board_id, goal, format_position(problem.board, pos)))
             page.wait_for_function(DONE, arg=pos.bit_count(), timeout=180_000)
             d = page.eval_on_selector("#neverlose-note", "el => ({...el.dataset, text: el.textContent})")
+            left = page.evaluate("() => (window.pegLab.store.state.neverlose.result?.unknown ?? []).length")
             rows.append([pos.bit_count(), round(float(d.get("ms") or 0)), d["verdict"],
-                         marker in d["text"]])
+                         marker in d["text"], left])
     finally:
         context.close()
     ms = sorted(r[1] for r in rows)
-    return {"positions": len(rows), "median_ms": ms[len(ms) // 2], "p95_ms": ms[min(len(ms) - 1, int(0.95 * len(ms)))],
-            "max_ms": ms[-1], "unknown": sum(r[2] == "unknown" for r in rows), "by_shipped": sum(r[3] for r in rows),
-            "fetched": [h for h in server.hits if h.endswith((".endgame.bin", ".book.bin"))], "workers": workers,
-            "per_position": rows}
+    out = {"positions": len(rows), "median_ms": ms[len(ms) // 2], "p95_ms": ms[min(len(ms) - 1, int(0.95 * len(ms)))],
+           "max_ms": ms[-1], "unknown": sum(r[2] == "unknown" for r in rows), "by_shipped": sum(r[3] for r in rows),
+           "unknown_jumps": sum(r[4] for r in rows),
+           "fetched": [h for h in server.hits if h.endswith((".endgame.bin", ".book.bin"))], "workers": workers,
+           "per_position": rows}
+    if follow is not None:
+        cs = sorted(cpython)
+        out.update(run=str(follow[0].relative_to(ROOT)) if follow[0].is_relative_to(ROOT) else str(follow[0]),
+                   pegs=[follow[1], follow[2]], cpython_median=cs[len(cs) // 2],
+                   cpython_p95=cs[min(len(cs) - 1, int(0.95 * len(cs)))])
+    return out
 
 
 def main() -> None:
@@ -92,7 +129,12 @@ def main() -> None:
     ap.add_argument("--dist", type=Path, default=ROOT / "dist")
     ap.add_argument("--out", type=Path)
     ap.add_argument("--opening", action="store_true", help="the opening book's positions (module docstring)")
+    ap.add_argument("--follow", type=Path, help="a scripts/neverlose_games.py run whose positions to open")
+    ap.add_argument("--pegs", nargs=2, type=int, metavar=("LO", "HI"), default=(1, 99))
     args = ap.parse_args()
+    if args.follow and len(args.games) != 1:
+        ap.error("--follow measures one game")
+    follow = (args.follow.resolve(), *args.pegs) if args.follow else None
     from playwright.sync_api import sync_playwright
 
     load = [os.getloadavg()[0]]
@@ -101,7 +143,8 @@ def main() -> None:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
         try:
             for spec in args.games:
-                found[spec] = measure(browser, args.dist, spec, args.count, args.top, args.workers, args.opening)
+                found[spec] = measure(browser, args.dist, spec, args.count, args.top, args.workers, args.opening,
+                                      follow)
                 print(spec, json.dumps({k: v for k, v in found[spec].items() if k != "per_position"}), flush=True)
         finally:
             browser.close()
@@ -111,11 +154,17 @@ def main() -> None:
         stamp = {"load": [round(x, 1) for x in load], "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                  "command": "python scripts/endgame_chromium.py " + " ".join(sys.argv[1:])}
         for spec, figures in found.items():
-            if args.opening:  # books.json: games by name
+            if args.opening or follow:  # books.json: games by name
                 board_id, start, goal = spec.split(":")
                 name = opening_book.game_name(make_problem(get_board(board_id), start=start, goal=goal))
-                record["games"].setdefault(name, {})["chromium"] = {**figures, **stamp}
-            for game in [] if args.opening else record["games"]:
+                game = record["games"].setdefault(name, {})
+                if follow:  # one entry per run and number of workers, the latest kept
+                    game["chromium_past"] = [c for c in game.get("chromium_past", [])
+                                             if (c["run"], c["workers"]) != (figures["run"], figures["workers"])]
+                    game["chromium_past"].append({**figures, **stamp})
+                else:
+                    game["chromium"] = {**figures, **stamp}
+            for game in [] if args.opening or follow else record["games"]:
                 if game["game"] == spec:
                     game["chromium"] = {**figures, **stamp}
         args.out.write_text(json.dumps(record, indent=1) + "\n")

@@ -204,7 +204,27 @@ def books(data: dict) -> str:
         for name, c in pages:
             out.append(f"| {name} | {c['positions']} | {c['median_ms']:,} | {c['p95_ms']:,} | {c['max_ms']:,} "
                        f"| {c['unknown']} | {c['by_shipped']} | {c['date']}, load {c['load'][0]}-{c['load'][1]} |")
-    return "\n".join(out)
+    return "\n".join(out + _past_in_page(data))
+
+
+def _past_in_page(data: dict) -> list[str]:
+    """The page past the book (``scripts/endgame_chromium.py --follow``): the positions of a CPython run of
+    ``scripts/neverlose_games.py``, opened by links, beside that run's CPU seconds at the same positions."""
+    runs = [(name, c) for name, g in data["games"].items() for c in g.get("chromium_past", [])]
+    if not runs:
+        return []
+    out = ["", "In the page past the book, at the positions of a CPython run above (`scripts/endgame_chromium.py "
+           "--follow RUN --pegs LO HI --workers N`: Pyodide in Chromium, each position opened by a link in one page, "
+           "never-lose on its 10 s of wall time; 1 worker is the page's default, 2 the pool; the CPython run's figures "
+           "are CPU seconds):", "",
+           "| game | run | workers | positions (pegs) | median ms | p95 ms | max ms | jump verdicts left unknown "
+           "| CPython median / p95 s | measured |", "|---|---|---:|---|---:|---:|---:|---:|---|---|"]
+    for name, c in runs:
+        out.append(f"| {name} | `{c['run']}` | {c['workers']} | {c['positions']} ({c['pegs'][0]}-{c['pegs'][1]}) "
+                   f"| {c['median_ms']:,} | {c['p95_ms']:,} | {c['max_ms']:,} | {c['unknown_jumps']} "
+                   f"| {c['cpython_median']:.2f} / {c['cpython_p95']:.2f} | {c['date']}, load {c['load'][0]}-"
+                   f"{c['load'][1]} |")
+    return out
 
 
 def _games_table(data: dict, key: str, intro: str, header: str, align: str,
