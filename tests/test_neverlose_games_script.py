@@ -35,3 +35,32 @@ def test_a_run_a_follower_and_their_comparison(tmp_path):
         _run("--compare", str(first), str(second), "--pegs", "5", "9", "--label", label, "--out", str(out))
     along = json.loads(out.read_text())["games"]["triangle5 1 -> any"]["along"]
     assert [m["label"] for m in along] == ["narrower", "same code"] and along[1]["pegs"] == [5, 9]
+
+
+def test_the_page_measurement_opens_the_run_s_positions(tmp_path):
+    """scripts/endgame_chromium.py --follow: the positions of a run with the given pegs, replayed from the start, with
+    the CPU seconds the run took at each (the page's figures are set beside them)."""
+    import sys
+    from pathlib import Path
+
+    from pyapp.core.catalogue import get_board
+    from pyapp.core.moves import apply_jump
+    from pyapp.core.problem import make_problem
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    import endgame_chromium
+
+    run = tmp_path / "a.jsonl"
+    _run("--games", "2", "--seed", "3", "--jsonl", str(run))
+    rows = [json.loads(line) for line in run.read_text().splitlines()]
+    problem = make_problem(get_board(GAME[0]), start=GAME[1], goal=GAME[2])
+    where, seconds = endgame_chromium.followed(problem, run, 5, 9)
+    expected, pos, game = [], problem.start, None
+    for r in rows:
+        pos = problem.start if r["game"] != game else pos
+        game = r["game"]
+        assert pos.bit_count() == r["pegs"]
+        if 5 <= r["pegs"] <= 9:
+            expected.append((pos, r["s"]))
+        pos = apply_jump(pos, tuple(r["jump"])) if r["jump"] else pos
+    assert list(zip(where, seconds)) == expected and len(where) >= 4

@@ -26,7 +26,7 @@ def test_the_page_answers_a_french_game_from_the_shipped_table(chromium, dist_di
     # (a lost position's note gives the proof instead of what answered)
     assert found["by_shipped"] >= found["positions"] // 2
     assert all(row[3] for row in found["per_position"][2:] if row[2] == "win")
-    assert all(verdict in ("win", "lose") for _, _, verdict, _ in found["per_position"])
+    assert all(verdict in ("win", "lose") for _, _, verdict, *_ in found["per_position"])
     game = {"game": "french:d2:d6", "lookup_pegs": 10, "ceiling": 20, "classes": 1, "key_bytes": 8, "build_cpu": 1.0,
             "build_pyodide": None, "disagreements": 0, "without": {}, "with": {},
             "chromium": {**found, "load": [1.0, 1.0], "date": "today", "command": "python scripts/endgame_chromium.py"}}
