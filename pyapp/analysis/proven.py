@@ -118,9 +118,7 @@ class Proven:
             why = self.lost.get(undo_jump(pos, jump))
             if why is not None:
                 why = f"{FOLLOWS}: {why.removeprefix(FOLLOWS + ': ')}"
-                if len(self) + 1 > self.max_entries:
-                    self._shrink()
-                self.lost[pos] = why
+                self.record(problem, Result("impossible", why, [], pos))
                 return why
         return None
 

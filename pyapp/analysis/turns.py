@@ -167,11 +167,11 @@ def turns_steps(problems: list[Problem], budget: Budget, *, first: float = FIRST
 
     while not budget.over() and ((todo := open_tasks()) or (shared is not None and shared.live())):
         began = budget.clock()
-        before = 0.0 if round_ == 0 else turn / 2
-        for part in range(1, (1 if round_ == 0 else steps_per_round) + 1):
+        before, parts = (0.0, 1) if round_ == 0 else (turn / 2, steps_per_round)
+        for part in range(1, parts + 1):
             # the round's share in steps, every task a step in turn: of two searches of one problem, the one that
             # decides it stops the other within a step, not after the whole round
-            until = before + (turn - before) * part / (1 if round_ == 0 else steps_per_round)
+            until = before + (turn - before) * part / parts
             for task in todo:
                 i = task.index
                 if answers[i] is not None or not wanted(i) or task.rank > round_ or task.ended:

@@ -228,12 +228,13 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
         return done("unknown", f"{why}; proofs tried: {', '.join(tried)}", None, "budget", st.nodes, len(run.table))
 
     if not pagoda_dead:
+        full = complete or not definite  # the complete search ends the portfolio (always for the fewest pegs)
         phases = portfolio(DEFAULT_RESTARTS if restarts is None else restarts,
                            DEFAULT_BEAM_WIDTHS if beam_widths is None else beam_widths,
                            bool(finishes) and len(board.bits) <= LP_MAX_HOLES,
-                           _complete(problem, bool(finishes)) if complete or not definite else Ended())
+                           _complete(problem, bool(finishes)) if full else Ended())
         # the integer programme comes before the complete search, on long budgets only
-        if (complete or not definite) and integer_program_applies(problem, budget):
+        if full and integer_program_applies(problem, budget):
             phases.insert(len(phases) - 1, IntegerProgram(problem))
         outcome = yield from run_phases(run, phases)
         entries = len(run.table)
