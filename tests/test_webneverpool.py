@@ -1,6 +1,7 @@
-"""Never-lose on the page's pool (:mod:`pyapp.web.neverpool`): the plan (``never_lose`` with ``workers``), a
-share (``never_lose`` with ``decide``) and ``never_lose_merge`` answer as the one-worker request, keep what the
-pool proved in the engine's table, and refuse shares that do not check."""
+"""Never-lose on the page's pool (:mod:`pyapp.web.neverpool`, :mod:`pyapp.web.neverpool_group`): the plan
+(``never_lose`` with ``workers``), a share (``never_lose`` with ``decide``: ``jumps``, or ``group`` and the questions)
+and ``never_lose_merge`` answer as the one-worker request, keep what the pool proved in the engine's table, and refuse
+shares that do not check."""
 
 from __future__ import annotations
 
@@ -54,15 +55,26 @@ def game() -> dict:
             "max_seconds": 20}
 
 
+def group(game: dict, *names: str, **extra) -> dict:
+    """A group share's request: the questions ``names``."""
+    return {**game, "decide": "group", "group": list(names), **extra}
+
+
 def _shares(game: dict, fresh_tables) -> tuple[dict, list[dict]]:
-    """The plan and every share's answer but the ``jumps`` share's (listed second, not run: null)."""
+    """The plan and each question's answer, every question a group of its own, but the ``jumps`` share's (listed
+    second, not run: null)."""
     plan = run({**game, "workers": 2})
     parts: list = []
     for name in plan["shares"]:
         fresh_tables()  # a pool worker has its own table, not the engine worker's
-        parts.append(None if name == "jumps" else run({**game, "decide": name}))
+        parts.append(None if name == "jumps" else run(group(game, name, shared=True)))
     fresh_tables()
     return plan, parts
+
+
+def _alone(parts: list, name: str) -> dict:
+    """The answer of question ``name`` in its group's answer."""
+    return next(a for p in parts if p for a in p["answers"] if a["decide"] == name)
 
 
 def test_merged_shares_are_the_one_worker_answer_and_kept_for_the_game(game, fresh_tables):
@@ -71,7 +83,7 @@ def test_merged_shares_are_the_one_worker_answer_and_kept_for_the_game(game, fre
     plan, parts = _shares(game, fresh_tables)
     # the shared search of every class is asked from the start, beside the position's own question
     assert plan["shares"][:2] == ["position", "jumps"] and plan["shares"].count("jumps") == 1 and plan["decided"] == []
-    assert [p["decide"] for p in parts if p] == [s for s in plan["shares"] if s != "jumps"]
+    assert [p["group"] for p in parts if p] == [[s] for s in plan["shares"] if s != "jumps"]
     got = merge({**game, "parts": parts, "workers": 2, "seconds": 1.5})["ok"]
     assert not one["unknown"] and not got["unknown"]
     for key in ("status", "good", "bad", "method"):
@@ -86,11 +98,11 @@ def test_merged_shares_are_the_one_worker_answer_and_kept_for_the_game(game, fre
 def test_a_share_left_out_is_answered_from_the_engines_table_or_said_unknown(game, fresh_tables):
     plan, parts = _shares(game, fresh_tables)
     left = plan["shares"][2]
-    without = [p if p and p["decide"] != left else None for p in parts]
+    without = [p if p and p["group"] != [left] else None for p in parts]
     assert "no share answered" in merge({**game, "parts": without})["error"]
     out = merge({**game, "parts": without, "cancelled": True})["ok"]
     assert [u["reason"] for u in out["unknown"]] == ["cancelled"] * len(out["unknown"]) and out["unknown"]
-    run({**game, "decide": left})  # proved in this (engine) worker: the merge takes it from the table
+    run(group(game, left))  # proved in this (engine) worker: the merge takes it from the table
     out = merge({**game, "parts": without})["ok"]
     assert not out["unknown"] and out["status"] == "winnable"
 
@@ -122,8 +134,9 @@ def test_a_merge_refuses_a_jumps_share_that_does_not_check(game, fresh_tables):
         ([{**together, "answers": [{**solved, "status": "unknown", "reason": "budget"}]}], "only decided answers"),
         ([together, {**together, "answers": []}], "two shares answered 'jumps'"),
     ]
-    own = next(p for p in parts if p and p["decide"] == solved["decide"])
-    cases.append(([{**own, "status": "impossible", "reason": "a claim", "moves": []}, together], "the shares disagree"))
+    own = next(p for p in parts if p and p["group"] == [solved["decide"]])
+    claim = {**own["answers"][0], "status": "impossible", "reason": "a claim", "moves": []}
+    cases.append(([{**own, "answers": [claim]}, together], "the shares disagree"))
     if lost is not None:
         cases.append(([{**together, "answers": [{**lost, "reason": ""}]}], "must say why"))
     for bad, message in cases:
@@ -133,20 +146,32 @@ def test_a_merge_refuses_a_jumps_share_that_does_not_check(game, fresh_tables):
 
 def test_a_merge_refuses_shares_that_do_not_check(game, fresh_tables):
     plan, parts = _shares(game, fresh_tables)
-    solved = next(p for p in parts if p and p["status"] == "solved" and p["decide"] != "position")
+    part = next(p for p in parts if p and p["status"] == "solved" and p["group"] != ["position"])
+    solved = part["answers"][0]
+
+    def of(*answers: dict) -> dict:
+        return {**part, "answers": list(answers)}
+
     cases = [
-        ([{**solved, "moves": solved["moves"][:-1]}], "does not replay to the goal"),
-        ([{**solved, "decide": "a1-a3"}], "not a question of this position"),
-        ([solved, solved], "two shares answered"),
-        ([{**solved, "status": "impossible", "reason": ""}], "must say why"),
-        ([{**solved, "status": "won"}], "not solved, impossible or unknown"),
+        ([of({**solved, "moves": solved["moves"][:-1]})], "does not replay to the goal"),
+        ([of({**solved, "decide": "a1-a3"})], "not a question of this position"),
+        ([part, of({**solved, "status": "impossible", "reason": "a claim", "moves": []})], "the shares disagree"),
+        ([of({**solved, "status": "impossible", "reason": ""})], "must say why"),
+        ([of({**solved, "status": "won"})], "not solved, impossible or unknown"),
+        ([solved], "not 'jumps' or 'group'"),
+        ([{**part, "answers": "all"}], "a group must list at most"),
         ("all", "'parts' must be a list"),
     ]
     for bad, message in cases:
         out = merge({**game, "parts": bad, "cancelled": True})
         assert message in out.get("error", ""), (message, out)
-    job = webapi.start("never_lose", json.dumps({**game, "decide": "d4-d9"}))
-    assert "'decide' must be 'position' or one legal jump" in json.loads(job.step())["error"]
+    for request, message in [({**game, "decide": "d4-d9"}, "'decide' must be 'jumps' or 'group'"),
+                             (group(game, "d4-d9"), "'group' must list questions of this position"),
+                             (group(game, "position", "position"), "once each"),
+                             (group(game), "'group' must list questions"),
+                             (group(game, "position", decided=["position"]), "'decided' goes only with 'decide'")]:
+        error = json.loads(webapi.start("never_lose", json.dumps(request)).step()).get("error", "")
+        assert message in error and "\n" not in error, (message, error)
 
 
 def test_the_jumps_share_drops_the_classes_decided_by_the_other_questions(game, fresh_tables):
@@ -158,7 +183,7 @@ def test_the_jumps_share_drops_the_classes_decided_by_the_other_questions(game, 
     together = run({**game, "decide": "jumps", "decided": names[:-2]})
     fresh_tables()
     assert {a["decide"] for a in together["answers"]} == set(left)
-    got = merge({**game, "parts": [p for p in parts if p and p["decide"] not in left] + [together]})["ok"]
+    got = merge({**game, "parts": [p for p in parts if p and p["group"][0] not in left] + [together]})["ok"]
     assert not got["unknown"] and (got["status"], got["good"]) == (one["status"], one["good"])
     assert [b["jump"] for b in got["bad"]] == [b["jump"] for b in one["bad"]]
     # every class decided elsewhere: nothing left to search, said so
@@ -169,7 +194,7 @@ def test_the_jumps_share_drops_the_classes_decided_by_the_other_questions(game, 
 def test_the_plan_lists_the_jumps_share_as_the_one_worker_check_runs_it(game, fresh_tables):
     plan = run({**game, "workers": 2})
     known = plan["shares"][2]
-    run({**game, "decide": known})  # proved in the engine worker: the plan knows it and names it decided
+    run(group(game, known))  # proved in the engine worker: the plan knows it and names it decided
     again = run({**game, "workers": 2})
     assert known not in again["shares"] and again["decided"] == [known] and again["shares"][1] == "jumps"
     early = {**game, "moves": game["moves"][:8]}  # 28 pegs: above SHARED_PEGS, per-jump questions only
@@ -184,7 +209,6 @@ def test_a_jumps_share_refuses_a_bad_decided_list(game, fresh_tables):
         ({"decided": [first, first]}, "once each"),
         ({"decided": "all"}, "'decided' must be a list of names"),
         ({"decided": [first] * 65}, "at most 64"),
-        ({"decided": [first], "decide": first}, "'decided' goes only with 'decide' 'jumps'"),
     ]
     for extra, message in cases:
         job = webapi.start("never_lose", json.dumps({**game, "decide": "jumps", **extra}))
@@ -218,8 +242,8 @@ def test_a_running_jumps_share_drops_the_classes_it_is_told_of(game, fresh_table
         out = json.loads(job.step())
     assert {a["decide"] for a in out["result"]["answers"]} == set(names[-2:])
     assert "no news" in job.tell(json.dumps({"decided": names[:1]}))  # over: nothing to tell
-    other = webapi.start("never_lose", json.dumps({**game, "decide": names[0]}))
-    assert "no news" in other.tell(json.dumps({"decided": names[:1]}))
+    assert "'decided' must list classes of jumps" in \
+        webapi.start("never_lose", json.dumps({**game, "decide": "jumps"})).tell(json.dumps({"decided": ["position"]}))
 
 
 def test_a_position_after_a_lost_one_is_lost_at_once_in_the_engine_worker(game, fresh_tables):
@@ -237,3 +261,82 @@ def test_a_position_after_a_lost_one_is_lost_at_once_in_the_engine_worker(game, 
     later = run({**game, "moves": [*game["moves"], bad, nxt], "workers": 2})
     assert "shares" not in later and later["status"] == "lost" and later["nodes"] == 0
     assert later["reason"].startswith(proven.FOLLOWS)
+
+
+def test_one_group_of_every_question_is_the_one_worker_check(game, fresh_tables):
+    """A group decides its questions in turns as the one-worker check does: all of them in one group, merged, give
+    the one-worker answer; its progress names what it answered as it goes (each report every question so far)."""
+    one = run(game)
+    fresh_tables()
+    plan = run({**game, "workers": 2})
+    names = [s for s in plan["shares"] if s != "jumps"]
+    fresh_tables()
+    notes: list[str] = []
+    part = run(group(game, *names), notes)
+    fresh_tables()
+    said = [dict(pair.split("=") for pair in n[len("answered:"):].split()) for n in notes if n.startswith("answered:")]
+    assert said and all(set(a) < set(b) for a, b in zip(said, said[1:]))
+    assert all(got in ("solved", "impossible") for got in said[-1].values())
+    assert {a["decide"]: a["status"] for a in part["answers"] if a["decide"] in said[-1]} == said[-1]
+    got = merge({**game, "parts": [part]})["ok"]
+    assert (got["status"], got["good"], got["bad"], got["unknown"]) == \
+        (one["status"], one["good"], one["bad"], one["unknown"])
+
+
+def test_a_running_group_drops_the_questions_it_is_told_of(game, fresh_tables):
+    plan = run({**game, "workers": 2})
+    names = [s for s in plan["shares"] if s != "jumps"]
+    job = webapi.start("never_lose", json.dumps(group(game, *names)))
+    assert "'decided' must list questions of this position" in job.tell(json.dumps({"decided": ["d4-d9"]}))
+    # the position and all but two classes decided on other workers meanwhile: it searches only those two
+    assert job.tell(json.dumps({"decided": names[:-2]})) == ""
+    out = json.loads(job.step())
+    while not out["done"]:
+        out = json.loads(job.step())
+    assert {a["decide"] for a in out["result"]["answers"]} == set(names[-2:])
+    assert "no news" in job.tell(json.dumps({"decided": names[:1]}))
+
+
+def test_the_plan_gives_each_pool_worker_one_item(game, fresh_tables):
+    """``items``: ``jumps`` on a worker of its own, every question in exactly one group (in two where a group's
+    portfolios run on a worker each), never more items than workers."""
+    from pyapp.web.neverpool import pool_items
+
+    shallow = {**game, "moves": game["moves"][:8]}  # 28 pegs: no jumps share, the two portfolios
+    for args, workers in [(game, 2), (game, 3), (game, 5), (shallow, 2), (shallow, 3), (shallow, 4), (shallow, 7)]:
+        plan = run({**args, "workers": workers})
+        names = [s for s in plan["shares"] if s != "jumps"]
+        items = plan["items"]
+        assert 1 <= len(items) <= workers and items == pool_items(_problem(args), plan["shares"], plan["decided"],
+                                                                   workers)
+        assert [i["decide"] for i in items].count("jumps") == plan["shares"].count("jumps")
+        groups = [i for i in items if i["decide"] == "group"]
+        for name in names:
+            mine = [i for i in groups if name in i["group"]]
+            assert len(mine) in (1, 2) and (len(mine) == 1) == ("portfolio" not in mine[0]), (workers, name, items)
+            assert sorted(i.get("portfolio") for i in mine if len(mine) == 2) == ([0, 1] if len(mine) == 2 else [])
+    assert [i.get("portfolio") for i in run({**shallow, "workers": 2})["items"]] == [0, 1]
+
+
+def _board_and(args: dict):
+    problem = _problem(args)
+    return problem.board, problem.start
+
+
+def _problem(args: dict):
+    from pyapp.core.problem import Problem
+
+    problem = default_problem("french")
+    return Problem(problem.board, replay(problem.board, problem.start, args["moves"]).final, problem.goal)
+
+
+def test_a_group_out_of_time_still_answers_every_question_it_was_not_told_of(game, fresh_tables):
+    """A group whose budget runs out before some of its searches start (the page's first check also pays the pool's
+    start) says each of those unknown, so the merge can file every jump."""
+    plan = run({**game, "workers": 2})
+    names = [s for s in plan["shares"] if s != "jumps"]
+    part = run(group(game, *names, max_seconds=0.001, max_nodes=1))
+    fresh_tables()
+    assert [a["decide"] for a in part["answers"]] == names
+    got = merge({**game, "parts": [part]})["ok"]
+    assert got["status"] == "unknown" and len(got["unknown"]) == len(legal_jumps(*_board_and(game))), got

@@ -27,6 +27,7 @@ searched twice.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
+from typing import Any
 
 from ..core.budget import Budget, Progress, budget_of, drive
 from ..core.moves import Jump, apply_jump, legal_jumps
@@ -149,6 +150,20 @@ def shares(problem: Problem) -> bool:
     return SHARED and problem.goal.definite and problem.start.bit_count() <= SHARED_PEGS
 
 
+def turns_options(problem: Problem, together: object | None, lead: bool = True) -> dict[str, Any]:
+    """The options of :func:`pyapp.analysis.turns.turns_steps` with which never-lose decides a position toward a
+    definite goal and the positions after its jumps (the page's pool workers decide their groups of those questions
+    with the same: :mod:`pyapp.web.neverpool_group`): the portfolios (both up to :data:`PROVER_PEGS` pegs, unless
+    ``together``, the shared level search of every jump, stands in for the prover's, up to :data:`REPLACES_PEGS`),
+    the rounds' steps, and the position's lead when ``lead`` (the position is the first problem)."""
+    pegs = problem.start.bit_count()
+    # up to REPLACES_PEGS the shared search stands in for the per-jump complete searches (the second portfolio)
+    alone = together is None or pegs > REPLACES_PEGS
+    portfolios = PORTFOLIOS if alone and pegs - 1 <= PROVER_PEGS else PORTFOLIOS[:1]
+    return {"portfolios": portfolios, "lead": LEAD_WEIGHT if lead else 1.0, "steps_per_round": STEPS_PER_ROUND,
+            "complete": (not BEAMS_ONLY, True) if len(portfolios) > 1 else None}
+
+
 def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int]]]], budget: Budget
                   ) -> Generator[Progress, None, NeverLose]:
     """A definite goal: the position and one position per class of jumps decided side by side in turns
@@ -180,14 +195,9 @@ def _side_by_side(problem: Problem, classes: list[list[tuple[Jump, dict[int, int
     problems = [problem, *(Problem(board, apply_jump(start, members[0][0]), goal) for members in classes)]
     together = shared_for(problem, max_bytes=budget.ceiling() // 2, slice_seconds=budget.slice_seconds) \
         if shares(problem) else None
-    # up to REPLACES_PEGS the shared search stands in for the per-jump complete searches (the second portfolio)
-    alone = together is None or start.bit_count() > REPLACES_PEGS
-    portfolios = PORTFOLIOS if alone and start.bit_count() - 1 <= PROVER_PEGS else PORTFOLIOS[:1]
-    steps = turns_steps(problems, budget, wanted=wanted, on_result=on_result, portfolios=portfolios,
+    steps = turns_steps(problems, budget, wanted=wanted, on_result=on_result, **turns_options(problem, together),
                         together=together, together_from=TOGETHER_FROM,
-                        together_weight=1.0 if start.bit_count() <= REPLACES_PEGS else BESIDE_WEIGHT,
-                        lead=LEAD_WEIGHT, steps_per_round=STEPS_PER_ROUND,
-                        complete=(not BEAMS_ONLY, True) if len(portfolios) > 1 else None)
+                        together_weight=1.0 if start.bit_count() <= REPLACES_PEGS else BESIDE_WEIGHT)
     told = False
     try:
         while True:

@@ -20,6 +20,7 @@ from ..core.problem import Result
 from ..core.request import from_request, result_json
 from ..search.sharedlevels import MAX_CLASSES
 from . import neverpool
+from . import neverpool_shares as shares
 from . import play as webplay
 from .wire import dumps
 
@@ -154,15 +155,22 @@ def never_lose_job(args: dict) -> Job:
         history.append(apply_jump(history[-1], jump))
     workers = fields.integer(args, "workers", 1, low=1, high=64) or 1
     decide = fields.text(args, "decide", 100)
-    if decide is not None:  # a pool worker's share (pyapp.web.neverpool)
+    if decide is not None:  # a pool worker's share (pyapp.web.neverpool_shares)
         if workers > 1:
             raise PegError("'decide' (a pool worker's share) and 'workers' (the plan for a pool) do not go together")
         budget = _budget(args, seconds, ANALYSIS_SLICE_SECONDS)
-        gen, told = neverpool.share(s.problem, decide, budget, fields.text_list(args, "decided", limit=MAX_CLASSES))
+        if decide == shares.GROUP:
+            if args.get("decided") is not None:
+                raise PegError(f"'decided' goes only with 'decide' {shares.JUMPS!r} (a group is told while it runs)")
+            names = fields.text_list(args, "group", limit=MAX_CLASSES + 1, item_chars=20) or []
+            gen, told = shares.group_share(s.problem, names, budget, fields.flag(args, "shared", False),
+                                           fields.integer(args, "portfolio", None, low=0, high=1))
+        else:
+            gen, told = shares.share(s.problem, decide, budget, fields.text_list(args, "decided", limit=MAX_CLASSES))
         job = Job(gen, lambda value: value, _progress, budget)
         job.told = told
         return job
-    gen = neverpool.plan_steps(s.problem, seconds, history) if workers > 1 else \
+    gen = neverpool.plan_steps(s.problem, seconds, history, workers) if workers > 1 else \
         webplay.never_lose_job(s.problem, seconds, history)
     return Job(gen, lambda value: value, progress, cancelled=cancelled)
 

@@ -5,16 +5,14 @@
 //      otherwise the questions left: the position's own verdict, "jumps" where the one-worker check runs
 //      its shared level search of every class at once (up to 24 pegs), and the first jump of each class of
 //      symmetric jumps; `decided` names the classes the engine's table answered;
-//   2. the questions side by side on the pool (spreadRequests: each pool worker takes the next one when
-//      it is free).  "jumps" starts at once beside the position's question, on all that is left of the
-//      check's budget (the one-worker check gives the shared search as much time as all the others from its
-//      first round), told the classes known then (`decided`) and, while it runs, each class the others
-//      decide (Engine.tell): the shared search drops them; it names the classes it decides as it goes.
-//      Each other question gets its lane's share of the time left.  A question whose answer no longer
-//      matters is left out (skip): the position's own once a jump is proved good (the position is then
-//      winnable), every other once the position is proved lost, the jump that starts the position's
-//      solution once that is found (the merge answers it from the engine's table), a class's once "jumps"
-//      decided it, and "jumps" once every class is decided;
+//   2. the plan's `items` on the pool, one per pool worker, all from the start on what is left of the check's
+//      budget (pyapp.web.neverpool.pool_items, pyapp.web.neverpool_shares): "jumps" on a worker of its own
+//      when listed, and the questions in groups, each decided in turns as the one-worker check decides them
+//      all, a group's two portfolios (the wide beams, the prover) on a worker each where there are workers
+//      for both.  Each worker names the questions it answers as it goes; the others are told (Engine.tell)
+//      and drop them: a class decided anywhere, the position once a jump is proved good (it is then
+//      winnable).  A worker with nothing left to decide is asked to stop; once the position is proved lost,
+//      all of them are;
 //   3. the merge, in the engine worker ("never_lose_merge"): every solution replayed, every proof kept,
 //      all of it recorded in the engine's table (an undo or a revisit then answers at once), the jumps
 //      filed into the one-worker answer, with `workers`.
@@ -33,7 +31,7 @@ const SHOW_MS = 250;
 const POSITION = "position";
 const JUMPS = "jumps";
 const DECIDED = "decided:"; // the jumps question's progress note: the classes it has decided so far
-const firstJump = (move) => move.split("-").slice(0, 2).join("-");
+const ANSWERED = "answered:"; // a group's progress note: the questions it has answered so far, name=status
 
 /** Whether a check should go to the pool: the device has the cores and the pool is up, or ?workers=N. */
 export const poolWanted = (ctx) => !!ctx.pool && ctx.store.state.pool.size > 1 && (ctx.pool.running() || ctx.pool.wants(false));
@@ -59,8 +57,8 @@ export function checkOnPool(ctx, args, { onVerdict, onPool }) {
     if (stopped) return plan;
     if (got.size < 2) return { ...(await stage(engine.request("never_lose", args, { onProgress }))), why: got.why };
     // measured for tests and the bench: every question asked, with the classes the jumps question was told of
-    const onAsk = (decide, decided) => ctx.lab?.neverloseAsked.push(decided ? { decide, decided } : { decide });
-    const job = spread(got.pool, args, plan.shares, plan.decided ?? [], t0, { onVerdict, onPool, onAsk });
+    const onAsk = (asked) => ctx.lab?.neverloseAsked.push(asked);
+    const job = spread(got.pool, args, plan, t0, { onVerdict, onPool, onAsk });
     stop = () => {
       const t = performance.now();
       let timer;
@@ -85,103 +83,86 @@ export function checkOnPool(ctx, args, { onVerdict, onPool }) {
   return { promise: run(), cancel: () => { stopped = true; stop(); } };
 }
 
-/** Step 2: the questions side by side on `pool`, those that stop mattering left out; `known`: the classes the
- *  plan's table answered.  Returns {promise, cancel}. */
-function spread(pool, args, shares, known, t0, { onVerdict, onPool, onAsk }) {
-  const n = shares.length;
-  const answers = new Array(n).fill(null);
-  const nodes = new Array(n).fill(0);
-  const at = shares.indexOf(POSITION);
-  const together = shares.indexOf(JUMPS);
-  const isClass = (i) => i !== at && i !== together;
-  const skipped = new Set(); // classes no longer searched: the position's solution starts with one
-  const byTogether = new Set(); // classes the shared search (the jumps question) decided
-  const skippedOut = new Set(); // the questions left out (each asked to stop once)
-  let launched = 0;
+/** Step 2: the plan's items on `pool` ("jumps", groups of questions), each told what the others decide.
+ *  Returns {promise, cancel}. */
+function spread(pool, args, { shares, items }, t0, { onVerdict, onPool, onAsk }) {
+  const names = shares.filter((name) => name !== JUMPS);
+  const classes = names.filter((name) => name !== POSITION);
+  const status = new Map(); // question -> solved, impossible, unknown, or decided (named by the jumps question)
+  const by = new Map(); // question -> the item that answered it
+  const moot = new Set(); // the position once a jump is proved good
+  const told = items.map(() => new Set());
+  const ended = new Array(items.length).fill(false);
+  const nodes = new Array(items.length).fill(0);
   let shown = { at: -Infinity, done: -1 };
   // the note follows every answer, and the nodes at most every SHOW_MS (each pool worker reports every slice)
   const show = () => {
-    const done = answers.filter(Boolean).length;
+    const done = names.filter((name) => status.has(name) || moot.has(name)).length;
     const now = performance.now();
     if (done === shown.done && now - shown.at < SHOW_MS) return;
     shown = { at: now, done };
-    onPool({ done, total: n, nodes: nodes.reduce((a, b) => a + b, 0), workers: pool.size });
+    onPool({ done, total: names.length, nodes: nodes.reduce((a, b) => a + b, 0), workers: pool.size });
   };
-  const decidedOf = (i) => (answers[i] && answers[i].status !== "unknown") || skipped.has(i) || byTogether.has(shares[i]);
-  // the classes known by now: the plan's, those answered, the one the position's solution starts with
-  const decided = () => [...known, ...shares.filter((name, i) => isClass(i) && decidedOf(i))];
+  const decided = (name) => (status.has(name) && status.get(name) !== "unknown") || moot.has(name);
   let job = null;
-  const leaveOut = (i) => {
-    if (i < 0 || answers[i] || skippedOut.has(i)) return;
-    skippedOut.add(i);
-    job.skip(i);
-  };
-  // the jumps question (second) gets all that is left of the budget, as the one-worker check runs the shared
-  // search beside all the others from its first round; every other question its lane's equal share of what is
-  // left (as the one-worker check shares it out), counted when it starts
-  let togetherAsked = false;
-  const toldTogether = new Set(); // the classes the jumps question has been told of (it drops them)
-  const argsOf = (decide) => {
-    const left = Math.max(0.1, args.max_seconds - (performance.now() - t0) / 1000);
-    if (decide === JUMPS) {
-      launched++;
-      togetherAsked = true;
-      const told = decided();
-      told.forEach((name) => toldTogether.add(name));
-      onAsk(decide, told);
-      return { ...args, decide, max_seconds: left, decided: told };
-    }
-    const waiting = Math.max(1, n - launched++ - (together >= 0 && !togetherAsked ? 1 : 0));
-    onAsk(decide);
-    return { ...args, decide, max_seconds: Math.min(left, (left * pool.size) / waiting) };
+  const stopItem = (k) => {
+    if (ended[k]) return;
+    ended[k] = true;
+    job.skip(k);
   };
   const settle = () => {
-    const whole = at >= 0 ? answers[at] : null;
-    if (whole?.status === "impossible") {
+    if (status.get(POSITION) === "impossible") {
       onVerdict("lost");
-      shares.forEach((_, i) => { if (i !== at) leaveOut(i); });
+      items.forEach((_, k) => stopItem(k));
       return;
     }
-    if (whole?.status === "solved") {
-      onVerdict("winnable");
-      const i = whole.moves.length ? shares.indexOf(firstJump(whole.moves[0])) : -1;
-      if (i >= 0 && isClass(i) && !answers[i]) {
-        skipped.add(i);
-        leaveOut(i);
-      }
-    }
-    if (answers.some((a, i) => i !== at && a?.status === "solved")) {
-      onVerdict("winnable");
-      leaveOut(at);
-    }
-    shares.forEach((name, i) => { if (isClass(i) && byTogether.has(name)) leaveOut(i); });
-    if (shares.every((_, i) => !isClass(i) || decidedOf(i))) leaveOut(together); // nothing left for it
-    else if (togetherAsked && !answers[together] && !skippedOut.has(together)) {
-      // the classes decided since it started: it drops them (as the one-worker check's turns do)
-      const news = decided().filter((name) => !toldTogether.has(name) && !byTogether.has(name));
-      news.forEach((name) => toldTogether.add(name));
-      if (news.length) job.tell(together, { decided: news });
-    }
+    const good = classes.some((name) => status.get(name) === "solved");
+    if (good) moot.add(POSITION);
+    if (good || status.get(POSITION) === "solved") onVerdict("winnable");
+    items.forEach((item, k) => {
+      if (ended[k]) return;
+      // what the others decided since it started: it drops them (as the one-worker check's turns do), and ends of
+      // itself, with its answers, once nothing is left for it (a cancel could cut its answers off)
+      const mine = item.decide === JUMPS ? classes : item.group;
+      const news = mine.filter((name) => decided(name) && by.get(name) !== k && !told[k].has(name));
+      news.forEach((name) => told[k].add(name));
+      if (news.length) job.tell(k, { decided: news });
+    });
   };
-  // the jumps question names the classes it decided, in its progress and in its answer
-  const fromTogether = (names) => {
-    names.forEach((name) => byTogether.add(name));
-    settle();
+  const took = (k, name, got) => {
+    if (got === "unknown" && status.has(name)) return;
+    status.set(name, got);
+    by.set(name, k);
+  };
+  // every item at once (one per pool worker), on all that is left of the check's budget
+  const argsOf = (item) => {
+    onAsk(item);
+    return { ...args, ...item, max_seconds: Math.max(0.1, args.max_seconds - (performance.now() - t0) / 1000) };
   };
   show();
-  job = spreadRequests(pool, "never_lose", shares, {
+  job = spreadRequests(pool, "never_lose", items, {
     argsOf,
-    onProgress: (i, p) => {
-      nodes[i] = p.nodes ?? nodes[i];
-      if (i === together && p.note?.startsWith(DECIDED)) fromTogether(p.note.slice(DECIDED.length).split(" "));
+    onProgress: (k, p) => {
+      nodes[k] = p.nodes ?? nodes[k];
+      const note = p.note ?? "";
+      if (note.startsWith(DECIDED)) {
+        note.slice(DECIDED.length).split(" ").forEach((name) => { if (!status.has(name)) took(k, name, "decided"); });
+      }
+      if (note.startsWith(ANSWERED)) {
+        for (const pair of note.slice(ANSWERED.length).split(" ")) {
+          const [name, got] = pair.split("=");
+          if (!decided(name)) took(k, name, got);
+        }
+      }
+      if (note) settle();
       show();
     },
-    onResult: (i, value) => {
-      answers[i] = value;
-      nodes[i] = value?.nodes ?? nodes[i];
+    onResult: (k, value) => {
+      ended[k] = true;
+      nodes[k] = value?.nodes ?? nodes[k];
+      for (const a of value?.answers ?? []) took(k, a.decide, a.status);
+      settle();
       show();
-      if (i === together) fromTogether((value?.answers ?? []).map((a) => a.decide));
-      else settle();
     },
   });
   return job;

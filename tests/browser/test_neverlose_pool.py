@@ -176,7 +176,7 @@ def test_a_pool_worker_takes_the_classes_decided_while_its_jumps_question_runs(p
     from pyapp.core.notation import format_moves
     from pyapp.core.problem import Problem, default_problem
     from pyapp.search.solver import solve
-    from pyapp.web.neverpool import POSITION, questions
+    from pyapp.web.neverpool_shares import POSITION, questions
 
     problem = default_problem("french")
     line = solve(problem).jumps[:24]  # 12 pegs: decided in well under a second
