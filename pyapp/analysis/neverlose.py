@@ -57,6 +57,14 @@ PROVER_PEGS = 32
 """Above this many pegs the complete search does not finish in a never-lose budget (German e5 -> e5 at 41
 pegs: no answer after 120 CPU s and 11.6 million stored positions), and the second portfolio would only halve
 the wide beams' time: those positions are searched with the solver's own portfolio alone."""
+PROVER_HOLES = 41
+"""On boards of more holes the second portfolio does not run either: on German e5 -> e5 (45 holes) its complete search
+does not finish in the budget at any peg count the positions of a game reach before the endgame table takes over, and
+it only takes the wide beams' time.  Measured side by side on German e5 -> e5 (one worker, 10 CPU s a position, the
+same 42 positions of 24-41 pegs): 64 jump verdicts left unknown at 24-32 pegs without it, 65 with it; on the page's
+pool, where it would have a worker of its own (:func:`pyapp.web.neverpool.pool_items`), 16 positions of 24-33 pegs:
+110 unknown with it, 100 with the questions split between the workers instead.  Diamond 41 (41 holes) keeps it (not
+measured)."""
 SHARED = True
 SHARED_PEGS = 24
 """Positions of up to this many pegs run one level search for all their jumps at once (:mod:`.sharedjumps`) as one
@@ -153,13 +161,15 @@ def shares(problem: Problem) -> bool:
 def turns_options(problem: Problem, together: object | None, lead: bool = True) -> dict[str, Any]:
     """The options of :func:`pyapp.analysis.turns.turns_steps` with which never-lose decides a position toward a
     definite goal and the positions after its jumps (the page's pool workers decide their groups of those questions
-    with the same: :mod:`pyapp.web.neverpool_group`): the portfolios (both up to :data:`PROVER_PEGS` pegs, unless
-    ``together``, the shared level search of every jump, stands in for the prover's, up to :data:`REPLACES_PEGS`),
-    the rounds' steps, and the position's lead when ``lead`` (the position is the first problem)."""
+    with the same: :mod:`pyapp.web.neverpool_shares`): the portfolios (both up to :data:`PROVER_PEGS` pegs on boards of
+    at most :data:`PROVER_HOLES` holes, unless ``together``, the shared level search of every jump, stands in for the
+    prover's, up to :data:`REPLACES_PEGS`), the rounds' steps, and the position's lead when ``lead`` (the position is
+    the first problem)."""
     pegs = problem.start.bit_count()
     # up to REPLACES_PEGS the shared search stands in for the per-jump complete searches (the second portfolio)
     alone = together is None or pegs > REPLACES_PEGS
-    portfolios = PORTFOLIOS if alone and pegs - 1 <= PROVER_PEGS else PORTFOLIOS[:1]
+    prover = pegs - 1 <= PROVER_PEGS and problem.board.mask.bit_count() <= PROVER_HOLES
+    portfolios = PORTFOLIOS if alone and prover else PORTFOLIOS[:1]
     return {"portfolios": portfolios, "lead": LEAD_WEIGHT if lead else 1.0, "steps_per_round": STEPS_PER_ROUND,
             "complete": (not BEAMS_ONLY, True) if len(portfolios) > 1 else None}
 
