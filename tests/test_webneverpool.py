@@ -1,4 +1,4 @@
-"""Never-lose on the page's pool (:mod:`pyapp.web.neverpool`, :mod:`pyapp.web.neverpool_group`): the plan
+"""Never-lose on the page's pool (:mod:`pyapp.web.neverpool`, :mod:`pyapp.web.neverpool_shares`): the plan
 (``never_lose`` with ``workers``), a share (``never_lose`` with ``decide``: ``jumps``, or ``group`` and the questions)
 and ``never_lose_merge`` answer as the one-worker request, keep what the pool proved in the engine's table, and refuse
 shares that do not check."""

@@ -40,9 +40,10 @@ side (message envelopes, ids, cancel, JSDoc types) is ``static/engine/protocol.m
     jump, 0 for a losing one) and ``history`` (one per position of the game, None where not known), as
     decimal strings above 2**53 (:mod:`.wire`); all None or empty where not counted.  On the page's pool
     (:mod:`pyapp.web.neverpool`): with ``workers`` N the plan (the answer itself, or ``shares``: the
-    questions to decide side by side, and ``decided``), with ``decide`` a pool worker's share (one question: the
-    solver's ``status``, ``reason``, ``moves``, ``nodes``; ``jumps`` with ``decided``: every class at once, its
-    ``answers``, news of classes decided meanwhile taken by ``Job.tell``), then ``never_lose_merge``
+    questions to decide side by side, ``decided``, and ``items``: what each pool worker runs), with ``decide`` a pool
+    worker's share (:mod:`pyapp.web.neverpool_shares`: ``group`` with ``group``, ``shared`` and ``portfolio``: those
+    questions in turns, their ``answers``; ``jumps`` with ``decided``: every class at once, its ``answers``; news of
+    questions decided meanwhile taken by ``Job.tell``), then ``never_lose_merge``
     (``parts``, ``cancelled``, ``workers``, ``seconds``) checks and records them and answers as the one-worker
     request, with ``workers``.
   - ``hint``: ``good``, ``bad`` (with reasons), ``unknown``, ``legal``, ``cancelled`` and ``method``
