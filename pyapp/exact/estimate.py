@@ -12,7 +12,8 @@ level (0.87-0.89 on triangle7 at every level from 19 to 17 pegs; 0.018-0.026 on 
 board, rising slowly, so that side comes out up to about 1.4x low), and never more than
 the positions of that peg count in one position class (the only ones a start can reach).
 The meeting level is found as ``count`` finds it: the side with the smaller frontier goes on (the forward
-side stopping one level above the middle, whose jumps it sums over).
+side stopping one level above the middle, whose jumps it sums over); when one sweep carries both sides
+(:mod:`pyapp.exact.count.joint`), the backward side alone, down to the middle.
 
 Calibrated against measured runs (CPython 3.11, `benchmarks/exact.json`, in BENCHMARKS.md): triangle6 vacancy 4
 -> one peg 185,388 positions, 0.7 s; triangle7 vacancy 4 -> one peg 17,796,556 positions,
@@ -26,6 +27,7 @@ from __future__ import annotations
 from math import comb
 
 from ..core.problem import Problem
+from .count.joint import joint_start, meeting_levels
 from .setup import Sides, sides
 from .sweep import DICT_ENTRY_BYTES, Level, sweep
 
@@ -113,6 +115,13 @@ def estimate_positions(problem: Problem) -> dict:
     s = sides(problem)
     n = s.holes
     classes = position_classes(problem)
+    if not s.complement_problem and joint_start(s) is not None:  # the backward sweep carries both sides
+        m, low = meeting_levels(s)
+        backward = _side(n, n - s.last_pegs, _probe(s, False), classes, min(m, low))
+        levels = [v for p, v in backward.items() if p >= min(m, low)]
+        # the last level's dict, and the level above with its packed weights (a key and a Python int each)
+        held = DICT_ENTRY_BYTES * max(levels) + 48 * backward.get(min(m, low) + 1, 0.0)
+        return {"positions": round(sum(levels)), "meet": m, "held": round(held)}
     fprobe = _probe(s, True)
     if s.complement_problem:  # one sweep to the middle gives both halves
         meet = s.meet()
