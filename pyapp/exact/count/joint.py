@@ -23,14 +23,14 @@ sequences the sweep could count at all), so the sweep's own loops carry both unc
 
 from __future__ import annotations
 
-from array import array
-from bisect import bisect_left
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Iterable
+from itertools import islice
 
 from ...core.budget import Budget
+from ...core.codec.compiled import Codec, least_tree
 from ..setup import Sides, stop_if_over
 from ..sharded import Parallel, sweeper
-from ..sweep import CHUNK, Level, Progress
+from ..sweep import CHUNK, DICT_ENTRY_BYTES, Level, MemoryCeiling, Progress, expand_chunk
 
 
 def joint_start(s: Sides) -> tuple[int, int] | None:
@@ -70,11 +70,16 @@ def joint_sweep(s: Sides, start: int, lane: int, budget: Budget, state: dict, he
     """Sweep from the backward sources with ``start`` (the image of the start, :func:`joint_start`) weighted
     above them, down to the meeting levels, and sum there (:func:`joint_sum`; ``lane``: ``g``'s inverse); the
     number of solutions, or None when the sweep died out before the middle.  ``state`` gets the positions
-    stored and the peak bytes, as in :func:`.sweep.count_steps`.  On ``parallel``'s pool the sweep is sharded
-    and only the two meeting levels are gathered."""
+    stored and the peak bytes, as in :func:`.sweep.count_steps`.
+
+    In this process the last level is left as the dict it is built in (:func:`_last_level`), never sorted into
+    arrays: the sum looks its classes up there.  On ``parallel``'s pool the sweep is sharded, its levels stay
+    in the shards (keep: never), and the two meeting levels are loaded at the end, while the sweep stands at
+    its last level (the level above it can still be fetched then)."""
     cd = s.back_codec
     m, low = meeting_levels(s)
-    shift = packing_shift(s, s.holes - s.last_pegs - min(m, low))
+    last, top = min(m, low), s.holes - s.last_pegs
+    shift = packing_shift(s, top - last)
     weighted = dict(s.backward)
     weighted[start] = weighted.get(start, 0) + (1 << shift)
     kept: dict[int, Level] = {}
@@ -82,62 +87,109 @@ def joint_sweep(s: Sides, start: int, lane: int, budget: Budget, state: dict, he
     def kept_bytes() -> int:
         return held() + sum(level.nbytes for level in kept.values())
 
-    # a sharded sweep leaves its levels in the shards (keep: never) and they are loaded here at the end, while
-    # the sweep stands at its last level (the level above it can still be fetched then); in-process, the level
-    # above is held while the last is built, and counts against the memory ceiling
-    gen = sweeper(parallel)(cd, weighted, min(m, low), weights=True, stage="backward", kept_bytes=kept_bytes,
+    by_dict = parallel is None and top > last  # in this process: the last level built here, as a dict
+    stop = last + 1 if by_dict else last
+    gen = sweeper(parallel)(cd, weighted, stop, weights=True, stage="backward", kept_bytes=kept_bytes,
                             max_bytes=budget.max_bytes, keep=lambda pegs: False)
     try:
         for item in gen:
             if isinstance(item, Level):
                 state["positions"] += len(item)
-                if item.pegs in (m, low):
+                if item.pegs in (m, low, stop):
                     kept[item.pegs] = item
-                if item.pegs == min(m, low) or not len(item):
+                if item.pegs == stop or not len(item):
                     break
                 continue
             state["peak"] = max(state["peak"], item.bytes)
             item.total = state["positions"]
             stop_if_over(budget)
             yield item
-        forward, backward = kept.get(m), kept.get(low)
-        if forward is None or backward is None or not len(forward) or not len(backward):
+        if stop not in kept or not len(kept[stop]) or (not by_dict and m not in kept):
             return None
-        forward, backward = forward.load(), backward.load()
+        for level in kept.values():
+            level.load()
     finally:
         gen.close()
-    assert forward.weights is not None and backward.weights is not None
+    if by_dict:
+        above = kept.pop(stop)
+        table = yield from _last_level(cd, above, budget, state, kept_bytes)
+        kept[stop] = above  # the forward classes when the number of holes is odd (m = last + 1)
+    else:
+        bottom = kept[low]
+        assert bottom.weights is not None
+        table = dict(zip(bottom.keys, bottom.weights))
+    if not table:
+        return None
+    if m == last and by_dict:
+        pairs, n = iter(table.items()), len(table)
+    else:
+        forward = kept[m]
+        assert forward.weights is not None
+        pairs, n = zip(forward.keys, forward.weights), len(forward)
     total = 0
-    n = len(forward.keys)
     for lo in range(0, n, CHUNK):
         hi = min(n, lo + CHUNK)
-        total += joint_sum(s, lane, shift, forward.keys, forward.weights, backward.keys, backward.weights, lo, hi)
+        total += joint_sum(s, lane, shift, islice(pairs, CHUNK), table.get)
         stop_if_over(budget)
-        yield Progress("combine", m, hi, n, 0, state["positions"], kept_bytes(), budget.elapsed())
+        yield Progress("combine", m, hi, n, 0, state["positions"], kept_bytes() + DICT_ENTRY_BYTES * len(table),
+                       budget.elapsed())
     return total
 
 
-def joint_sum(s: Sides, lane: int, shift: int, fkeys: array, fweights: array | list, bkeys: array,
-              bweights: array | list, lo: int, hi: int) -> int:
-    """``sum T_f(C) * T_b(D) / |D|`` over the classes ``C`` = ``fkeys[lo:hi]`` with a forward part (packed
-    weights, ``T_f`` above ``shift`` bits), ``D`` the backward class of ``g^-1`` of the complement of ``C``'s
-    representative: the least image of a complement is the complement of the greatest image, and ``lane`` of
-    ``s.wide_codec``'s packed images is the image under ``g^-1``."""
-    wide, bcd = s.wide_codec, s.back_codec
-    images, packed_key, least_greatest, orbit = wide.packed_key, bcd.packed_key, bcd.least_greatest, bcd.orbit_size
-    everything, below, at = bcd.everything, (1 << shift) - 1, lane * wide.holes
-    nb = len(bkeys)
-    total = 0
-    for i in range(lo, hi):
-        forward = fweights[i] >> shift
-        if not forward:
-            continue
-        x = packed_key((images(fkeys[i]) >> at) & everything)
-        c = everything ^ least_greatest(x)[1]
-        j = bisect_left(bkeys, c)
-        if j < nb and bkeys[j] == c:
-            ways, rest = divmod(bweights[j] & below, orbit(x))
-            if rest:  # pragma: no cover - a broken invariant, never silently wrong
-                raise ArithmeticError("class weights not divisible by the orbit size")
-            total += forward * ways
-    return total
+def _last_level(cd: Codec, above: Level, budget: Budget, state: dict, kept_bytes
+                ) -> Generator[Progress, None, dict[int, int]]:
+    """The level below ``above`` as a dict of its classes' packed weights, built as :func:`pyapp.exact.sweep.sweep`
+    builds a level (the same progress, memory ceiling and budget checks) but left unsorted."""
+    keys, weights = above.keys, above.weights
+    n = len(keys)
+    acc: dict[int, int] = {}
+    for lo in range(0, n, CHUNK):
+        hi = min(n, lo + CHUNK)
+        raw = expand_chunk(cd, keys, weights, lo, hi, acc)
+        bytes_held = kept_bytes() + above.nbytes + DICT_ENTRY_BYTES * (len(acc) + raw)
+        if budget.max_bytes is not None and bytes_held > budget.max_bytes:
+            raise MemoryCeiling(f"level {above.pegs - 1}: {len(acc):,} positions so far would pass the memory "
+                                f"ceiling of {budget.max_bytes / 1e6:,.0f} MB")
+        state["peak"] = max(state["peak"], bytes_held)
+        stop_if_over(budget)
+        yield Progress("backward", above.pegs - 1, hi, n, len(acc), state["positions"], bytes_held,
+                       budget.elapsed())
+    state["positions"] += len(acc)
+    return acc
+
+
+def joint_sum(s: Sides, lane: int, shift: int, pairs: Iterable[tuple[int, int]], get: Callable) -> int:
+    """``sum T_f(C) * T_b(D) / |D|`` over the classes ``C`` of ``pairs`` (key and packed weight, ``T_f`` above
+    ``shift`` bits) with a forward part, ``D`` the backward class of ``g^-1`` of the complement of ``C``'s
+    representative, whose packed weight ``get`` gives: ``lane`` of ``s.wide_codec``'s packed images is the image
+    under ``g^-1``, and the least image of a complement is the complement of the greatest image (generated
+    code, :func:`_sum_source`)."""
+    bcd = s.back_codec
+    cache = bcd.__dict__.setdefault("_joint_sums", {})
+    if lane not in cache:
+        cache[lane] = bcd.compile_source(_sum_source(s, lane), "joint_sum", images=s.wide_codec.packed_key)
+    return cache[lane](pairs, get, shift, (1 << shift) - 1)
+
+
+def _sum_source(s: Sides, lane: int) -> str:
+    bcd = s.back_codec
+    n, m, count = bcd.holes, bcd.everything, len(bcd.group)
+    lanes = [f"(x >> {n * g}) & {m}" if 0 < g < count - 1 else (f"x >> {n * g}" if g else f"x & {m}")
+             for g in range(count)]
+    return "\n".join([
+        "def joint_sum(pairs, get, shift, below):",
+        "    total = 0",
+        "    for k, w in pairs:",
+        "        forward = w >> shift",
+        "        if not forward:",
+        "            continue",
+        f"        v = (images(k) >> {lane * s.wide_codec.holes}) & {m}",
+        f"        x = {bcd.images_source('v')}",
+        f"        b = get({least_tree([f'{m} ^ {x}' for x in lanes])})",
+        "        if b is not None:",
+        f"            ways, rest = divmod(b & below, len({{{', '.join(lanes)}}}))",
+        "            if rest:  # pragma: no cover - a broken invariant, never silently wrong",
+        "                raise ArithmeticError('class weights not divisible by the orbit size')",
+        "            total += forward * ways",
+        "    return total",
+    ]) + "\n"
