@@ -17,7 +17,8 @@ side stopping one level above the middle, whose jumps it sums over); when one sw
 
 Calibrated against measured runs (CPython 3.11, `benchmarks/exact.json`, in BENCHMARKS.md): triangle6 vacancy 4
 -> one peg 185,388 positions, 0.7 s; triangle7 vacancy 4 -> one peg 17,796,556 positions,
-157 CPU s, max RSS about 1.2 GB; English central game 9,568,755 positions, 79-94 CPU s, max
+157 CPU s, max RSS about 1.2 GB in two sweeps (in one, :mod:`.count.joint`: 8,966,402 positions, 95-109 CPU s,
+max RSS 744 MB); English central game 9,568,755 positions, 79-94 CPU s, max
 RSS 814 MB (Pyodide heap 669 MB); triangle7's Pyodide heap 925 MB.  ``tests/test_exact_estimate.py``
 holds the estimate within :data:`FACTOR` of these figures.
 """
@@ -36,11 +37,12 @@ PROBE = 20_000
 FACTOR = 1.5
 """The estimate of positions stays within this factor of the measured runs named in the docstring."""
 MICROSECONDS_PER_POSITION = 9.0
-"""CPython CPU per stored position of ``count``: 157.2 s / 17.8 million on triangle7, 78.9-94.0 s / 9.6
-million on the English board (8.2-9.8 us)."""
+"""CPython CPU per stored position of ``count``: 157.2 s / 17.8 million on triangle7 in two sweeps, 95-109 s /
+9.0 million in one (10.6-12.1 us, load 3-6), 78.9-94.0 s / 9.6 million on the English board (8.2-9.8 us)."""
 BYTES_PER_POSITION = 75
 """Peak resident memory per stored position of ``count`` in CPython (max RSS): English 814 MB for 9.6 million
-positions (85 bytes), triangle7 1,250 MB for 17.8 million (70 bytes, a count and its recount in one process)."""
+positions (85 bytes), triangle7 1,250 MB for 17.8 million (70 bytes, a count and its recount in one process),
+744 MB for the 9.0 million of the count in one sweep alone (83 bytes)."""
 HEAP_BYTES_PER_POSITION = 60
 """The same under Pyodide (32-bit pointers), the WebAssembly heap: English 669 MB (70 bytes a position),
 triangle7 925 MB (52 bytes, count and recount; Node, 2026-11-23)."""
