@@ -21,6 +21,7 @@ from pyapp.core.moves import apply_jump, count_moves, legal_jumps
 from pyapp.core.notation import parse_moves
 from pyapp.core.problem import Goal, Problem
 from pyapp.exact.count import count_exact, count_solutions, sweep_steps
+from pyapp.exact.count.joint import joint_start
 from pyapp.exact.fewest import fewest_exact
 from pyapp.exact.levels import level_table
 from pyapp.exact.reach import explore
@@ -85,8 +86,20 @@ class TestCount:
         problem = Problem(T5, T5.start("2"), Goal("any"))
         s = sides(problem)
         assert len(s.codec.group) == 1 and len(s.wide_codec.group) == 6
-        got = count_exact(problem)
+        got = count_exact(problem, meet=s.meet())  # two sweeps (by default one carries both sides: count.joint)
         assert got.symmetries == 6 and got.solutions == count_solutions(problem) > 0
+
+    def test_one_sweep_carries_both_sides_when_the_start_is_a_backward_source(self):
+        # triangle5 vacancy 2 -> one peg anywhere: the mirror image of the start is a backward source, so the
+        # backward sweep alone (under its 2 symmetries) gives both sides; the count is the two sweeps' and the
+        # depth-first count's, and every position of the middle level comes with a weight from each end
+        problem = Problem(T5, T5.start("2"), Goal("any"))
+        s = sides(problem)
+        assert joint_start(s) is not None
+        one, two = count_exact(problem), count_exact(problem, meet=s.meet())
+        assert one.symmetries == len(s.back_codec.group) == 2 and one.meet == 8
+        assert one.solutions == two.solutions == count_solutions(problem) > 0
+        assert one.positions < two.positions
 
     def test_sum_over_jumps_equals_sum_over_classes(self):
         # triangle5 vacancy 2 -> one peg anywhere: 6 forward symmetries, 2 backward, so 3 cosets to read.

@@ -3,7 +3,7 @@
 Small problems are counted here and the estimate must find the count's own positions (exactly on
 the 15-hole triangle, whose sweeps end within the probe); the big ones are compared with the
 figures measured by the bench rows and recorded in BENCHMARKS.md ("Exact analyses at full scale"):
-14,875,929 positions for triangle7 vacancy 4 -> one peg and 9,568,755 for the English central game.
+8,966,402 positions for triangle7 vacancy 4 -> one peg and 9,568,755 for the English central game.
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from pyapp.exact.count import count_exact
 from pyapp.exact.estimate import FACTOR, estimate, estimate_positions, position_classes
 from pyapp.web import api as webapi
 
-MEASURED = {("triangle7", "4", "any"): (14_875_929, 379, 1_250, 925),
+MEASURED = {("triangle7", "4", "any"): (8_966_402, 451, 744, 925),
             ("english", "d4", "d4"): (9_568_755, 458, 814, 669)}
 """Positions stored by ``count``, the memory (MB) it said it held at its peak, the CPython process's max RSS
 and the Pyodide WebAssembly heap (MB) (bench rows exact-count-triangle7 and exact-count-english, BENCHMARKS.md).
-Triangle7's positions are those of the count that sums over the jumps into the middle level (14,875,929: its
-forward side no longer builds the middle level's 2,920,627); its memory figures are the run before (17,796,556)."""
+Triangle7's figures are those of the count in one sweep (count.joint: 8,966,402 positions, 451 MB held, max RSS
+744 MB for the count alone, 2026-11-27); its Pyodide heap is that of an earlier run (17,796,556 positions, a
+count and its recount), not measured again."""
 
 
 def _within(guess: float, actual: float, factor: float) -> bool:
@@ -45,7 +46,7 @@ def test_small_board_estimate_is_the_counts_own_positions(start, goal):
 def test_triangle6_within_the_stated_factor():
     problem = _problem("triangle6", "4", "any")
     counted = count_exact(problem)
-    assert counted.positions == 148_434  # the forward side stops a level above the middle (count.edge)
+    assert counted.positions == 121_859  # one sweep carries both sides (count.joint)
     guess = estimate_positions(problem)
     assert guess["meet"] == counted.meet
     assert _within(guess["positions"], counted.positions, FACTOR)

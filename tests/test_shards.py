@@ -67,7 +67,7 @@ def test_every_level_equals_the_unsharded_sweep(weights, shards, processes):
 def test_count_and_levels_equal_in_process(processes):
     problem = build("triangle6").problem
     ref = in_process_count("triangle6")
-    par = Parallel(processes, shards=2)  # a local pool of two would sweep the two sides whole (test_twosided)
+    par = Parallel(processes, shards=2)  # sharded (two sweeps that differ run whole on a pool of two: test_twosided)
     got = count_exact(problem, parallel=par)
     assert (got.solutions, got.positions) == (ref.solutions, ref.positions) == (T6_SOLUTIONS, ref.positions)
     assert par.stats and all(st.bytes_exchanged >= 0 and st.shard_seconds for st in par.stats)

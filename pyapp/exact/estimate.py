@@ -12,11 +12,13 @@ level (0.87-0.89 on triangle7 at every level from 19 to 17 pegs; 0.018-0.026 on 
 board, rising slowly, so that side comes out up to about 1.4x low), and never more than
 the positions of that peg count in one position class (the only ones a start can reach).
 The meeting level is found as ``count`` finds it: the side with the smaller frontier goes on (the forward
-side stopping one level above the middle, whose jumps it sums over).
+side stopping one level above the middle, whose jumps it sums over); when one sweep carries both sides
+(:mod:`pyapp.exact.count.joint`), the backward side alone, down to the middle.
 
 Calibrated against measured runs (CPython 3.11, `benchmarks/exact.json`, in BENCHMARKS.md): triangle6 vacancy 4
 -> one peg 185,388 positions, 0.7 s; triangle7 vacancy 4 -> one peg 17,796,556 positions,
-157 CPU s, max RSS about 1.2 GB; English central game 9,568,755 positions, 79-94 CPU s, max
+157 CPU s, max RSS about 1.2 GB in two sweeps (in one, :mod:`.count.joint`: 8,966,402 positions, 95-109 CPU s,
+max RSS 744 MB); English central game 9,568,755 positions, 79-94 CPU s, max
 RSS 814 MB (Pyodide heap 669 MB); triangle7's Pyodide heap 925 MB.  ``tests/test_exact_estimate.py``
 holds the estimate within :data:`FACTOR` of these figures.
 """
@@ -26,6 +28,7 @@ from __future__ import annotations
 from math import comb
 
 from ..core.problem import Problem
+from .count.joint import joint_start, meeting_levels
 from .setup import Sides, sides
 from .sweep import DICT_ENTRY_BYTES, Level, sweep
 
@@ -34,11 +37,12 @@ PROBE = 20_000
 FACTOR = 1.5
 """The estimate of positions stays within this factor of the measured runs named in the docstring."""
 MICROSECONDS_PER_POSITION = 9.0
-"""CPython CPU per stored position of ``count``: 157.2 s / 17.8 million on triangle7, 78.9-94.0 s / 9.6
-million on the English board (8.2-9.8 us)."""
+"""CPython CPU per stored position of ``count``: 157.2 s / 17.8 million on triangle7 in two sweeps, 95-109 s /
+9.0 million in one (10.6-12.1 us, load 3-6), 78.9-94.0 s / 9.6 million on the English board (8.2-9.8 us)."""
 BYTES_PER_POSITION = 75
 """Peak resident memory per stored position of ``count`` in CPython (max RSS): English 814 MB for 9.6 million
-positions (85 bytes), triangle7 1,250 MB for 17.8 million (70 bytes, a count and its recount in one process)."""
+positions (85 bytes), triangle7 1,250 MB for 17.8 million (70 bytes, a count and its recount in one process),
+744 MB for the 9.0 million of the count in one sweep alone (83 bytes)."""
 HEAP_BYTES_PER_POSITION = 60
 """The same under Pyodide (32-bit pointers), the WebAssembly heap: English 669 MB (70 bytes a position),
 triangle7 925 MB (52 bytes, count and recount; Node, 2026-11-23)."""
@@ -113,6 +117,13 @@ def estimate_positions(problem: Problem) -> dict:
     s = sides(problem)
     n = s.holes
     classes = position_classes(problem)
+    if not s.complement_problem and joint_start(s) is not None:  # the backward sweep carries both sides
+        m, low = meeting_levels(s)
+        backward = _side(n, n - s.last_pegs, _probe(s, False), classes, min(m, low))
+        levels = [v for p, v in backward.items() if p >= min(m, low)]
+        # the last level's dict, and the level above with its packed weights (a key and a Python int each)
+        held = DICT_ENTRY_BYTES * max(levels) + 48 * backward.get(min(m, low) + 1, 0.0)
+        return {"positions": round(sum(levels)), "meet": m, "held": round(held)}
     fprobe = _probe(s, True)
     if s.complement_problem:  # one sweep to the middle gives both halves
         meet = s.meet()

@@ -42,8 +42,8 @@ def _count(page, fragment: str) -> str:
 def _cli_count(board: str) -> dict:
     """The command line's count, run once per board for the whole module (four tests compare with triangle 6's;
     they only read it)."""
-    # one process: the page's pool shards each level and meets where the smaller frontier leads, as the
-    # in-process count does (a local pool of two would sweep the two sides whole, to the middle level)
+    # one process: the page's pool shards each level of the same sweeps as the in-process count (for a goal of one
+    # peg anywhere, the one sweep that carries both sides: pyapp.exact.count.joint)
     out = subprocess.run([sys.executable, "-m", "pyapp", "count", board, "--json", "--workers", "1"],
                          capture_output=True, text=True, cwd=ROOT, check=True)
     return json.loads(out.stdout)

@@ -8,7 +8,8 @@ Two methods, one exact answer (Python ints, however large):
 * :mod:`.sweep`: two level sweeps over canonical keys meeting in the middle
   (:func:`count_exact`, :func:`sweep_steps`): full scale, the English central game's
   40,861,647,040,079,968 solutions; the sides' product summed class by class (:mod:`.combine`) or over
-  the jumps into the middle level (:mod:`.edge`).
+  the jumps into the middle level (:mod:`.edge`), or both sides carried by one sweep when the start is,
+  up to a symmetry, one of the backward sources (:mod:`.joint`).
 
 ``tests/test_exact.py`` checks the two agree on every small board.
 

@@ -1,5 +1,8 @@
 """The count's two sweeps at the same time on a local pool of two workers, then its combination split over them.
 
+Used when one sweep cannot carry both sides (:mod:`.joint`: the start is not, up to a symmetry, a backward
+source), e.g. a single vacancy to a single hole other than its own complement.
+
 The forward sweep (class weights from the start, every symmetry of the goal: ``Sides.wide_codec``) and
 the backward one (the complement game, ``Sides.back_codec``) each run whole in a worker
 (:mod:`pyapp.exact.twosided`) down to the middle level, which each writes to the pool's exchange
@@ -7,7 +10,7 @@ folder.  The sum over the middle level (:func:`.sweep.combine_part`) is then spl
 forward level, one task each, every task reading both levels from the folder.  Each worker does
 exactly what the in-process count does for its side, so the answer and the classes stored are the
 same; the sides meet at :meth:`Sides.meet` (or the forced level) instead of wherever the smaller
-frontier leads (triangle7 vacancy 4: 14 pegs either way).
+frontier leads.
 """
 
 from __future__ import annotations
