@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..core.codec.compiled import Codec
@@ -134,19 +134,9 @@ def sweep(cd: Codec, sources: dict[int, int] | Iterable[int], last_pegs: int, *,
         level = Level(_pegs_of(sources), to_array(sorted({canon(p) for p in sources})))
     yield level
     total = len(level)
-    entry = DICT_ENTRY_BYTES if weights else SET_ENTRY_BYTES
     while level.pegs > last_pegs and len(level):
-        keys, counts = level.keys, level.weights
-        n = len(keys)
-        acc: dict[int, int] | set[int] = {} if weights else set()
-        for lo in range(0, n, CHUNK):
-            hi = min(n, lo + CHUNK)
-            raw_size = expand_chunk(cd, keys, counts, lo, hi, acc)
-            held = kept_bytes() + level.nbytes + entry * (len(acc) + raw_size)
-            if max_bytes is not None and held > max_bytes:
-                raise MemoryCeiling(f"level {level.pegs - 1}: {len(acc):,} positions so far would pass the "
-                                    f"memory ceiling of {max_bytes / 1e6:,.0f} MB")
-            yield Progress(stage, level.pegs - 1, hi, n, len(acc), total, held, time.perf_counter() - t0)
+        acc = yield from level_below_steps(cd, level, weights, stage, total, kept_bytes, max_bytes,
+                                           lambda: time.perf_counter() - t0)
         new_keys = to_array(sorted(acc))
         if weights:
             assert isinstance(acc, dict)
@@ -157,6 +147,28 @@ def sweep(cd: Codec, sources: dict[int, int] | Iterable[int], last_pegs: int, *,
         del acc
         total += len(level)
         yield level
+
+
+def level_below_steps(cd: Codec, level: Level, weights: bool, stage: str, total: int, kept_bytes: Callable[[], int],
+                      max_bytes: int | None, elapsed: Callable[[], float]
+                      ) -> Generator[Progress, None, dict[int, int] | set[int]]:
+    """The canonical children of ``level``'s classes, unsorted: a dict of summed weights when ``weights`` is set,
+    else a set.  Built chunk by chunk (:func:`expand_chunk`), with a :class:`Progress` after each (``total``: the
+    positions stored before this level) and a :class:`MemoryCeiling` raised before ``max_bytes`` would be passed
+    (``kept_bytes``: what the caller holds besides ``level``)."""
+    keys, counts = level.keys, level.weights
+    n = len(keys)
+    entry = DICT_ENTRY_BYTES if weights else SET_ENTRY_BYTES
+    acc: dict[int, int] | set[int] = {} if weights else set()
+    for lo in range(0, n, CHUNK):
+        hi = min(n, lo + CHUNK)
+        raw_size = expand_chunk(cd, keys, counts, lo, hi, acc)
+        held = kept_bytes() + level.nbytes + entry * (len(acc) + raw_size)
+        if max_bytes is not None and held > max_bytes:
+            raise MemoryCeiling(f"level {level.pegs - 1}: {len(acc):,} positions so far would pass the "
+                                f"memory ceiling of {max_bytes / 1e6:,.0f} MB")
+        yield Progress(stage, level.pegs - 1, hi, n, len(acc), total, held, elapsed())
+    return acc
 
 
 def expand_chunk(cd: Codec, keys: array, weights: array | list | None, lo: int, hi: int,

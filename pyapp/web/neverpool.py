@@ -56,7 +56,6 @@ SPLIT = True
 
 
 
-
 def _known(table: Proven, problem: Problem, pos: int, book: Book | None) -> bool:
     """Whether ``pos`` is decided already: in the game's table of proved positions (or one jump after a position it
     holds as lost), in the game's opening book, or winnable by a neighbouring position's known line, adapted
@@ -166,18 +165,21 @@ def _parts(problem: Problem, asked: dict[str, int], raw: Any) -> dict[str, Resul
             if not isinstance(name, str) or name not in asked:
                 raise PegError(f"a group answered {str(name)[:40]!r}, which is not a question of this position "
                                f"(expected {POSITION!r} or the first jump of a class)")
-            result, own = _checked(problem, name, asked[name], answer), out.get(name)
-            if own is not None and "unknown" not in (own.status, result.status) and own.status != result.status:
-                raise PegError(f"the shares disagree on {name}: {own.status} in one group, {result.status} in another")
-            if own is None or own.status == "unknown":  # (two groups ask a question when each runs one portfolio)
-                out[name] = result
+            # (two groups ask a question when each runs one portfolio)
+            _take(out, name, _checked(problem, name, asked[name], answer), "in another group")
     for name, result in (together or {}).items():
-        own = out.get(name)
-        if own is not None and own.status != "unknown" and own.status != result.status:
-            raise PegError(f"the shares disagree on {name}: {own.status} alone, {result.status} in {JUMPS!r}")
-        if own is None or own.status == "unknown":
-            out[name] = result
+        _take(out, name, result, f"in {JUMPS!r}")
     return out
+
+
+def _take(out: dict[str, Result], name: str, result: Result, where: str) -> None:
+    """``result`` for question ``name`` into ``out``, unless a decided answer is there already; two decided answers
+    must agree (``where``: the share ``result`` came from, for the message)."""
+    own = out.get(name)
+    if own is not None and "unknown" not in (own.status, result.status) and own.status != result.status:
+        raise PegError(f"the shares disagree on {name}: {own.status} in one group, {result.status} {where}")
+    if own is None or own.status == "unknown":
+        out[name] = result
 
 
 def _together(problem: Problem, asked: dict[str, int], part: dict) -> dict[str, Result]:

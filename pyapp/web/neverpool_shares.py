@@ -118,10 +118,7 @@ def _jumps_share(problem: Problem, budget: Budget, decided: Sequence[str],
         raise PegError(f"'decide' {JUMPS!r} needs a position of a definite goal with two classes of jumps or more")
     _, classes, asked = questions(problem)
     names = list(asked)[1:]
-    if len(decided) > len(names) or len(set(decided)) != len(decided) or not set(decided) <= set(names):
-        wrong = next((d for d in decided if d not in names), None)
-        raise PegError("'decided' must list classes of jumps of this position (the first jump of each) once each"
-                       + (f", not {wrong[:40]!r}" if wrong is not None else ""))
+    _once_each(decided, names, "'decided' must list classes of jumps of this position (the first jump of each)")
     table = table_for(problem)
     for i, name in enumerate(names, 1):  # decided by another question, or proved before in this worker
         if name in decided or table.answer(Problem(problem.board, asked[name], problem.goal)) is not None:
@@ -151,6 +148,15 @@ def _jumps_share(problem: Problem, budget: Budget, decided: Sequence[str],
             "nodes": shared.search.st.nodes, "method": METHOD}
 
 
+def _once_each(got: Sequence[str], allowed: list[str], what: str, empty: bool = True) -> None:
+    """Refuse ``got`` unless it names members of ``allowed`` once each (and at least one unless ``empty``), saying
+    ``what`` it must list and the first name that is not allowed."""
+    if (got or empty) and len(set(got)) == len(got) and set(got) <= set(allowed):
+        return
+    wrong = next((name for name in got if name not in allowed), None)
+    raise PegError(f"{what} once each" + (f", not {wrong[:40]!r}" if wrong is not None else ""))
+
+
 def share_json(board: Board, decide: str, result: Result) -> dict:
     """A share's answer: the solver's status, reason, line (from the position asked about) and nodes."""
     return {"decide": decide, "status": result.status, "reason": result.reason,
@@ -165,10 +171,8 @@ def group_steps(problem: Problem, names: Sequence[str], budget: Budget, shared: 
     the caller while it runs (:func:`news`); ``portfolio``: only that one of the one-worker check's portfolios (0 the
     solver's own, 1 the prover's; another worker runs the other over the same questions), else all of them."""
     _, _, asked = questions(problem)
-    if not names or len(set(names)) != len(names) or not set(names) <= set(asked):
-        wrong = next((n for n in names if n not in asked), None)
-        raise PegError("'group' must list questions of this position (position, or the first jump of a class) once "
-                       "each" + (f", not {wrong[:40]!r}" if wrong is not None else ""))
+    _once_each(names, list(asked), "'group' must list questions of this position (position, or the first jump of a "
+               "class)", empty=False)
     order = sorted(names, key=lambda name: name != POSITION)  # the position first: it leads from the third round
     board, goal = problem.board, problem.goal
     answered: dict[str, Result] = {}

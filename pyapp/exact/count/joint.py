@@ -30,7 +30,7 @@ from ...core.budget import Budget
 from ...core.codec.compiled import Codec, least_tree
 from ..setup import Sides, stop_if_over
 from ..sharded import Parallel, sweeper
-from ..sweep import CHUNK, DICT_ENTRY_BYTES, Level, MemoryCeiling, Progress, expand_chunk
+from ..sweep import CHUNK, DICT_ENTRY_BYTES, Level, Progress, level_below_steps
 
 
 def joint_start(s: Sides) -> tuple[int, int] | None:
@@ -139,21 +139,20 @@ def joint_sweep(s: Sides, start: int, lane: int, budget: Budget, state: dict, he
 def _last_level(cd: Codec, above: Level, budget: Budget, state: dict, kept_bytes
                 ) -> Generator[Progress, None, dict[int, int]]:
     """The level below ``above`` as a dict of its classes' packed weights, built as :func:`pyapp.exact.sweep.sweep`
-    builds a level (the same progress, memory ceiling and budget checks) but left unsorted."""
-    keys, weights = above.keys, above.weights
-    n = len(keys)
-    acc: dict[int, int] = {}
-    for lo in range(0, n, CHUNK):
-        hi = min(n, lo + CHUNK)
-        raw = expand_chunk(cd, keys, weights, lo, hi, acc)
-        bytes_held = kept_bytes() + above.nbytes + DICT_ENTRY_BYTES * (len(acc) + raw)
-        if budget.max_bytes is not None and bytes_held > budget.max_bytes:
-            raise MemoryCeiling(f"level {above.pegs - 1}: {len(acc):,} positions so far would pass the memory "
-                                f"ceiling of {budget.max_bytes / 1e6:,.0f} MB")
-        state["peak"] = max(state["peak"], bytes_held)
-        stop_if_over(budget)
-        yield Progress("backward", above.pegs - 1, hi, n, len(acc), state["positions"], bytes_held,
-                       budget.elapsed())
+    builds a level (:func:`pyapp.exact.sweep.level_below_steps`: the same progress and memory ceiling; the budget
+    checked after each chunk) but left unsorted."""
+    steps = level_below_steps(cd, above, True, "backward", state["positions"], kept_bytes, budget.max_bytes,
+                              budget.elapsed)
+    try:
+        while True:
+            p = next(steps)
+            state["peak"] = max(state["peak"], p.bytes)
+            stop_if_over(budget)
+            yield p
+    except StopIteration as stop:
+        acc: dict[int, int] = stop.value
+    finally:
+        steps.close()
     state["positions"] += len(acc)
     return acc
 
