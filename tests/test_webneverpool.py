@@ -340,3 +340,15 @@ def test_a_group_out_of_time_still_answers_every_question_it_was_not_told_of(gam
     assert [a["decide"] for a in part["answers"]] == names
     got = merge({**game, "parts": [part]})["ok"]
     assert got["status"] == "unknown" and len(got["unknown"]) == len(legal_jumps(*_board_and(game))), got
+
+
+def test_a_group_refuses_a_portfolio_it_does_not_run(game, fresh_tables):
+    """``portfolio`` names one of the one-worker check's portfolios: 0 or 1 in a request, and 0 alone where only the
+    solver's own runs (here the shared search stands in for the prover's); each refusal says so in one line."""
+    plan = run({**game, "workers": 2})
+    names = [s for s in plan["shares"] if s != "jumps"]
+    for extra, message in [({"portfolio": 2}, "'portfolio'"), ({"portfolio": "one"}, "'portfolio'"),
+                           ({"portfolio": 1, "shared": True}, "'portfolio' must be below 1 here, not 1")]:
+        error = json.loads(webapi.start("never_lose", json.dumps(group(game, *names, **extra))).step()).get("error", "")
+        assert message in error and "\n" not in error, (extra, error)
+    assert run(group(game, *names, portfolio=0, shared=True))["answers"]
