@@ -20,7 +20,9 @@ from reference_counts import in_process_count
 
 from pyapp.core.request import build
 from pyapp.exact.count import count_exact
+from pyapp.exact.count.joint import joint_start
 from pyapp.exact.levels import level_table
+from pyapp.exact.pairs import settle
 from pyapp.exact.pool import InProcess, Processes
 from pyapp.exact.setup import sides
 from pyapp.exact.sharded import Checkpoint, Parallel, make_pool
@@ -88,9 +90,13 @@ def test_a_complement_count_is_summed_by_the_shards(processes):
     assert any(st.spilled for st in par.stats)
     assert not [f for f in os.listdir(processes.exchange_dir) if ".K" in f]
     s = sides(problem)
-    spec = Spec(s.codec.board, s.codec.group, True, 2)
-    with pytest.raises(ValueError):
-        step(spec, first_buckets(spec, {s.start: 1}, {s.start: 1})[0], expand_it=False, pairs_out=True)
+    spec = Spec(s.codec.board, s.codec.group, False, 2)
+    with pytest.raises(ValueError):  # pairs need weights
+        step(spec, first_buckets(spec, [s.start])[0], expand_it=False, pairs_out=True)
+    key = s.codec.canon(s.start)
+    weighted = Spec(s.codec.board, s.codec.group, True, 1)
+    with pytest.raises(ArithmeticError):  # a class weight not a multiple of its orbit's size is refused
+        settle(weighted, {key: 1}, [(array("Q", [key]).tobytes(), encode_weights([1]))])
 
 
 def test_bytes_interface_round_trips():
@@ -101,7 +107,9 @@ def test_bytes_interface_round_trips():
     s = sides(build("triangle6").problem)
     spec = Spec(s.codec.board, s.codec.group, True, 3)
     again = Spec.from_dict(json.loads(json.dumps(spec.as_dict())))
-    assert again.board == spec.board and again.group == spec.group and again.shards == 3
+    assert again.board == spec.board and again.group == spec.group and again.shards == 3 and again.joint is None
+    joint = Spec(s.codec.board, s.codec.group, True, 3, ((0, 1, 2), 1, 70))
+    assert Spec.from_dict(json.loads(json.dumps(joint.as_dict()))) == joint
     buckets = first_buckets(spec, {s.start: 1}, {s.start: 1})
     j = shard_of(s.codec.canon(s.start), 3, spec.shift)
     out = step(again, buckets[j], keep=True)
@@ -214,14 +222,21 @@ def test_make_pool_and_a_missing_dask(monkeypatch):
         make_pool(cluster="tcp://127.0.0.1:1")
 
 
-def test_count_that_meets_two_sweeps_loads_only_the_fronts(processes):
-    """triangle 5, vacancy 1 -> any: the two sweeps meet; on every pool the fronts come back whole."""
-    problem = build("triangle5", start="1", goal="any").problem
+@pytest.mark.parametrize(("board", "start"), [("triangle5", "1"), ("square:oooo/oooo/oooo/oooo", "b1")])
+def test_a_count_in_one_sweep_is_summed_by_the_shards(board, start, processes):
+    """A single vacancy to one peg anywhere is counted in one sweep carrying both weights (count.joint); on
+    every pool its shards sum the halves: on triangle 5 (15 holes) the next level's steps, on the 4x4 square
+    (16 holes: both halves meet at 8 pegs) one more step per shard.  Nothing is left in shared memory (the last
+    level's buckets stayed there until the pool closed before)."""
+    problem = build(board, start=start, goal="any").problem
+    assert joint_start(sides(problem)) is not None
     want = count_exact(problem)
-    for par in (Parallel(processes, shards=2), Parallel(InProcess(), shards=3)):
-        got = count_exact(problem, parallel=par)
-        assert (got.solutions, got.positions) == (want.solutions, want.positions)
-    assert not [f for f in os.listdir(processes.exchange_dir) if ".K" in f]  # nothing left in shared memory
+    assert want.solutions > 0
+    for par, budget in ((Parallel(processes, shards=2), None), (Parallel(InProcess(), shards=3), None),
+                        (Parallel(InProcess(), shards=1), None), (Parallel(processes), _budget(max_bytes=20_000))):
+        got = count_exact(problem, parallel=par, budget=budget)
+        assert (got.status, got.solutions, got.positions) == ("counted", want.solutions, want.positions)
+        assert not os.listdir(processes.exchange_dir)  # no level, bucket or pair bucket left in shared memory
 
 
 def _die_once(marker: str, value: int) -> int:

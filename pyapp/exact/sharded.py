@@ -35,7 +35,7 @@ import sys
 import tempfile
 import time
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -105,13 +105,16 @@ class Checkpoint:
 
 @dataclass
 class Pairing:
-    """The final combination of a complement count run by the sweep's own steps (:mod:`.pairs`): the step of
-    each shard of level ``emit`` sends its pairs to level ``settle`` (``emit - 1``, the sweep's last level),
-    whose steps sum them; ``total`` is their sum once that level is done.  No level is kept or gathered."""
+    """The final combination of a one-sweep count run by the sweep's own steps (:mod:`.pairs`): the step of
+    each shard of level ``emit`` sends its pairs to level ``settle`` (the sweep's last level), whose steps sum
+    them: ``emit - 1``'s own steps, or when ``settle == emit`` one more step per shard once the level is done;
+    ``total`` is their sum then.  No level is kept or gathered.  ``joint``: :attr:`.shards.Spec.joint` (None for
+    a complement count)."""
 
     emit: int
     settle: int
     total: int | None = None
+    joint: tuple[tuple[int, ...], int, int] | None = None
 
 
 @dataclass
@@ -184,8 +187,8 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
     run the final combination and every level comes as its size only (``keep`` is ignored: nothing is
     gathered, sorted or shelved)."""
     if pairing is not None and (par.checkpoint or not weights or pairing.settle != last_pegs
-                                or pairing.emit != pairing.settle + 1):
-        raise ValueError("pairing needs a counting sweep without a checkpoint that ends one level below emit")
+                                or pairing.emit not in (pairing.settle, pairing.settle + 1)):
+        raise ValueError("pairing needs a counting sweep without a checkpoint that ends at emit or one level below")
     t0 = time.perf_counter()
     pool, ck = par.pool, par.checkpoint
     src: dict[int, int] | list[int] = dict(sources) if weights else list(sources)  # type: ignore[arg-type]
@@ -194,7 +197,7 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
         raise ValueError(f"sweep sources must all have the same number of pegs, not {sorted(pegs_set)}")
     pegs = pegs_set.pop()
     shards = par.shards or pool.shards_per_worker * pool.workers
-    spec = Spec(cd.board, cd.group, weights, shards)
+    spec = Spec(cd.board, cd.group, weights, shards, pairing.joint if pairing else None)
     sweep_id = _sweep_id(stage, spec, src, last_pegs)
     done = ck.finished(sweep_id) if ck else {"shards": None, "levels": {}}
     if done["levels"]:
@@ -206,6 +209,7 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
     handles: list = []
     shelf: list[str] = []
     shelved: list[str] = []
+    spilled: list[str] = []
     try:
         # levels finished by an earlier run: read back, then go on from the last one
         for p in sorted((int(k) for k in done["levels"]), reverse=True):
@@ -221,7 +225,6 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
         if not resumed:
             incoming = first_buckets(spec, src, src if isinstance(src, dict) else None)
         spill = False
-        spilled: list[str] = []
         while True:
             expand_it = pegs > last_pegs
             if resumed or pairing:  # on disk already: only expand them; paired: sizes only
@@ -232,17 +235,20 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
                 own_tmp = spill_dir = tempfile.mkdtemp(prefix="pyapp-spill-")
             handles = []
             shelf = []  # where the shards of a level not gathered wait for Level.load (local pools)
+            # a level that pairs with itself is read again by the step that sums its pairs (_settle_round)
+            again = pairing is not None and pegs == pairing.emit == pairing.settle
             for j in range(spec.shards):
                 save = ck.shard_path(sweep_id, pegs, j) if ck and not resumed else None
-                if save is None and not kept and not resumed and pool.exchange_dir and not pairing:
+                if save is None and not kept and not resumed and pool.exchange_dir and (not pairing or again):
                     save = os.path.join(pool.exchange_dir, f"{sweep_id}.K{pegs}.s{j}")
                     shelf.append(save)
                 where = spill_dir if spill else pool.exchange_dir
                 out = os.path.join(where, f"{sweep_id}.B{pegs - 1}.s{j}") if where else None
-                pairs = {"pairs_out": pegs == pairing.emit, "pairs_in": spec.shards if pegs == pairing.settle else 0
-                         } if pairing else {}
+                pairs = {"pairs_out": pegs == pairing.emit,
+                         "pairs_in": spec.shards if pegs == pairing.settle and not again else 0} if pairing else {}
                 handles.append(pool.submit(step, spec, incoming[j], expand_it=expand_it,
-                                           keep=kept or not (pool.local or pairing), save=save, spill=out, **pairs))
+                                           keep=kept or not (pool.local or pairing) or (again and not save),
+                                           save=save, spill=out, **pairs))
             t_level = time.perf_counter()
             while not pool.wait(handles, SLICE_SECONDS):
                 ready = sum(1 for h in handles if pool.ready(h))
@@ -257,7 +263,11 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
                 if ck:
                     ck.record(sweep_id, spec.shards, pegs, size)
                 total += size
-                if pairing and pegs == pairing.settle:
+                if again:
+                    assert pairing is not None
+                    sums = yield from _settle_round(pool, spec, handles, shelf, stage, pegs, total, kept_bytes, t0)
+                    pairing.total = sum(int(i["pairs"]) for i in sums)
+                elif pairing and pegs == pairing.settle:
                     pairing.total = sum(int(i["pairs"]) for i in infos)
                 if kept:
                     keys, ws = _gather(pool, handles, weights)
@@ -300,11 +310,34 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
         pool.cancel()
         raise
     finally:
-        for path in shelved + shelf:  # a lazy level's shards: kept only while the sweep stands at it
+        # a lazy level's shards, kept only while the sweep stands at it; the last level's buckets, consumed (a
+        # caller that stops at the last level closes the sweep before the loop removes them)
+        for path in shelved + shelf + spilled:
             with contextlib.suppress(OSError):
                 os.remove(path)
         if own_tmp:
             shutil.rmtree(own_tmp, ignore_errors=True)
+
+
+def _settle_round(pool: Pool, spec: Spec, handles: list, shelf: list[str], stage: str, pegs: int, total: int,
+                  kept_bytes: Callable[[], int], t0: float) -> Generator[Progress, None, list[dict]]:
+    """The pairs of a level that pairs with itself, summed: one more step per shard, given the shard (its file on
+    the shelf, else its kept bytes) and the pair buckets every shard sent it (buckets ``j``: the level was not
+    expanded); the steps' ``info``, with their partial sums."""
+    sums = []
+    for j in range(spec.shards):
+        own = shelf[j] if shelf else pool.result(pool.part(handles[j], "kept"))
+        pairs = [pool.part(h, ("buckets", j)) for h in handles]
+        sums.append(pool.submit(step, spec, [own, *pairs], expand_it=False, pairs_in=spec.shards))
+    while not pool.wait(sums, SLICE_SECONDS):
+        ready = sum(1 for h in sums if pool.ready(h))
+        yield Progress(stage, pegs, ready, len(sums), 0, total, kept_bytes(), time.perf_counter() - t0)
+    if pool.local:  # the pair buckets are consumed: those written as files go
+        for path in (pool.result(pool.part(h, ("buckets", j))) for h in handles for j in range(spec.shards)):
+            if isinstance(path, str):
+                with contextlib.suppress(OSError):
+                    os.remove(path)
+    return [pool.result(pool.part(h, "info")) for h in sums]
 
 
 def _disk_fetch(paths: list[str], weights: bool):

@@ -78,12 +78,17 @@ def shard_of(key: int, shards: int, shift: int = 0) -> int:
 
 @dataclass(frozen=True)
 class Spec:
-    """What a worker needs to run a step: the board, the symmetry group, counting or not, the shard count."""
+    """What a worker needs to run a step: the board, the symmetry group, counting or not, the shard count, and
+    for a one-sweep count carrying two weights how its final combination pairs classes (:mod:`.pairs`)."""
 
     board: Board
     group: tuple[int, ...]
     weights: bool
     shards: int
+    joint: tuple[tuple[int, ...], int, int] | None = None
+    """``(group, lane, shift)`` of :mod:`pyapp.exact.count.joint`: its weights are packed ``T_b + (T_f << shift)``
+    and a class ``C`` pairs with the class of the complement of ``lane``'s packed image of ``C`` under
+    ``codec(board, group)``; None for a complement count (``C`` with the class of its complement)."""
 
     def codec(self) -> Codec:
         return codec(self.board, self.group)
@@ -97,13 +102,16 @@ class Spec:
         """Plain data (JSON) for a worker that is not Python's pickle: the board as text."""
         b = self.board
         return {"board": b.id, "title": b.title, "lattice": b.lattice.name, "cells": [list(c) for c in b.cells],
-                "group": list(self.group), "weights": self.weights, "shards": self.shards}
+                "group": list(self.group), "weights": self.weights, "shards": self.shards,
+                **({"joint": [list(self.joint[0]), self.joint[1], self.joint[2]]} if self.joint else {})}
 
     @classmethod
     def from_dict(cls, d: dict) -> Spec:
         cells = [(int(r), int(c)) for r, c in d["cells"]]
         board = Board.from_cells(d["board"], d["title"], LATTICES[d["lattice"]], cells)
-        return cls(board, tuple(d["group"]), bool(d["weights"]), int(d["shards"]))
+        joint = d.get("joint")
+        return cls(board, tuple(d["group"]), bool(d["weights"]), int(d["shards"]),
+                   None if joint is None else (tuple(int(g) for g in joint[0]), int(joint[1]), int(joint[2])))
 
 
 # ---------------------------------------------------------------- bytes of keys and weights

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 
-from .pairs import emit, settle
+from .pairs import backward_part, emit, settle
 from .shards import Bucket, Spec, accumulate, arrays, bucket_bytes, encode_weights, expand, save_bucket
 
 
@@ -19,13 +19,14 @@ def step(spec: Spec, incoming: list[Bucket], *, expand_it: bool = True, keep: bo
     """Merge ``incoming`` into one shard; keep it in the answer (``keep``), save it to the file ``save`` (a
     checkpoint); expand it into the next level's buckets (``expand_it``), written as files ``spill + '.<j>'``
     instead of returned as bytes when ``spill`` is given.  The final combination of a complement count
-    (:mod:`.pairs`): ``pairs_out`` appends the shard's pair buckets (buckets ``S + j``); ``pairs_in`` says
+    (:mod:`.pairs`): ``pairs_out`` appends the shard's pair buckets (buckets ``S + j``, or ``j`` when the shard is
+    not expanded); ``pairs_in`` says
     that the last ``pairs_in`` of ``incoming`` are pair buckets, summed against the shard (``info["pairs"]``).
 
     Returns ``{"info": {"size", "stats"[, "pairs"]}, "kept": (keys, weights) or None, "buckets": [...]}``:
     a driver reads the small ``info`` first and the rest only where it needs it."""
-    if (pairs_out or pairs_in) and not spec.weights or pairs_out and not expand_it:
-        raise ValueError("pair buckets need a counting sweep, and pairs_out a level that is expanded")
+    if (pairs_out or pairs_in) and not spec.weights:
+        raise ValueError("pair buckets need a counting sweep")
     t0, c0 = time.perf_counter(), time.process_time()
     bytes_in = sum(os.path.getsize(b) if isinstance(b, str) else bucket_bytes(b) for b in incoming)
     split = len(incoming) - pairs_in
@@ -40,7 +41,9 @@ def step(spec: Spec, incoming: list[Bucket], *, expand_it: bool = True, keep: bo
         keys, weights = arrays(spec, acc, ordered=keep or expand_it)  # sorted: parents expand faster (.shards)
         del acc
         if keep or save:
-            kept = (keys.tobytes(), None if weights is None else encode_weights(weights))
+            # a joint count's level read again only for its backward weights keeps just those (.pairs)
+            mine = backward_part(spec, weights) if pairs_out and not expand_it else weights
+            kept = (keys.tobytes(), None if mine is None else encode_weights(mine))
             if save:
                 save_bucket(save, kept)
         made = expand(spec, keys, weights) if expand_it else []

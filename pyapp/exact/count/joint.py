@@ -29,7 +29,7 @@ from itertools import islice
 from ...core.budget import Budget
 from ...core.codec.compiled import Codec, least_tree
 from ..setup import Sides, stop_if_over
-from ..sharded import Parallel, sweeper
+from ..sharded import Pairing, Parallel, sweeper
 from ..sweep import CHUNK, DICT_ENTRY_BYTES, Level, Progress, level_below_steps
 
 
@@ -73,9 +73,11 @@ def joint_sweep(s: Sides, start: int, lane: int, budget: Budget, state: dict, he
     stored and the peak bytes, as in :func:`.sweep.count_steps`.
 
     In this process the last level is left as the dict it is built in (:func:`_last_level`), never sorted into
-    arrays: the sum looks its classes up there.  On ``parallel``'s pool the sweep is sharded, its levels stay
-    in the shards (keep: never), and the two meeting levels are loaded at the end, while the sweep stands at
-    its last level (the level above it can still be fetched then)."""
+    arrays: the sum looks its classes up there.  On ``parallel``'s pool the sweep is sharded and its levels stay
+    in the shards: the shards sum the halves themselves (a :class:`~pyapp.exact.sharded.Pairing`: the classes of
+    ``m`` pegs with a forward weight send it to the owner of their ``D``), or with a checkpoint the two meeting
+    levels are loaded at the end and summed here, while the sweep stands at its last level (the level above it
+    can still be fetched then)."""
     cd = s.back_codec
     m, low = meeting_levels(s)
     last, top = min(m, low), s.holes - s.last_pegs
@@ -89,8 +91,12 @@ def joint_sweep(s: Sides, start: int, lane: int, budget: Budget, state: dict, he
 
     by_dict = parallel is None and top > last  # in this process: the last level built here, as a dict
     stop = last + 1 if by_dict else last
+    # on a pool the shards sum the two halves where they lie (pyapp.exact.pairs), unless a checkpoint keeps levels
+    pairing = Pairing(m, low, joint=(s.wide_codec.group, lane, shift)) \
+        if parallel is not None and parallel.checkpoint is None and top >= m else None
     gen = sweeper(parallel)(cd, weighted, stop, weights=True, stage="backward", kept_bytes=kept_bytes,
-                            max_bytes=budget.max_bytes, keep=lambda pegs: False)
+                            max_bytes=budget.max_bytes, keep=lambda pegs: False,
+                            **({"pairing": pairing} if pairing else {}))
     try:
         for item in gen:
             if isinstance(item, Level):
@@ -106,6 +112,8 @@ def joint_sweep(s: Sides, start: int, lane: int, budget: Budget, state: dict, he
             yield item
         if stop not in kept or not len(kept[stop]) or (not by_dict and m not in kept):
             return None
+        if pairing is not None:
+            return pairing.total
         for level in kept.values():
             level.load()
     finally:
