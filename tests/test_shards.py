@@ -34,7 +34,6 @@ from pyapp.exact.shards import (
     load_bucket,
     merge,
     save_bucket,
-    shard_of,
 )
 from pyapp.exact.shardstep import step
 from pyapp.exact.sweep import Level, sweep
@@ -111,7 +110,7 @@ def test_bytes_interface_round_trips():
     joint = Spec(s.codec.board, s.codec.group, True, 3, ((0, 1, 2), 1, 70))
     assert Spec.from_dict(json.loads(json.dumps(joint.as_dict()))) == joint
     buckets = first_buckets(spec, {s.start: 1}, {s.start: 1})
-    j = shard_of(s.codec.canon(s.start), 3, spec.shift)
+    j = spec.owner(s.codec.canon(s.start))
     out = step(again, buckets[j], keep=True)
     assert out["info"]["size"] == 1 and len(out["buckets"]) == 3
     children = sum(len(b[0]) // 8 for b in out["buckets"])
@@ -120,7 +119,7 @@ def test_bytes_interface_round_trips():
     for b in out["buckets"]:
         keys = array("Q")
         keys.frombytes(b[0])
-        assert all(shard_of(k, 3, spec.shift) == out["buckets"].index(b) for k in keys)
+        assert all(spec.owner(k) == out["buckets"].index(b) for k in keys)
 
 
 def test_a_spilled_bucket_merges_like_one_in_memory(tmp_path):

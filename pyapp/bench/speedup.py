@@ -199,7 +199,7 @@ def breakdown(board: str = "english", pegs: int = 20, shards: int = 2, repeat: i
     spec = sh.Spec(s.problem.board, cd.group, True, shards)
     parts: list[tuple[list[int], list[int]]] = [([], []) for _ in range(shards)]  # the level's shards
     for k, w in zip(level.keys, level.weights, strict=True):
-        j = sh.shard_of(k, shards, spec.shift)
+        j = spec.owner(k)
         parts[j][0].append(k)
         parts[j][1].append(w)
     runs = [_breakdown_once(sh, cd, spec, level, parts) for _ in range(max(1, repeat))]

@@ -11,7 +11,7 @@ sharded sweep can sum that where the classes already are, in two halves of two s
 * the step of shard ``i`` of the meet level (:func:`emit`) sends, for each of its classes ``C``, the
   canonical key of ``D`` and ``T(C) * |G| / |D|`` (an integer: an orbit's size divides the group's order,
   and the sender has ``D``'s images at hand, so the owner need not compute them again) to the shard that
-  owns ``D`` (:func:`~.shards.shard_of`: the same partition as the sweep's, so the pair lands beside ``D``),
+  owns ``D`` (:meth:`~.shards.Spec.owner`: the same partition as the sweep's, so the pair lands beside ``D``),
   as buckets ``S + j`` of its answer;
 * the step of shard ``j`` of the level of ``D`` (:func:`settle`) merges that level's shard as usual, then
   adds ``T(D)`` times the weight of every pair it was sent whose ``D`` it holds, and answers the partial sum
@@ -37,7 +37,7 @@ from collections.abc import Callable
 from functools import cache
 
 from ..core.codec.compiled import Codec, codec
-from .shards import MASK64, MIX, Bucket, Spec, _from_bytes, _q, decode_weights, encode_weights, load_bucket
+from .shards import Bucket, Spec, _from_bytes, _q, decode_weights, encode_weights, load_bucket
 
 
 def emit(spec: Spec, keys, weights) -> list[tuple[bytes, bytes | None]]:
@@ -46,12 +46,13 @@ def emit(spec: Spec, keys, weights) -> list[tuple[bytes, bytes | None]]:
     cd = spec.codec()
     ks: list[list[int]] = [[] for _ in range(spec.shards)]
     ws: list[list[int]] = [[] for _ in range(spec.shards)]
-    _emitter(cd, spec.shards, spec.shift, spec.joint)(keys, weights, [k.append for k in ks], [w.append for w in ws])
+    run = _emitter(cd, spec.shards, spec.owner_source("c"), spec.joint)
+    run(keys, weights, [k.append for k in ks], [w.append for w in ws])
     return [(_q(k).tobytes(), encode_weights(w)) for k, w in zip(ks, ws, strict=True)]
 
 
 @cache
-def _emitter(cd: Codec, shards: int, shift: int, joint: tuple[tuple[int, ...], int, int] | None) -> Callable:
+def _emitter(cd: Codec, shards: int, owner: str, joint: tuple[tuple[int, ...], int, int] | None) -> Callable:
     """``run(keys, weights, key_adds, weight_adds)``, generated: the complement's canonical key of each key
     is ``everything ^`` the greatest lane of its packed images (as ``Codec.least_greatest`` says), and the
     number of distinct lanes is the orbit's size.  A joint count (``joint``) sends only the classes with a
@@ -59,7 +60,6 @@ def _emitter(cd: Codec, shards: int, shift: int, joint: tuple[tuple[int, ...], i
     n, m, count = cd.holes, cd.everything, len(cd.group)
     lanes = ", ".join([f"x & {m}"] + [f"(x >> {n * g}) & {m}" if g < count - 1 else f"x >> {n * g}"
                                          for g in range(1, count)])
-    owner = f"(((c >> {shift}) * {MIX} & {MASK64}) >> 32) % {shards}" if shards > 1 else "0"
     head, images = "", None
     if joint is not None:
         group, lane, packed = joint

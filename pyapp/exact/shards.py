@@ -1,6 +1,7 @@
 """One level of a sweep split into shards: the per-shard functions every back end calls.
 
-A level's canonical keys are split into ``S`` shards by a hash of the key's top bits (:func:`shard_of`).
+A level's canonical keys are split into ``S`` shards (:mod:`.partition`: the parity of the pegs on a symmetric
+set of holes that few jumps change, then a hash of the key's top bits; :meth:`Spec.owner`).
 One *step* on shard ``j`` (:func:`.shardstep.step`) merges the buckets sent to it (duplicates removed, class
 weights added: the shard of level ``L``), may save that shard to a file (a checkpoint),
 then expands it: its children's canonical keys, bucketed by *their* shard, are the buckets of
@@ -9,11 +10,9 @@ size the sum of theirs, whichever back end ran the steps and in whatever order.
 
 What a shard costs beyond the unsharded sweep, and how it is kept small:
 
-* a child whose parents lie in several shards is found, sent and merged once per shard.  The hash
-  reads only the key's top :data:`OWNER_BITS` bits (the holes last in reading order), which most jumps
-  leave alone, so more children stay with their parents (English, 20 pegs, 2 shards: 1.75 keys sent
-  per distinct child instead of 1.87 for a hash of the whole key) and the parents a shard expands
-  together share more children, merged before they are canonicalised;
+* a child whose parents lie in several shards is found, sent and merged once per shard.  The partition
+  (:mod:`.partition`) keeps most children in their parents' shard, so few cross and the parents a shard
+  expands together share more children, merged before they are canonicalised;
 * children are routed to their owner's dict inside the generated loop that canonicalises them
   (:func:`router`), so bucketing is one hash per child and no second pass;
 * each bucket holds a key once, so the owner adds weights by C loops only (:func:`merge`);
@@ -55,25 +54,10 @@ from operator import add
 from ..core.board import Board
 from ..core.codec.compiled import Codec, codec
 from ..core.lattice import LATTICES
+from .partition import owner_function, owner_source
 from .sweep import CHUNK
 
-MIX = 0x9E3779B97F4A7C15
-"""Multiplier of the shard hash (Fibonacci hashing): neighbouring values of the top bits land in different shards."""
-MASK64 = (1 << 64) - 1
-
 Bucket = tuple[bytes, bytes | None] | str
-
-
-OWNER_BITS = 13
-"""Bits of a key (its last holes in reading order) the shard hash reads: fewer keep more children with their
-parents but split a level less evenly.  English, 20 pegs, 2 shards: 1.87 keys sent per child for the whole
-key, 1.75 for the top 13 bits, the two shards' parents 8% apart (248,714 and 269,140)."""
-
-
-def shard_of(key: int, shards: int, shift: int = 0) -> int:
-    """The shard of a canonical key: ``(((key >> shift) * MIX) mod 2**64 >> 32) mod shards`` (the same in
-    JavaScript with BigInt); ``shift`` is :attr:`Spec.shift`."""
-    return (((key >> shift) * MIX & MASK64) >> 32) % shards
 
 
 @dataclass(frozen=True)
@@ -93,10 +77,13 @@ class Spec:
     def codec(self) -> Codec:
         return codec(self.board, self.group)
 
-    @property
-    def shift(self) -> int:
-        """Low bits of a key the shard hash ignores (see :func:`shard_of`)."""
-        return max(0, len(self.board) - OWNER_BITS)
+    def owner_source(self, var: str) -> str:
+        """Source of the shard owning the canonical key in variable ``var`` (:mod:`.partition`)."""
+        return owner_source(self.board, self.group, self.shards, var)
+
+    def owner(self, key: int) -> int:
+        """The shard owning a canonical key (:mod:`.partition`)."""
+        return owner_function(self.board, self.group, self.shards)(key)
 
     def as_dict(self) -> dict:
         """Plain data (JSON) for a worker that is not Python's pickle: the board as text."""
@@ -234,7 +221,7 @@ def children(spec: Spec, keys: array, weights: array | list | None) -> list[dict
     canonicalised, routed to their owner's dict and merged there in one generated loop (:func:`router`),
     so splitting them by owner costs one hash per child and no second pass."""
     cd = spec.codec()
-    route = router(cd, spec.shards, spec.weights, spec.shift)
+    route = router(cd, spec.owner_source("c"), spec.weights)
     n = len(keys)
     accs: list = [{} if spec.weights else set() for _ in range(spec.shards)]
     for lo in range(0, n, CHUNK):
@@ -250,11 +237,11 @@ def children(spec: Spec, keys: array, weights: array | list | None) -> list[dict
 
 
 @cache
-def router(cd: Codec, shards: int, weights: bool, shift: int) -> Callable:
+def router(cd: Codec, owner: str, weights: bool) -> Callable:
     """``route(raw, accs)``: the canonical key ``c`` of every packed child in ``raw`` merged into
-    ``accs[shard_of(c, shards)]`` (weights added when counting); generated, the hash inlined."""
+    ``accs[j]``, ``j`` its owner shard (``owner``: :meth:`Spec.owner_source` of ``c``, inlined), weights added
+    when counting; generated."""
     least = cd.least_source("x")
-    owner = f"(((c >> {shift}) * {MIX} & {MASK64}) >> 32) % {shards}" if shards > 1 else "0"
     if weights:
         src = ("def route(raw, accs):\n    gets = [a.get for a in accs]\n    for x, t in raw.items():\n"
                f"        c = {least}\n        j = {owner}\n        accs[j][c] = gets[j](c, 0) + t\n")
@@ -283,7 +270,7 @@ def first_buckets(spec: Spec, sources, weights: dict[int, int] | None = None
     ks: list[list[int]] = [[] for _ in range(s)]
     ws: list[list[int]] = [[] for _ in range(s)]
     for k, w in acc.items():
-        j = shard_of(k, s, spec.shift)
+        j = spec.owner(k)
         ks[j].append(k)
         ws[j].append(w)
     return [[(_q(ks[j]).tobytes(), encode_weights(ws[j]) if spec.weights else None)] for j in range(s)]
