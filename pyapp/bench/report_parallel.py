@@ -229,7 +229,7 @@ def section(data: dict, exact: dict | None = None) -> str:
             "Where it stops scaling, and why: the work divides by P and so do the bytes a worker sends, but the "
             "exchange is one task per pair of shards, S² a level, and the scheduler's time for those grows as P²; "
             "the least time is where the two meet (last column). The serial part (the driver's routing between levels, "
-            "and where the shards do not sum a complement count themselves its gathering and final combination) caps "
+            "and where the shards do not sum a one-sweep count themselves its gathering and final combination) caps "
             "the speedup before that on the smaller jobs." + "".join(_grouped(rows)),
             *_chromium_projection(rows, exact)]
     if data.get("pool"):

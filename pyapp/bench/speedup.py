@@ -17,9 +17,10 @@ CPU seconds of unsharded work and ``B_l`` bytes of buckets::
 * ``bw``: the bytes a worker sends per second (default 1 GB/s: a 10 Gb/s link, or shared memory);
 * ``tasks(S) = S + S**2``: a step per shard and a part (a bucket) per pair of shards, each costing the
   scheduler ``t_task`` (Dask: about 0.2 ms); ``S = 2 P`` on a cluster;
-* ``T_serial``: what the driver does alone: routing the buckets between levels, and where the count is not a
-  complement count, gathering the middle levels and the final combination (a complement count, such as
-  English's, sums its halves in the shards' own steps: :mod:`pyapp.exact.pairs`).
+* ``T_serial``: what the driver does alone: routing the buckets between levels, and where the count is not
+  a one-sweep count, gathering the middle levels and the final combination (a one-sweep count, such as
+  English's complement count or triangle7's single vacancy to one peg anywhere, sums its halves in the shards'
+  own steps: :mod:`pyapp.exact.pairs`).
 
 It stops scaling where the scheduler's ``S**2`` parts per level cost as much as the shrinking
 ``W_l / P``; the row says at which worker count the model's time is least (found by trying every count up
