@@ -16,7 +16,7 @@ from reference_counts import in_process_count
 
 from pyapp.core.problem import default_problem
 from pyapp.core.request import build
-from pyapp.exact.count import sweep_steps
+from pyapp.exact.count import count_exact, sweep_steps
 from pyapp.exact.fewest import fewest_exact, fewest_steps
 from pyapp.exact.levels import level_table, levels_steps
 from pyapp.exact.pool import InProcess
@@ -124,6 +124,13 @@ def test_relay_count_levels_and_fewest_answer_as_the_command_line():
     relay = Relay(3)
     table = _drain(Runner(relay).drive(levels_steps(p, parallel=Parallel(relay))))
     assert table.rows == level_table(p).rows
+    q = build("square:oooo/oooo/oooo/oooo", start="b1", goal="any").problem  # one sweep, halves on one level
+    relay = Relay(2)
+    runner = Runner(relay)
+    c = _drain(runner.drive(sweep_steps(q, parallel=Parallel(relay))))
+    plain = count_exact(q)
+    assert (c.status, c.solutions, c.positions) == ("counted", plain.solutions, plain.positions)
+    assert not runner.buckets and runner.kept == 2  # the meeting level's shards came back once, to settle its pairs
     q = build("triangle5", start="1", goal="any").problem
     relay = Relay(2)
     f = _drain(Runner(relay).drive(fewest_steps(q, parallel=Parallel(relay))))

@@ -92,7 +92,8 @@ class Relay(Pool):
                 refs.append({"keys": self._blob(keys), "weights": None if weights is None else self._blob(weights)})
             else:
                 raise TypeError(f"a bucket the page's pool cannot send: {type(bucket).__name__}")
-        shard = refs[0]["bucket"] if refs and "bucket" in refs[0] else self._next_id % spec.shards
+        # the shard of the buckets it takes (a step that settles pairs may take its own shard's bytes first)
+        shard = next((r["bucket"] % spec.shards for r in refs if "bucket" in r), self._next_id % spec.shards)
         task = Task(self._next_id, shard)
         self._next_id += 1
         self._open[task.id] = task
