@@ -17,8 +17,9 @@
 * :mod:`.reach`: every position reachable from a small start (bounded), for finishes;
 * :mod:`.lookup`: the marked sorted arrays the fewest-moves searches share;
 * :mod:`.estimate`: how big a sweep will be, before it starts; :mod:`.report`: the JSON of each;
-* :mod:`.shards`, :mod:`.sharded`, :mod:`.pool`, :mod:`.dask_pool`: the same sweeps split into shards by
-  a hash of the key, on local processes or a Dask cluster, with checkpoints and spilling to disk.
+* :mod:`.shards`, :mod:`.sharded`, :mod:`.pool`, :mod:`.dask_pool`: the same sweeps split into shards
+  (:mod:`.partition`: the parity of a symmetric set of holes, then a hash of the key), on local processes or
+  a Dask cluster, with checkpoints and spilling to disk.
 
 Every long call is a step generator under a :class:`pyapp.core.budget.Budget` (time, memory
 ceiling, cancel) that yields per-level :class:`.sweep.Progress`.
