@@ -22,7 +22,8 @@
 // starts afresh when next needed), unless a task has taken the pool meanwhile (it is then left to answer).
 //
 // The pool is used when it is up already or the page was opened with ?workers=N; never-lose alone does not
-// start it, and a game whose winnable set ships never needs it (the plan answers by lookup).
+// start it, and a game whose winnable set ships never needs it (the plan answers by lookup).  A check that
+// finds the pool not yet up never waits for it: it runs in the engine worker while the pool starts.
 
 import { spreadRequests } from "../engine/pool.mjs";
 
@@ -53,6 +54,12 @@ export function checkOnPool(ctx, args, { onVerdict, onPool }) {
     const t0 = performance.now();
     const plan = await stage(engine.request("never_lose", { ...args, workers: store.state.pool.size }, { onProgress }));
     if (!plan.shares || stopped) return plan;
+    if (!ctx.pool.running()) {
+      // the pool is not up: this position is checked in the engine worker, as one worker checks it, rather than
+      // after the seconds the pool takes to start; the pool starts meanwhile, for the positions that follow
+      ctx.pool.acquire(true);
+      return { ...(await stage(engine.request("never_lose", args, { onProgress }))), why: "the pool was starting" };
+    }
     const got = await ctx.pool.acquire(true);
     if (stopped) return plan;
     if (got.size < 2) return { ...(await stage(engine.request("never_lose", args, { onProgress }))), why: got.why };

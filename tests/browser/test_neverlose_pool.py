@@ -1,7 +1,8 @@
 """Never lose on the page's pool of workers (``?workers=2``): on the French board (no shipped set) the
 position's verdict and its jumps are decided side by side on two pool workers and merged in the engine
 worker; every position of a game gets its data-verdict, the note says the check ran on 2 workers, and the
-verdicts are the one-worker check's (CPython's ``never_lose``, the same code in one process).
+verdicts are the one-worker check's (CPython's ``never_lose``, the same code in one process).  The first check
+does not wait for the pool to start: it runs in the engine worker while the pool starts.
 
 The game follows the solver's line for the default game (d2 -> d6), opened by a link 15 jumps in, then
 played on with never-lose on; an undo then answers from the engine's game-long table of proved positions (what
@@ -20,6 +21,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 pytestmark = pytest.mark.browser
 
 OPENED, PLAYED, EARLY = 15, 4, 5
+WARM = 10  # the asymmetric board's default game 10 jumps in: past its opening book, decided by search
 RESULT = "window.pegLab.store.state.neverlose.result"
 
 
@@ -77,10 +79,23 @@ def test_a_french_game_on_two_pool_workers_gets_the_one_worker_verdicts(pooled):
 
 def _play(pooled, names) -> list[dict]:
     """The opening by link, then never-lose on, then the solver's next jumps: each position's answer."""
-    go(pooled, "#board=french&moves=" + ",".join(f"{x}-{y}" for x, y in names[:OPENED]))
-    wait_state(pooled, OPENED)
+    # the first check does not wait for the pool to start: it runs in the engine worker while the pool starts.
+    # Asked on another board: on French the engine's check would load the game's endgame table, which then
+    # answers the positions below, and the pool would not be asked there
+    from pyapp.core.problem import default_problem
+    from pyapp.search.solver import solve
+
+    warm = default_problem("asymmetric")
+    warm_line = [f"{warm.board.name_of[a]}-{warm.board.name_of[c]}" for a, _, c in solve(warm).jumps[:WARM]]
+    go(pooled, "#board=asymmetric&moves=" + ",".join(warm_line))
+    wait_state(pooled, WARM)
     assert pooled.evaluate("window.pegLab.store.state.pool.status") == "off"  # not started at load
     pooled.get_by_role("button", name="Never lose").click()
+    first = _verdict(pooled, warm.start.bit_count() - WARM)
+    assert "workers" not in first and pooled.evaluate("window.pegLab.store.state.pool.status") != "off", first
+    pooled.wait_for_function("() => window.pegLab.store.state.pool.status === 'ready'", timeout=120_000)
+    go(pooled, "#board=french&moves=" + ",".join(f"{x}-{y}" for x, y in names[:OPENED]))
+    wait_state(pooled, OPENED)
     results = [_verdict(pooled, 36 - OPENED)]
     note = pooled.text_content("#neverlose-note") or ""
     for played, (x, y) in enumerate(names[OPENED:OPENED + PLAYED], OPENED + 1):
