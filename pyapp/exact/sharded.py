@@ -274,7 +274,7 @@ def sharded_sweep(par: Parallel, cd: Codec, sources: dict[int, int] | Iterable[i
                     yield Level(pegs, keys, ws)
                 elif not pool.local and not pairing:
                     yield Level(pegs, array("Q"), size=size, fetch=partial(_gather, pool, list(handles), weights))
-                elif ck or shelf:
+                elif ck or shelf and not again:  # (a level that settled its own pairs kept only T_b: sizes only)
                     paths = [ck.shard_path(sweep_id, pegs, j) for j in range(spec.shards)] if ck else shelf
                     yield Level(pegs, array("Q"), size=size, fetch=_disk_fetch(paths, weights))
                 else:
