@@ -88,14 +88,16 @@ def owner_source(board: Board, group: tuple[int, ...], shards: int, var: str) ->
     """Source of the owner shard of the canonical key in variable ``var`` (inlined in generated loops)."""
     if shards == 1:
         return "0"
-    shift = hash_shift(board)
     mask = parity_mask(board, group) if shards % 2 == 0 else 0
     if not mask:
-        return f"((({var} >> {shift}) * {MIX} & {MASK64}) >> 32) % {shards}"
+        return _hash_source(board, var, shards)
     parity = f"(({var} & {mask}).bit_count() & 1)"
-    if shards == 2:
-        return parity
-    return f"({parity} + 2 * (((({var} >> {shift}) * {MIX} & {MASK64}) >> 32) % {shards // 2}))"
+    return parity if shards == 2 else f"({parity} + 2 * {_hash_source(board, var, shards // 2)})"
+
+
+def _hash_source(board: Board, var: str, modulo: int) -> str:
+    """Source of :func:`shard_of` for the key in variable ``var``, modulo ``modulo``."""
+    return f"(((({var} >> {hash_shift(board)}) * {MIX} & {MASK64}) >> 32) % {modulo})"
 
 
 @cache

@@ -18,7 +18,7 @@ def step(spec: Spec, incoming: list[Bucket], *, expand_it: bool = True, keep: bo
          save: str | None = None, spill: str | None = None, pairs_out: bool = False, pairs_in: int = 0) -> dict:
     """Merge ``incoming`` into one shard; keep it in the answer (``keep``), save it to the file ``save`` (a
     checkpoint); expand it into the next level's buckets (``expand_it``), written as files ``spill + '.<j>'``
-    instead of returned as bytes when ``spill`` is given.  The final combination of a complement count
+    instead of returned as bytes when ``spill`` is given.  The final combination of a one-sweep count
     (:mod:`.pairs`): ``pairs_out`` appends the shard's pair buckets (buckets ``S + j``, or ``j`` when the shard is
     not expanded); ``pairs_in`` says
     that the last ``pairs_in`` of ``incoming`` are pair buckets, summed against the shard (``info["pairs"]``).
