@@ -280,15 +280,17 @@ def conclude(out: NeverLose, jumps: list[Jump]) -> None:
 def _funnel(problem: Problem, out: NeverLose, budget: Budget) -> Generator[Progress, None, None]:
     """The survival funnel off the shipped games: the solutions through each legal jump (0 for a losing one)
     by the memoised count, within :data:`FUNNEL_SECONDS` of what is left; any count that does not finish
-    leaves the numbers out (the page then says "winnable" without one)."""
+    leaves the numbers out (the page then says "winnable" without one).  The counts draw on those seconds in
+    turn, each on what the ones before left (not an equal share each): one count that cannot finish drops the
+    funnel anyway, so a fixed share would only drop it when one count is slow and the rest are quick."""
     good = out.jumps.good
     if out.jumps.unknown or not good:
         return
     part = budget.share(1, seconds=min(FUNNEL_SECONDS, budget.remaining_seconds() or FUNNEL_SECONDS))
     through: dict[Jump, int] = dict.fromkeys(out.jumps.bad, 0)
-    for n, jump in enumerate(good):
+    for jump in good:
         after = Problem(problem.board, apply_jump(problem.start, jump), problem.goal)
-        steps = memo_steps(after, budget=part.share(len(good) - n))
+        steps = memo_steps(after, budget=part.share(1))
         try:
             while True:  # the progress of the whole check, as the searches report it
                 yield budget.progress(entries=next(steps).entries, note="counting the solutions")
