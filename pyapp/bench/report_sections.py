@@ -167,6 +167,17 @@ def startup(data: dict) -> str:
            "| phase | " + " | ".join(data["columns"]) + " |", "|---|" + "---:|" * len(data["columns"])]
     out += [f"| {p['phase']} | " + " | ".join(p[c] for c in data["columns"]) + " |" for p in data["phases"]]
     out += ["", f"Goals: {data['goals']}."]
+    if "first_verdict" in data:
+        v = data["first_verdict"]
+        paint, press = v["from_paint_ms"], v["from_press_ms"]
+        held = len(paint) - v["engine_ready_before"]
+        best = statistics.median(paint)
+        out += ["", f"First never-lose verdict without Python ({v['date']}; `{v['command']}`; {v['machine']}): a first "
+                    f"visit to the {v['board']} board, Never lose pressed from inside the page as soon as the board "
+                    f"plays; answered from `opening.json` before the engine was ready in {held} of {len(paint)} runs, "
+                    f"**{best:,.0f} ms** after the first paint (median; runs {', '.join(map(str, sorted(paint)))}; "
+                    f"goal < {v['goal_ms']:,} ms: {'met' if best < v['goal_ms'] else 'missed'}), "
+                    f"{statistics.median(press):,.0f} ms after the press."]
     return "\n".join(out)
 
 

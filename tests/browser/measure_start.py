@@ -9,7 +9,9 @@ Prints one JSON object: medians and every run, with the load average.  Times are
 navigation start, as the page records them in ``window.pegLab`` (firstPlayable: the board can be
 played; engineReady: Python and pyapp loaded and warmed; solved: the English answer is shown;
 stages: ms per worker start-up stage; files: when each runtime file's last byte arrived, ms since
-the worker started).
+the worker started).  Each run also opens the French board in a fresh profile and presses Never lose
+as soon as the board plays: ``first_verdict`` gives the verdict's time since the first paint (goal: under
+a second, answered from opening.json before Python is ready) and since the press.
 """
 
 from __future__ import annotations
@@ -47,6 +49,34 @@ def one_load(page, *, reload: bool, url: str) -> dict:
             "stages_ms": lab["stages"], "files_ms": lab["files"], "offline_mode": lab["offline"]}
 
 
+VERDICT_JS = """() => new Promise((resolve) => {
+    const note = document.getElementById('neverlose-note');
+    const pressed = performance.now();
+    const done = () => resolve({pressed, verdict: performance.now(),
+        paint: performance.getEntriesByName('first-paint')[0]?.startTime ?? 0,
+        engine: window.pegLab.timings.engineReady ?? null});
+    new MutationObserver((_, obs) => {
+        if (note.dataset.verdict) { obs.disconnect(); done(); }
+    }).observe(note, {attributes: true});
+    document.getElementById('never-lose').click();
+})"""
+
+
+def first_verdict(browser, url: str) -> dict:
+    """A first visit to the French board, Never lose pressed (from inside the page) as soon as the board plays:
+    ms from the first paint and from the press to the verdict, and whether the engine was ready by then."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(url + "#board=french")
+        page.wait_for_function("() => window.pegLab && window.pegLab.timings.firstPlayable", timeout=SOLVE_TIMEOUT_MS)
+        t = page.evaluate(VERDICT_JS)
+        return {"from_paint_ms": round(t["verdict"] - t["paint"]), "from_press_ms": round(t["verdict"] - t["pressed"]),
+                "engine_ready_before": t["engine"] is not None and t["engine"] < t["verdict"]}
+    finally:
+        context.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -70,8 +100,9 @@ def main() -> int:
                 if not args.no_offline:
                     context.set_offline(True)
                     run["offline"] = one_load(page, reload=True, url=server.url)
-                runs.append(run)
                 context.close()
+                run["first_verdict"] = first_verdict(browser, server.url)
+                runs.append(run)
             browser.close()
         server.stop()
 
@@ -89,6 +120,8 @@ def main() -> int:
         stages = runs[0][kind]["stages_ms"]
         summary[kind]["stages_ms"] = {name: med(kind, "stages_ms", name) for name in stages}
         summary[kind]["files_ms"] = {name: med(kind, "files_ms", name) for name in runs[0][kind]["files_ms"]}
+    summary["first_verdict"] = {key: med("first_verdict", key) for key in ("from_paint_ms", "from_press_ms")}
+    summary["first_verdict"]["engine_ready_before"] = sum(r["first_verdict"]["engine_ready_before"] for r in runs)
     print(json.dumps({"median": summary, "runs": runs}, indent=1))
     return 0
 
