@@ -38,7 +38,7 @@ from pyapp.proofs import lp
 from pyapp.proofs.lp_backends import Highspy
 from pyapp.search.ilp import IlpFormulation, _answer
 from pyapp.search.ilp_cuts import LEVEL_POSITIONS
-from pyapp.search.ilp_split import leaves
+from pyapp.search.ilp_split import covering, leaves
 
 
 class LoggedHighspy(Highspy):
@@ -144,17 +144,6 @@ def _finite(value: float | None) -> float | None:
     return value if value is not None and math.isfinite(value) else None
 
 
-def _settled(held: list[dict], line: str) -> dict | None:
-    """The ledger's answer for the part after ``line``: its own, or an impossible part it lies in (a part whose
-    jumps begin its line: when that part is infeasible, so is every part split from it)."""
-    jumps = line.split()
-    for row in held:
-        before = row["line"].split()
-        if before == jumps or row["status"] == "impossible" and before == jumps[:len(before)]:
-            return row
-    return None
-
-
 def split(args: argparse.Namespace) -> dict:
     """Run the parts (all, or ``args.part``) on ``args.jobs`` processes, but those the ledger holds settled; the
     whole answer with each part's, each part's appended to the ledger as it ends."""
@@ -165,7 +154,7 @@ def split(args: argparse.Namespace) -> dict:
     if args.part is not None and not 0 <= args.part < len(every):
         raise SystemExit(f"error: --part {args.part}: this programme has parts 0-{len(every) - 1}")
     held = _ledger(args, name)
-    found = {k: _settled(held, every[k].line()) for k in chosen}
+    found = {k: covering(held, every[k].line()) for k in chosen}
     answers = [{**row, "from_ledger": True} for row in {id(r): r for r in found.values() if r}.values()]
     todo = [k for k in chosen if found[k] is None]
     if not any(a["status"] == "solved" for a in answers) and todo:

@@ -117,3 +117,23 @@ def restrict(f: IlpFormulation, part: Part) -> None:
         return
     index = {j: k for k, j in enumerate(f.jumps)}
     f.model.add_row({f.x[part.step][index[j]]: 1 for j in part.jumps}, lower=1, upper=1)
+
+
+def covering(rows: list[dict], line: str) -> dict | None:
+    """The row of a ledger (dicts with ``line`` and ``status``, as ``scripts/ilp_run.py --ledger`` writes them)
+    that answers the part after ``line``: its own, or an impossible part it lies in (a part whose jumps begin
+    its line: when that part is infeasible, so is every part split from it)."""
+    jumps = line.split()
+    for row in rows:
+        before = row["line"].split()
+        if before == jumps or row["status"] == "impossible" and before == jumps[:len(before)]:
+            return row
+    return None
+
+
+def uncovered(problem: Problem, depth: int, rows: list[dict]) -> list[Leaf]:
+    """The leaves of ``problem`` split ``depth`` deep that no impossible row of the ledger ``rows`` covers: none
+    means the ledger proves ``problem`` impossible (every leaf infeasible, whichever depth proved it)."""
+    proved = [r for r in rows if r["status"] == "impossible"]
+    return [leaf for leaf in leaves(problem, depth) if covering(proved, leaf.line()) is None]
+
