@@ -20,21 +20,31 @@ import json
 import math
 from pathlib import Path
 
-from . import report_lp, report_parallel, report_sets
+from . import report_games, report_lp, report_parallel, report_sets
 from . import report_sections as sections
 
 RESULTS = "benchmarks"
 """The folder (under the project root) holding the JSON results and the SVG figures."""
 MACHINE = "2-core shared Linux VM (Intel Xeon, 23 GB), shared with other work"
 FILES = ("suite", "anchors", "scaling", "sat", "startup", "tables", "exact", "neverlose", "sets", "hardening",
-         "parallel", "research", "lp", "parallelproject", "endgame", "books")
+         "parallel", "research", "lp", "parallelproject", "endgame", "books", "neverlose_games")
 """The result files, ``benchmarks/NAME.json``, in the order the report uses them."""
 
 
+LEDGER = "ilp-ledger.jsonl"
+"""The integer programme's ledger of settled parts (``scripts/ilp_run.py --ledger``), beside the result files: the
+linear and integer programmes' section reports how much of the split it covers."""
+
+
 def load(folder: Path) -> dict:
-    """Every result file present in ``folder`` (a missing one leaves its section out)."""
-    return {name: json.loads((folder / f"{name}.json").read_text()) for name in FILES
+    """Every result file present in ``folder`` (a missing one leaves its section out), the ledger of settled parts
+    with the programmes' file (under ``lp``, key ``ledger``)."""
+    data = {name: json.loads((folder / f"{name}.json").read_text()) for name in FILES
             if (folder / f"{name}.json").exists()}
+    if "lp" in data and (folder / LEDGER).exists():
+        lines = (folder / LEDGER).read_text().splitlines()
+        data["lp"]["ledger"] = [json.loads(line) for line in lines if line.strip()]
+    return data
 
 
 def figures(data: dict, folder: Path) -> list[Path]:
@@ -206,6 +216,8 @@ def render(data: dict) -> str:
         parts.append(report_sets.endgame(data["endgame"]))
     if "books" in data:
         parts.append(report_sets.books(data["books"]))
+    if "neverlose_games" in data:
+        parts.append(report_games.section(data["neverlose_games"]))
     if data.get("parallel", {}).get("parallel"):
         parts.append(report_parallel.section(data["parallel"], data.get("exact")))
     if "research" in data:

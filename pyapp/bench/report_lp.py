@@ -72,4 +72,45 @@ def section(data: dict) -> str:
             command = c["command"].replace("|", "\\|")  # a table cell: "|" escaped
             out.append(f"| {c['cell']} | {c['answer']}{note} | {nodes} | {seconds} | {c['runtime']}, "
                        f"{c['date']} | `{command}` |")
+    if data.get("ledger"):
+        out += ["", *_split(data["ledger"])]
     return "\n".join(out) if len(out) > 3 else ""
+
+
+SPLIT = ("german", "e1", "e1", 3)
+"""The open problem the ledger's parts belong to, and the depth of the split its coverage is counted at."""
+
+
+def _split(rows: list[dict]) -> list[str]:
+    """How much of German e1 -> e1's split the ledger's settled parts cover, computed here from the ledger with
+    :func:`pyapp.search.ilp_split.uncovered` (every leaf of the split 3 choices deep that no impossible part, of
+    whichever depth, covers)."""
+    from ..core.catalogue import get_board
+    from ..core.problem import make_problem
+    from ..search.ilp_split import leaves, uncovered
+
+    board, start, goal, depth = SPLIT
+    name = f"{board} {start} -> {goal}"
+    mine = [r for r in rows if r.get("problem") == name and r.get("status") in ("impossible", "solved")]
+    if not mine:
+        return []
+    found = [r for r in mine if r["status"] == "solved"]
+    if found:
+        return [f"**German e1 -> e1, split into parts**: the part after {found[0]['line']} is feasible, so the "
+                f"problem is solved ({found[0].get('date')}): {found[0].get('solution')}."]
+    problem = make_problem(get_board(board), start=start, goal=goal)
+    total, left = len(leaves(problem, depth)), len(uncovered(problem, depth, mine))
+    cpu = sum(r.get("cpu_seconds") or r.get("seconds") or 0 for r in mine)
+    by_depth: dict[int, int] = {}
+    for r in mine:
+        n = len(r["line"].split()) - 2  # the two forced jumps e3-e1 e5-e3 are not choices
+        by_depth[n] = by_depth.get(n, 0) + 1
+    parts = ", ".join(f"{n} after {d} choice{'s' if d > 1 else ''}" for d, n in sorted(by_depth.items()))
+    dates = sorted(r["date"] for r in mine if r.get("date"))
+    return [f"**German e1 -> e1, split into parts** (`PYTHONPATH=. python scripts/ilp_run.py german e1 e1 --split "
+            f"--depth {depth} --ledger benchmarks/ilp-ledger.jsonl --jobs 2`; the ledger's rows {dates[0]} to "
+            f"{dates[-1]}): {len(mine)} parts settled, every one infeasible ({parts}; "
+            f"{sum(r.get('nodes') or 0 for r in mine):,} HiGHS nodes, {cpu:,.0f} s in all: CPU seconds, wall where a "
+            f"row has none). Of the split {depth} choices deep, {total - left} of {total} parts are covered by them "
+            + (f"and {left} remain open: the problem is still undecided." if left else
+               "and none remains: no part is feasible, so the problem is impossible.")]

@@ -1,0 +1,53 @@
+"""BENCHMARKS.md's table of never-lose over seeded random games, one row per game shipped with an exact set.
+
+Its data (``benchmarks/neverlose_games.json``) joins two measurements of the same protocol (seeded random games
+from the start, the next jump one the check filed good with probability 0.8, else any legal jump; a game over
+at a lost position or with no jump left): ``scripts/neverlose_shipped.py`` in CPython (the page's request through
+:mod:`pyapp.web.api`, its CPU time) and ``scripts/neverlose_chromium.py`` in the page (clicks on the board, the
+wall time from each position's change to its answer, on the pool of 2 workers and on one worker).  Every figure
+is the scripts' own; this module only lays them out and sums the totals.
+"""
+
+from __future__ import annotations
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.0f}"
+
+
+def section(data: dict) -> str:
+    """The section: the commands, one row per game, and the totals (positions, unknown verdicts, disagreements)."""
+    cpy, page = data["cpython"], data["chromium"]
+    pages = {r["game"]: r for r in page["rows"]}
+    out = ["### Never lose over seeded games: the games shipped with an exact set", "",
+           f"{cpy['runtime']}, {cpy['date']}; the page: {page['runtime']}, {page['date']}; {data['machine']}.",
+           "", "```sh", cpy["command"], page["command"], "```", "",
+           "| game | shipped | games (CPython / page) | positions (CPython / page) "
+           "| unknown jump verdicts (CPython / page) | CPython CPU ms, median / p95 / max "
+           "| page, pool of 2: wall ms, median / p95 / max | page, 1 worker | disagreements | checked against |",
+           "|---|---:|---|---|---|---|---|---|---:|---|"]
+    positions = unknown = wrong = 0
+    for r in cpy["rows"]:
+        p = pages.get(r["game"])
+        board, start, goal = r["game"].split(":")
+        cells = ["-", "-", "-", "-"]  # the page's positions, unknown verdicts, pool and one-worker times
+        page_wrong = 0
+        if p is not None:
+            pool, one = p["pool"], p["one"]
+            cells = [str(pool["positions"]), str(pool["unknown_jumps"]),
+                     f"{_ms(pool['median_s'])} / {_ms(pool['p95_s'])} / {_ms(pool['max_s'])}",
+                     f"{_ms(one['median_s'])} / {_ms(one['p95_s'])} / {_ms(one['max_s'])}"]
+            page_wrong = len(p["disagreements"])
+            positions += pool["positions"] + one["positions"]
+            unknown += pool["unknown_jumps"] + one["unknown_jumps"]
+        positions += r["positions"]
+        unknown += r["unknown_jumps"]
+        wrong += len(r["disagreements"]) + page_wrong
+        out.append(f"| {board} {start} -> {goal} | {r['shipped_bytes'] / 1e6:.2f} MB | {r['games']} / "
+                   f"{p['games'] if p else '-'} | {r['positions']:,} / {cells[0]} | {r['unknown_jumps']} / {cells[1]} "
+                   f"| {r['median_ms']:,.1f} / {r['p95_ms']:,.1f} / {r['max_ms']:,.0f} | {cells[2]} | {cells[3]} "
+                   f"| {len(r['disagreements']) + page_wrong} | {r['checked_against']} |")
+    out += ["", f"{positions:,} answers in all (CPython, and the page on each of its paths); {unknown} jump verdicts "
+                f"left unknown; {wrong} disagreements (the page's two paths against each other, CPython's against "
+                f"the whole set where this machine holds it and against `solve`). {data['note']}"]
+    return "\n".join(out)
