@@ -41,6 +41,9 @@ def load(folder: Path) -> dict:
     with the programmes' file (under ``lp``, key ``ledger``)."""
     data = {name: json.loads((folder / f"{name}.json").read_text()) for name in FILES
             if (folder / f"{name}.json").exists()}
+    for row in data.get("neverlose_games", {}).get("search", []):  # the runs' positions, summed up by the report
+        lines = (folder.parent / row["run"]).read_text().splitlines()
+        row["positions"] = [json.loads(line) for line in lines if line.strip()]
     if "lp" in data and (folder / LEDGER).exists():
         lines = (folder / LEDGER).read_text().splitlines()
         data["lp"]["ledger"] = [json.loads(line) for line in lines if line.strip()]

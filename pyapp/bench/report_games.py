@@ -50,4 +50,48 @@ def section(data: dict) -> str:
     out += ["", f"{positions:,} answers in all (CPython, and the page on each of its paths); {unknown} jump verdicts "
                 f"left unknown; {wrong} disagreements (the page's two paths against each other, CPython's against "
                 f"the whole set where this machine holds it and against `solve`). {data['note']}"]
+    if data.get("search"):
+        out += ["", *_search(data["search"])]
     return "\n".join(out)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _page(p: dict | None) -> str:
+    """A page row of ``scripts/neverlose_chromium.py`` in one cell: its games, then each path's figures."""
+    if not p:
+        return "-"
+    pool, one = p["pool"], p["one"]
+    return (f"{p['games']} games ({p['runtime_note']}): {pool['positions']} positions, "
+            f"{pool['unknown_jumps']} unknown, "
+            f"wall s {pool['median_s']:.2f} / {pool['p95_s']:.2f} / {pool['max_s']:.2f}; one worker "
+            f"{one['unknown_jumps']} unknown, {one['median_s']:.2f} / {one['p95_s']:.2f} / {one['max_s']:.2f}; "
+            f"{len(p['disagreements'])} disagreements")
+
+
+def _search(rows: list[dict]) -> list[str]:
+    """Games with no shipped set (the opening book, the endgame table and the search between): each row's
+    positions summed up here from its run (``scripts/neverlose_games.py --jsonl``, one line per position)."""
+    out = ["Games with no set to ship (answered by the game's opening book, the goal's endgame table and the search "
+           "between), the same protocol on Hint's 10 s budget in CPU seconds, one line per position in the run file:",
+           "", "| game | run | games | positions | unknown jump verdicts (positions with any) | unknown by pegs "
+               "| CPU s per position, median / p95 / max | CPU s in all | page, pool of 2 |",
+           "|---|---|---:|---:|---|---|---|---:|---|"]
+    for r in rows:
+        ps = r["positions"]
+        seconds = [p["s"] for p in ps]
+        by_pegs: dict[int, int] = {}
+        for p in ps:
+            if p["unknown"]:
+                by_pegs[p["pegs"]] = by_pegs.get(p["pegs"], 0) + p["unknown"]
+        spread = ", ".join(f"{n} at {k}" for k, n in sorted(by_pegs.items(), reverse=True)) or "-"
+        out.append(f"| {r['game'].replace(':', ' ', 1).replace(':', ' -> ')} | `{r['run']}` ({r['date']}) "
+                   f"| {len({p['game'] for p in ps})} | {len(ps):,} | {sum(p['unknown'] for p in ps)} "
+                   f"({sum(1 for p in ps if p['unknown'])}) | {spread} | {sorted(seconds)[len(seconds) // 2]:.3f} / "
+                   f"{_percentile(seconds, 0.95):.2f} / {max(seconds):.2f} | {sum(seconds):,.0f} "
+                   f"| {_page(r.get('page'))} |")
+    out += ["", "Command: " + "; ".join(f"`{r['command']}`" for r in rows) + "."]
+    return out
