@@ -12,9 +12,10 @@ or the position is lost.
 
 Per game: positions, the answers' methods, jump verdicts left unknown, CPU milliseconds per position (median,
 p95, max), the shipped bytes, and the checks: every winnable verdict's line replays to the goal; where this machine
-holds the game's whole set (the build's cache), every verdict of a position and of each jump agrees with it; and
-a sample of the positions (``--solve``) agrees with ``solve`` wherever it decides within 5 s (an independent
-check, for a set shipped from a level up too).  ``--out FILE`` writes the rows (JSON; BENCHMARKS.md shows
+holds the game's whole set (the build's cache), every verdict of a position and of each jump agrees with it (for a
+game shipped whole that is the shipped set itself: a check of the page's lookup path, not of the set); and a sample
+of the positions (``--solve``) agrees with ``solve`` wherever it decides within 5 s (the independent check, for a
+set shipped from a level up too).  ``--out FILE`` writes the rows (JSON; BENCHMARKS.md shows
 them beside ``scripts/neverlose_chromium.py``'s page figures).
 
     python scripts/neverlose_shipped.py english:d1:d1 english:c1:c1 triangle7:4:any [--games 50] [--seed 28]
@@ -37,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
 from pyapp.core.budget import Budget  # noqa: E402
+from pyapp.core.errors import PegError  # noqa: E402
 from pyapp.core.moves import apply_jump  # noqa: E402
 from pyapp.core.notation import parse_moves  # noqa: E402
 from pyapp.core.problem import Problem  # noqa: E402
@@ -67,7 +69,7 @@ def _whole(game: Game, problem: Problem) -> Winnable | None:
         return None
     try:
         win = decode(path.read_bytes(), problem)
-    except Exception:  # noqa: BLE001  (a stale or partial file: no independent check then)
+    except PegError:  # a stale or damaged file: no check against a whole set then
         return None
     return None if isinstance(win, PartialWinnable) else win
 

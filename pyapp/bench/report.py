@@ -37,8 +37,9 @@ linear and integer programmes' section reports how much of the split it covers."
 
 
 def load(folder: Path) -> dict:
-    """Every result file present in ``folder`` (a missing one leaves its section out), the ledger of settled parts
-    with the programmes' file (under ``lp``, key ``ledger``)."""
+    """Every result file present in ``folder`` (a missing one leaves its section out), with what the report sums up
+    itself: the ledger of settled parts under ``lp`` (key ``ledger``), and each never-lose search row's run file
+    (one JSON line per position, named by the row's ``run``) under that row (key ``positions``)."""
     data = {name: json.loads((folder / f"{name}.json").read_text()) for name in FILES
             if (folder / f"{name}.json").exists()}
     for row in data.get("neverlose_games", {}).get("search", []):  # the runs' positions, summed up by the report

@@ -6,7 +6,8 @@ the prover's callers before (the hand-written simplex) and after (HiGHS) the mov
 nodes and seconds before and after), the page's first programme against the next ones
 (``scripts/lp_chromium.py``, with the cells the page answers from the book), and the integer programme's cells
 (``solve --engine ilp``; in Chromium: ``scripts/ilp_chromium.py``).  Ratios are computed
-here from the JSON, never typed in.
+here from the JSON, never typed in; so is the coverage of German e1 -> e1's split by the parts settled in
+``benchmarks/ilp-ledger.jsonl`` (:func:`_split`).
 """
 
 from __future__ import annotations
