@@ -143,3 +143,21 @@ def test_a_deeper_split_covers_every_line_and_a_ledger_carries_a_proof_over(tmp_
     assert again["status"] == "impossible" and all(p.get("from_ledger") for p in again["parts"])
     assert f"{len(deep)} parts from the ledger" in again["reason"]
     assert len(Path(ledger).read_text(encoding="utf-8").splitlines()) == len(rows)
+
+
+def test_a_ledger_covers_the_leaves_its_impossible_parts_begin():
+    """uncovered(): a part proved impossible covers every deeper leaf its line begins; a solved part covers only
+    itself; covering() finds a part's own row or an impossible row above it; a ledger of every part covers all."""
+    from pyapp.search.ilp_split import covering, uncovered
+
+    problem = make_problem(get_board("german"), start="e1", goal="e1")
+    top, deep = leaves(problem, 1), leaves(problem, 2)
+    assert len(uncovered(problem, 2, [])) == len(deep)
+    first = {"line": top[0].line(), "status": "impossible"}
+    below = [leaf for leaf in deep if leaf.line().startswith(top[0].line() + " ")]
+    assert below and [leaf.line() for leaf in uncovered(problem, 2, [first])] == \
+        [leaf.line() for leaf in deep if leaf not in below]
+    assert covering([first], below[0].line()) is first and covering([first], top[1].line()) is None
+    solved = {"line": top[0].line(), "status": "solved"}
+    assert covering([solved], below[0].line()) is None and covering([solved], top[0].line()) is solved
+    assert uncovered(problem, 2, [{"line": leaf.line(), "status": "impossible"} for leaf in top]) == []

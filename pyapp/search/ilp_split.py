@@ -136,4 +136,3 @@ def uncovered(problem: Problem, depth: int, rows: list[dict]) -> list[Leaf]:
     means the ledger proves ``problem`` impossible (every leaf infeasible, whichever depth proved it)."""
     proved = [r for r in rows if r["status"] == "impossible"]
     return [leaf for leaf in leaves(problem, depth) if covering(proved, leaf.line()) is None]
-
