@@ -39,6 +39,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from pyapp.analysis.neverlose_exact import never_lose_exact  # noqa: E402
+from pyapp.bench.rows import percentile  # noqa: E402
 from pyapp.core.budget import drive  # noqa: E402
 from pyapp.core.catalogue import get_board, get_entry  # noqa: E402
 from pyapp.core.moves import apply_jump, legal_jumps  # noqa: E402
@@ -82,11 +83,6 @@ def games() -> list[tuple[str, str, str]]:
 
 GAMES_PER_FLOOR = 100
 """Seeded games played per floor measured (each answer of a position between the levels is timed)."""
-
-
-def _percentile(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))] if values else 0.0
 
 
 PEAK = """
@@ -149,8 +145,8 @@ def measure_floor(win: Winnable, floor: int, upto: int = 0) -> dict:
             good = [j for j in jumps if win.can_win(apply_jump(pos, j))] if game % 2 == 0 else []
             history.append(apply_jump(pos, rng.choice(good or jumps)))
     register(win)
-    row.update(answers=len(cpu_ms), p50_ms=round(_percentile(cpu_ms, 0.5), 2),
-               p95_ms=round(_percentile(cpu_ms, 0.95), 2), max_ms=round(max(cpu_ms, default=0.0), 2))
+    row.update(answers=len(cpu_ms), p50_ms=round(percentile(cpu_ms, 0.5), 2),
+               p95_ms=round(percentile(cpu_ms, 0.95), 2), max_ms=round(max(cpu_ms, default=0.0), 2))
     return row
 
 

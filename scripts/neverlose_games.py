@@ -29,6 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from opening_book import _merge, _read  # noqa: E402  (beside this script: one JSON file of figures per game)
 
+from pyapp.bench.rows import percentile  # noqa: E402
 from pyapp.core.catalogue import get_board  # noqa: E402
 from pyapp.core.problem import Problem, make_problem  # noqa: E402
 
@@ -86,7 +87,7 @@ def compare(before: list[dict], after: list[dict], lo: int, hi: int) -> dict:
     def summary(k: int) -> dict:
         t = sorted(p[k]["s"] for p in pairs)
         return {"median": round(statistics.median(t), 3) if t else 0.0,
-                "p95": t[min(len(t) - 1, int(0.95 * len(t)))] if t else 0.0, "cpu": round(sum(t), 1),
+                "p95": percentile(t, 0.95), "cpu": round(sum(t), 1),
                 "decided": sum(p[k]["good"] + p[k]["bad"] for p in pairs),
                 "unknown": sum(p[k]["unknown"] for p in pairs)}
 

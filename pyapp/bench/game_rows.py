@@ -41,7 +41,7 @@ from ..exact.openingbook_files import decode_book
 from ..exact.openingbook_files import file_name as book_file
 from ..exact.store import decode, key_version, sets_cache, stem
 from ..exact.winnable import Winnable
-from .rows import Case, Outcome
+from .rows import Case, Outcome, percentile
 
 PLAYED = (("english", "d4", "d4"), ("english", "d1", "d1"), ("english", "c1", "c1"), ("french", "d2", "d6"),
           ("german", "e5", "e5"), ("asymmetric", "d5", "d5"), ("diamond41", "d2", "any"), ("triangle7", "4", "any"))
@@ -54,10 +54,6 @@ SECONDS = 10.0
 """The check's budget per position (the page's: Hint's 10 s), in CPU seconds."""
 ROOT = Path(__file__).resolve().parents[2]
 
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
 def exact_set(problem: Problem, stem: str) -> Winnable | None:
@@ -150,7 +146,7 @@ def play_case(board_id: str, start: str, goal: str) -> Case:
         unknown = sum(len(v["unknown"]) for v in raw) + sum(v["status"] == "unknown" for v in raw)
         win = exact_set(problem, stem)
         answer = (f"{len(raw)} positions of {GAMES} games: {unknown} unknown verdicts, per position p95 "
-                  f"{_percentile(times, 0.95):.2f} CPU s, median {statistics.median(times):.2f} s; "
+                  f"{percentile(times, 0.95):.2f} CPU s, median {statistics.median(times):.2f} s; "
                   + ("checked against the exact set" if win else "no exact set here to check against"))
         out = Outcome("played", answer)
         for v in raw:

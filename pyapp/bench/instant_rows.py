@@ -43,7 +43,7 @@ from ..exact.ways import ways_of, ways_steps
 from ..exact.winnable import Winnable, cached, register, winnable
 from ..search.solver import solve
 from .exact_rows import ENGLISH_SOLUTIONS, _budget
-from .rows import Case, Outcome
+from .rows import Case, Outcome, percentile
 
 GAMES = 200
 """Random games of the exact row (fixed seed)."""
@@ -52,10 +52,6 @@ PUZZLES = (("english", 6), ("german", 6), ("diamond41", 6))
 PUZZLE_SECONDS = 10.0
 """Never lose's budget (the page's: Hint's 10 s), in CPU seconds here."""
 
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def _set_file() -> bytes:
@@ -110,7 +106,7 @@ def exact_case() -> Case:
     def check(i: int, raw: dict) -> Outcome:
         later = raw["later"]
         answer = (f"first verdict {raw['first'] * 1000:.0f} ms (decode included); later verdicts median "
-                  f"{statistics.median(later) * 1000:.2f} ms, p95 {_percentile(later, 0.95) * 1000:.2f} ms "
+                  f"{statistics.median(later) * 1000:.2f} ms, p95 {percentile(later, 0.95) * 1000:.2f} ms "
                   f"over {len(later):,} moves of {GAMES} random games")
         out = Outcome("exact", answer)
         if raw["first_status"] != "winnable":
@@ -154,7 +150,7 @@ def fallback_case() -> Case:
     def check(i: int, raw: list[tuple[str, float, str]]) -> Outcome:
         times = [t for _, t, _ in raw]
         unknown = [name for name, _, status in raw if status not in ("solved", "impossible")]
-        answer = (f"{len(raw)} puzzles: position verdict p95 {_percentile(times, 0.95):.2f} CPU s, "
+        answer = (f"{len(raw)} puzzles: position verdict p95 {percentile(times, 0.95):.2f} CPU s, "
                   f"median {statistics.median(times):.2f} s, {len(unknown)} unknown")
         out = Outcome("fallback", answer)
         lost = [name for name, _, status in raw if status == "impossible"]

@@ -10,6 +10,8 @@ is the scripts' own; this module only lays them out and sums the totals.
 
 from __future__ import annotations
 
+from .rows import percentile
+
 
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:,.0f}"
@@ -55,10 +57,6 @@ def section(data: dict) -> str:
     return "\n".join(out)
 
 
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
 
 def _page(p: dict | None) -> str:
     """A page row of ``scripts/neverlose_chromium.py`` in one cell: its games, then each path's figures."""
@@ -93,7 +91,7 @@ def _search(rows: list[dict]) -> list[str]:
         out.append(f"| {r['game'].replace(':', ' ', 1).replace(':', ' -> ')} | `{r['run']}` ({r['date']}) "
                    f"| {len({p['game'] for p in ps})} | {len(ps):,} | {sum(p['unknown'] for p in ps)} "
                    f"({sum(1 for p in ps if p['unknown'])}; {whole} unknown as a whole) | {spread} "
-                   f"| {sorted(seconds)[len(seconds) // 2]:.3f} / {_percentile(seconds, 0.95):.2f} / "
+                   f"| {sorted(seconds)[len(seconds) // 2]:.3f} / {percentile(seconds, 0.95):.2f} / "
                    f"{max(seconds):.2f} | {sum(seconds):,.0f} | {_page(r.get('page'))} |")
     out += ["", "Command: " + "; ".join(f"`{r['command']}`" for r in rows) + "."]
     return out

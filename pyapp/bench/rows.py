@@ -25,6 +25,13 @@ SEEDS = 20
 """Seeds of a seed row in a full run (a quick run uses the first few)."""
 
 
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` as the rows and reports quote it: the value at rank ``int(q * n)`` of the
+    sorted values (the last for ``q`` near 1); 0.0 for no values."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
 @dataclass
 class Outcome:
     """The verified answer of one run."""
