@@ -50,6 +50,8 @@ export function checkOnPool(ctx, args, { onVerdict, onPool }) {
     stop = () => engine.cancel(req.id);
     return req.promise;
   };
+  // the check in the engine worker alone, as one worker runs it, saying why the pool did not take it
+  const alone = async (why) => ({ ...(await stage(engine.request("never_lose", args, { onProgress }))), why });
   const run = async () => {
     const t0 = performance.now();
     const plan = await stage(engine.request("never_lose", { ...args, workers: store.state.pool.size }, { onProgress }));
@@ -58,11 +60,11 @@ export function checkOnPool(ctx, args, { onVerdict, onPool }) {
       // the pool is not up: this position is checked in the engine worker, as one worker checks it, rather than
       // after the seconds the pool takes to start; the pool starts meanwhile, for the positions that follow
       ctx.pool.acquire(true);
-      return { ...(await stage(engine.request("never_lose", args, { onProgress }))), why: "the pool was starting" };
+      return alone("the pool was starting");
     }
     const got = await ctx.pool.acquire(true);
     if (stopped) return plan;
-    if (got.size < 2) return { ...(await stage(engine.request("never_lose", args, { onProgress }))), why: got.why };
+    if (got.size < 2) return alone(got.why);
     // measured for tests and the bench: every question asked, with the classes the jumps question was told of
     const onAsk = (asked) => ctx.lab?.neverloseAsked.push(asked);
     const job = spread(got.pool, args, plan, t0, { onVerdict, onPool, onAsk });
