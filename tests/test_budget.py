@@ -66,6 +66,23 @@ def test_the_time_limit_is_read_from_the_budgets_clock_and_shares_keep_it():
     assert b.over() and b.why() == "budget spent"
 
 
+def test_expiring_a_budget_ends_the_shares_handed_out_before_it_but_not_its_parent():
+    # never-lose's turns expire a paused search's budget when the whole budget is spent; a share that search
+    # had handed out (the endgame table's settling, on 60% of what was left) must stop too, not run its own
+    # seconds out: it held asymmetric d5 -> d5 checks 2-4 CPU s past their 10 s
+    clock = FakeClock()
+    whole = Budget(10.0, clock=clock)
+    task = Budget(10.0, clock=clock, parent=whole)
+    part = task.share(1, seconds=6.0)
+    deeper = part.share(2)
+    clock.now += 1.0
+    assert not part.over() and part.remaining_seconds() == 5.0
+    task.expire()
+    assert task.over() and part.over() and deeper.over() and part.remaining_seconds() == 0.0
+    assert not whole.over() and whole.remaining_seconds() == 9.0
+    assert Budget(max_nodes=5, parent=task).over()  # a share handed out after it too
+
+
 def test_a_budget_on_the_cpu_clock_does_not_run_out_while_the_process_sleeps():
     import time
 

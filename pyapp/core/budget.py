@@ -100,6 +100,7 @@ class Budget:
         """Nodes spent under this budget (and its shares) so far."""
         self._root: Budget = parent._root if parent is not None else self
         self._cancelled = False
+        self._expired = False
         self._last_report = time.perf_counter()
 
     def __repr__(self) -> str:
@@ -128,28 +129,39 @@ class Budget:
         return self.clock() - self.t0
 
     def remaining_seconds(self) -> float | None:
-        return None if self.deadline is None else max(0.0, self.deadline - self.clock())
+        if self.deadline is None:
+            return None
+        return 0.0 if self.out_of_time() else max(0.0, self.deadline - self.clock())
 
     def remaining_nodes(self) -> int | None:
         return None if self.max_nodes is None else max(0, self.max_nodes - self.nodes)
 
     def over(self) -> bool:
-        """True when the call must stop: cancelled, or out of its own time or nodes (a share's
-        limits are cut from its parent's, so the parent's need no check: a share keeps its
-        minimum try even when the parent's time is up)."""
+        """True when the call must stop: cancelled, out of its own time or nodes, or a budget it is a share of
+        expired (:meth:`expire`).  A share's limits are cut from its parent's, so the parent's running out
+        needs no check: a share keeps its minimum try even when the parent's time is up."""
         if self._root._cancelled:
             return True
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
             return True
-        return self.deadline is not None and self.clock() >= self.deadline
+        return self.out_of_time()
 
     def expire(self) -> None:
-        """End this budget's time now (not its parent's): the call answers with what it has at its
-        next check, as when its time runs out (a scheduler taking back a paused search's turn)."""
+        """End this budget's time now (not its parent's), and that of every share of it, even one handed out
+        before: the call answers with what it has at its next check, as when its time runs out (a scheduler
+        taking back a paused search's turn; a share that outlived it would hold the turn past the budget)."""
         self.deadline = self.clock()
+        self._expired = True
 
     def out_of_time(self) -> bool:
-        return self.deadline is not None and self.clock() >= self.deadline
+        if self.deadline is not None and self.clock() >= self.deadline:
+            return True
+        b = self.parent
+        while b is not None:
+            if b._expired:
+                return True
+            b = b.parent
+        return False
 
     def check(self) -> None:
         """Raise :class:`BudgetSpent` when :meth:`over` (for calls that cannot yield, e.g. recursions)."""
