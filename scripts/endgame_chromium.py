@@ -39,6 +39,7 @@ import endgame_tables  # noqa: E402
 import opening_book  # noqa: E402
 from browser_support import Server, go, wait_ready  # noqa: E402
 
+from pyapp.bench.rows import percentile  # noqa: E402
 from pyapp.core.catalogue import get_board  # noqa: E402
 from pyapp.core.position import format_position  # noqa: E402
 from pyapp.core.problem import make_problem  # noqa: E402
@@ -107,7 +108,7 @@ def measure(browser, dist: Path, spec: str, games: int, top: int, workers: int, 
     finally:
         context.close()
     ms = sorted(r[1] for r in rows)
-    out = {"positions": len(rows), "median_ms": ms[len(ms) // 2], "p95_ms": ms[min(len(ms) - 1, int(0.95 * len(ms)))],
+    out = {"positions": len(rows), "median_ms": ms[len(ms) // 2], "p95_ms": percentile(ms, 0.95),
            "max_ms": ms[-1], "unknown": sum(r[2] == "unknown" for r in rows), "by_shipped": sum(r[3] for r in rows),
            "unknown_jumps": sum(r[4] for r in rows),
            "fetched": [h for h in server.hits if h.endswith((".endgame.bin", ".book.bin"))], "workers": workers,
@@ -116,7 +117,7 @@ def measure(browser, dist: Path, spec: str, games: int, top: int, workers: int, 
         cs = sorted(cpython)
         out.update(run=str(follow[0].relative_to(ROOT)) if follow[0].is_relative_to(ROOT) else str(follow[0]),
                    pegs=[follow[1], follow[2]], cpython_median=cs[len(cs) // 2],
-                   cpython_p95=cs[min(len(cs) - 1, int(0.95 * len(cs)))])
+                   cpython_p95=percentile(cs, 0.95))
     return out
 
 

@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from pyapp.analysis import proven  # noqa: E402
 from pyapp.analysis.neverlose import never_lose_steps  # noqa: E402
+from pyapp.bench.rows import percentile  # noqa: E402
 from pyapp.core.budget import CPU_CLOCK, Budget, drive  # noqa: E402
 from pyapp.core.catalogue import get_board  # noqa: E402
 from pyapp.core.moves import apply_jump, legal_jumps  # noqa: E402
@@ -116,7 +117,7 @@ def pyodide_build(spec: str) -> float | None:
 
 def summary(rows: list[dict]) -> dict:
     cpu = sorted(r["cpu"] for r in rows)
-    p95 = cpu[min(len(cpu) - 1, int(0.95 * len(cpu)))]
+    p95 = percentile(cpu, 0.95)
     return {"positions": len(rows), "median": statistics.median(cpu), "p95": p95, "max": cpu[-1],
             "unknown": sum(r["unknown"] for r in rows), "by_table": sum(r["table"] for r in rows)}
 

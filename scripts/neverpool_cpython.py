@@ -41,6 +41,7 @@ from pyapp.analysis import proven  # noqa: E402
 from pyapp.analysis.neverlose import never_lose_steps  # noqa: E402
 from pyapp.analysis.turns import TaskClock  # noqa: E402
 from pyapp.bench.game_rows import install_shipped  # noqa: E402
+from pyapp.bench.rows import percentile  # noqa: E402
 from pyapp.core.budget import CPU_CLOCK, Budget, drive  # noqa: E402
 from pyapp.core.catalogue import get_board  # noqa: E402
 from pyapp.core.moves import apply_jump, legal_jumps  # noqa: E402
@@ -279,7 +280,7 @@ def _summary(rows: list[dict]) -> None:
             if "decide" in mine[0][mode]:
                 dec = sorted(r[mode]["decide"] for r in mine)
                 line += (f"; time to decide on the lanes: median {dec[len(dec) // 2]:.2f}"
-                         f" p95 {dec[min(len(dec) - 1, int(0.95 * len(dec)))]:.2f} max {dec[-1]:.2f}")
+                         f" p95 {percentile(dec, 0.95):.2f} max {dec[-1]:.2f}")
             print(line, flush=True)
 
 

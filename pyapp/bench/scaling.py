@@ -40,6 +40,7 @@ from ..core.request import build, result_json
 from ..search.solver import solve
 from .baseline import baseline_solve
 from .fits import study_fits
+from .rows import percentile
 
 BOARDS = ("english", "german", "diamond41", "triangle7")
 MIN_PEGS = 3
@@ -229,18 +230,14 @@ def _cost(cold: list[float], warm: list[float], states: list[float], warm_solves
           answers: list[float], answer_cpu_ms: float) -> dict:
     """The ``fixed_cost`` record from the measured milliseconds (``cold`` may be empty: not measured)."""
     return {"cold_ms": round(statistics.median(cold), 3) if cold else None, "cold_runs": len(cold),
-            "warm_ms": round(statistics.median(warm), 3), "warm_p95_ms": round(_p95(warm), 3),
-            "warm_answer_ms": round(statistics.median(answers), 3), "warm_answer_p95_ms": round(_p95(answers), 3),
+            "warm_ms": round(statistics.median(warm), 3), "warm_p95_ms": round(percentile(warm, 0.95), 3),
+            "warm_answer_ms": round(statistics.median(answers), 3),
+            "warm_answer_p95_ms": round(percentile(answers, 0.95), 3),
             "warm_answer_cpu_ms": round(answer_cpu_ms, 3),
-            "state_ms": round(statistics.median(states), 3), "state_p95_ms": round(_p95(states), 3),
+            "state_ms": round(statistics.median(states), 3), "state_p95_ms": round(percentile(states, 0.95), 3),
             "warm_solves": warm_solves, "cpp_median_ms": list(CPP_MEDIAN_MS),
             "warm_below_cpp": statistics.median(warm) < CPP_MEDIAN_MS[1],
             "state_below_cpp": statistics.median(states) < CPP_MEDIAN_MS[1]}
-
-
-def _p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
 
 
 def run_study(plan: Plan, environment: dict, command: str,
