@@ -3,6 +3,7 @@
     python scripts/opening_book.py french d2 d6 --pegs 31 --seconds 20 --records R.jsonl [--part K --parts N]
     python scripts/opening_book.py french d2 d6 --pegs 31 --records R.jsonl --write sets/
     python scripts/opening_book.py french d2 d6 --pegs 31 --records R.jsonl --measure 4 [--out FILE]
+    python scripts/opening_book.py diamond41 d2 any --pegs 33 --book sets/ --under-won --records R.jsonl [...]
 
 The first form decides the classes ``K, K+N, K+2N, ...`` of the level of ``--pegs`` pegs (run N of them side by
 side, one per core), appending one JSON record a class to ``--records`` and skipping the classes already there,
@@ -11,7 +12,9 @@ book from the records (every level above follows exactly) and writes its checked
 holds the committed ones the build ships).  The third plays that many seeded games from the start (a jump the book
 proves good with probability 0.8, else any legal jump) and runs never-lose (Hint's 10 s budget in CPU seconds) at
 each position the book's levels hold, with the book installed and without it: CPU seconds per position, jump
-verdicts left unknown, and disagreements where both decided (0 expected).
+verdicts left unknown, and disagreements where both decided (0 expected).  ``--under-won`` (with ``--book``, the book
+one level up) makes the level hold only the children of that book's winnable classes: a child of a lost class is lost,
+so the level costs a fraction of the whole one.
 """
 
 from __future__ import annotations
@@ -45,13 +48,18 @@ def main() -> int:
     ap.add_argument("--out", help="with --write or --measure: merge the figures into this JSON file (per game)")
     ap.add_argument("--book", help="a folder holding this game's book one level up (sets/): its lines, adapted, "
                                    "decide most classes before the solver; with --write its verdicts join the records")
+    ap.add_argument("--under-won", action="store_true", help="with --book one level up: the level holds only the "
+                                                             "children of that book's winnable classes (a child of a "
+                                                             "lost class is lost)")
     ap.add_argument("--adapt", action="store_true", help="without --book: adapt the lines of the classes of the same "
                                                          "level solved so far before the solver (with --retry too)")
     args = ap.parse_args()
     problem = make_problem(get_board(args.board), start=args.start, goal=args.goal)
-    cd, levels = frontier(problem, args.pegs)
-    records = [r for path in args.records for r in _read(path)]
     above = _book(args.book, problem) if args.book else None
+    if args.under_won and above is None:
+        ap.error("--under-won needs --book with this game's book one level up")
+    cd, levels = frontier(problem, args.pegs, under=above if args.under_won else None)
+    records = [r for path in args.records for r in _read(path)]
     if above is not None and args.write:
         records += book_records(above)
     if args.measure or args.write:
@@ -80,8 +88,8 @@ def main() -> int:
                               for m in sorted({r["method"] for r in decided})},
                 "command": f"python scripts/opening_book.py {args.board} {args.start} {args.goal} --pegs {args.pegs} "
                            f"--seconds {args.seconds:g} --records FILE [--part K --parts N]"
-                           f"{' --book sets/' if args.book else ''}{' --adapt' if args.adapt else ''}"
-                           " (then --write sets/)"}
+                           f"{' --book sets/' if args.book else ''}{' --under-won' if args.under_won else ''}"
+                           f"{' --adapt' if args.adapt else ''} (then --write sets/)", "under_won": args.under_won}
         print(json.dumps(made))
         _merge(args.out, problem, {"book": made})
         return 0

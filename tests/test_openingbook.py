@@ -73,6 +73,32 @@ def test_a_record_that_contradicts_the_levels_below_is_refused(t6):
         assemble(problem, cd, levels, [*records, wrong])
 
 
+def test_a_level_under_the_winnable_classes_holds_their_children_only_and_stays_exact():
+    """``frontier(under=book)`` on triangle 5 (4 -> one peg anywhere, where many classes are lost): the level below a
+    book holds the children of its winnable classes, none of a lost one's; assembled with the book's verdicts,
+    every class of it and above agrees with the exact set."""
+    problem = default_problem("triangle5")
+    win = winnable(problem)
+    cd, levels = frontier(problem, 10)
+    book = assemble(problem, cd, levels, [decide(problem, cd, key, 10.0) for key in levels[10]])
+    assert book.lost
+    with pytest.raises(ValueError, match="not 8"):
+        frontier(problem, 8, under=book)
+    _, deeper = frontier(problem, 9, under=book)
+    _, whole = frontier(problem, 9)
+    kids = {cd.canon(apply_jump(cd.layout(k), j)) for k in book.won if cd.layout(k).bit_count() == 10
+            for j in legal_jumps(problem.board, cd.layout(k))}
+    assert set(deeper[9]) == kids and len(kids) < len(whole[9]) and deeper[10] == levels[10]
+    below = [decide(problem, cd, key, 10.0) for key in deeper[9]]
+    lower = assemble(problem, cd, deeper, below + [r for r in (decide(problem, cd, k, 10.0) for k in levels[10])])
+    assert lower.deepest == 9 and set(lower.won) >= set(book.won) and set(lower.lost) >= set(book.lost)
+    for key in {*lower.won, *lower.lost}:
+        assert (key in lower.won) == win.can_win(cd.layout(key)), key
+    outside = cd.layout(next(k for k in whole[9] if k not in kids))
+    assert lower.answer(outside) is None and not win.can_win(outside)  # a lost class's child: not the book's to say
+    assert decode_book(encode_book(lower), problem).won == lower.won
+
+
 def test_the_file_round_trips_and_is_refused_when_it_must_not_be_used(t6):
     problem, _, _, _, book, _ = t6
     data = encode_book(book)
