@@ -43,6 +43,8 @@ def main() -> int:
     ap.add_argument("--part", type=int, default=0)
     ap.add_argument("--parts", type=int, default=1)
     ap.add_argument("--retry", action="store_true", help="decide again the classes left unknown (a longer --seconds)")
+    ap.add_argument("--engine", choices=("solver", "ilp"), default="solver",
+                    help="ilp: the integer programme alone decides (with --retry: the classes the solver left unknown)")
     ap.add_argument("--write", help="assemble the book and write its file into this folder")
     ap.add_argument("--measure", type=int, help="games to play with and without the book")
     ap.add_argument("--out", help="with --write or --measure: merge the figures into this JSON file (per game)")
@@ -113,7 +115,7 @@ def main() -> int:
             print(f"{len(todo) - len(rest)} adapted from a neighbour's line in {time.time() - t0:.1f} s", flush=True)
             todo = rest
         for n, key in enumerate(todo, 1):
-            record = (adapt(key) if adapt is not None else None) or decide(problem, cd, key, args.seconds)
+            record = (adapt(key) if adapt is not None else None) or decide(problem, cd, key, args.seconds, args.engine)
             if adapt is not None:
                 adapt.learn(record)
             out.write(json.dumps(record) + "\n")

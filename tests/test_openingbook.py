@@ -97,6 +97,11 @@ def test_a_level_under_the_winnable_classes_holds_their_children_only_and_stays_
     outside = cd.layout(next(k for k in whole[9] if k not in kids))
     assert lower.answer(outside) is None and not win.can_win(outside)  # a lost class's child: not the book's to say
     assert decode_book(encode_book(lower), problem).won == lower.won
+    # the integer programme alone (--engine ilp, for the classes the solver leaves open) gives the same verdicts
+    for key in deeper[9][::12]:
+        record = decide(problem, cd, key, 20.0, engine="ilp")
+        assert record["status"] == ("solved" if win.can_win(cd.layout(key)) else "impossible"), record
+        assert "integer programm" in (record.get("why") or record["method"]), record
 
 
 def test_the_file_round_trips_and_is_refused_when_it_must_not_be_used(t6):

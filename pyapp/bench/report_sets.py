@@ -170,7 +170,9 @@ def books(data: dict) -> str:
         b = g.get("book")
         if not b:
             continue
-        levels = ", ".join(f"{p}: {w:,} + {lo:,} / {r:,}" for p, (w, lo, r) in b["levels"].items())
+        levels = ", ".join(f"{p}: {w:,} + {lo:,} / {r:,}" + (" (the children of the winnable classes above)"
+                                                              if b.get("under_won") and int(p) == b["deepest"] else "")
+                           for p, (w, lo, r) in b["levels"].items())
         methods = ", ".join(f"{m} {n:,}" for m, n in sorted(b["by_method"].items(), key=lambda x: -x[1]))
         out.append(f"| {name} | {b['deepest']} pegs | {levels} | {b['cpu']:,.0f} | {methods} "
                    f"| {b['bytes'] / 1000:,.0f} KB | {b['date']}, CPython {b['python']} |")

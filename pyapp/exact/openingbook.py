@@ -121,13 +121,21 @@ def won_children(problem: Problem, cd: Codec, book: Book) -> set[int]:
     return kids
 
 
-def decide(problem: Problem, cd: Codec, key: int, seconds: float) -> dict:
+def decide(problem: Problem, cd: Codec, key: int, seconds: float, engine: str = "solver") -> dict:
     """The solver's verdict on the class ``key`` within ``seconds`` of CPU: a record with ``key``, ``status``,
-    ``line`` (jumps in notation from ``cd.layout(key)``), ``why`` (a loss's proof), ``method`` and ``cpu``."""
+    ``line`` (jumps in notation from ``cd.layout(key)``), ``why`` (a loss's proof), ``method`` and ``cpu``.
+    ``engine="ilp"`` asks the integer programme alone (:mod:`pyapp.search.ilp`: its point replayed, or infeasible),
+    for the classes the solver's portfolio leaves undecided (Diamond 41 at 33 pegs: lost positions no pagoda proves,
+    which the programme often proves at its root in a few seconds)."""
     board = problem.board
     pos = cd.layout(key)
     budget = Budget(seconds, clock=CPU_CLOCK)
-    result = solve(Problem(board, pos, problem.goal), budget=budget)
+    if engine == "ilp":
+        from ..search.ilp import solve_ilp
+
+        result = solve_ilp(Problem(board, pos, problem.goal), budget=budget)
+    else:
+        result = solve(Problem(board, pos, problem.goal), budget=budget)
     record: dict[str, object] = {"key": key, "pegs": pos.bit_count(), "status": result.status,
                                  "method": result.method, "cpu": round(budget.elapsed(), 3)}
     if result.status == "solved":
