@@ -97,6 +97,17 @@ def test_a_level_under_the_winnable_classes_holds_their_children_only_and_stays_
     outside = cd.layout(next(k for k in whole[9] if k not in kids))
     assert lower.answer(outside) is None and not win.can_win(outside)  # a lost class's child: not the book's to say
     assert decode_book(encode_book(lower), problem).won == lower.won
+    # a lost class above that level (none of its children held): never-lose answers lost from the book at once,
+    # and the page's pool is asked nothing
+    from pyapp.web.neverpool import plan_steps
+
+    openingbook.install(lower)
+    gone = cd.layout(next(k for k in levels[10] if k in book.lost))
+    assert all(lower.answer(apply_jump(gone, j)) is None for j in legal_jumps(problem.board, gone))
+    out = never_lose_book(problem.board, problem.goal, gone)
+    assert out is not None and out.status == "lost" and out.reason.startswith(NAME)
+    plan = drive(plan_steps(Problem(problem.board, gone, problem.goal), 10.0, []))
+    assert "shares" not in plan and plan["status"] == "lost", plan
     # the integer programme alone (--engine ilp, for the classes the solver leaves open) gives the same verdicts
     for key in deeper[9][::12]:
         record = decide(problem, cd, key, 20.0, engine="ilp")

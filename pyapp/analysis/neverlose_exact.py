@@ -87,15 +87,19 @@ def file_jumps(win: Winnable, position: int, jumps: Sequence[Jump], proof: str =
 
 def never_lose_book(board: Board, goal: Goal, position: int) -> NeverLose | None:
     """The never-lose answer for ``position`` from the installed opening book toward ``goal``
-    (:mod:`pyapp.exact.openingbook`) when it decides the position and every position after its jumps; else None."""
+    (:mod:`pyapp.exact.openingbook`) when it decides the position and, unless it is lost (a lost position files no
+    jump: a book's level under the winnable classes holds no child of a lost one), every position after its jumps;
+    else None."""
     book = book_for(board, goal)
     if book is None or position.bit_count() <= book.deepest:  # its jumps' positions would be below the book
         return None
     t0 = time.perf_counter()
     own = book.answer(position)
+    if own is None:
+        return None
     jumps = legal_jumps(board, position)
-    verdicts = {jump: book.answer(apply_jump(position, jump)) for jump in jumps}
-    if own is None or None in verdicts.values():
+    verdicts = {jump: book.answer(apply_jump(position, jump)) for jump in jumps} if own.won else {}
+    if None in verdicts.values():
         return None
     hint = Hint()
     for jump, verdict in verdicts.items():

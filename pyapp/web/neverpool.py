@@ -81,7 +81,9 @@ def plan_steps(problem: Problem, max_seconds: float | None, history: Sequence[in
         if build == "first":
             yield from endgame_steps(board, goal, problem.start, budget)
         exact = yield from never_lose_endgame_steps(board, goal, problem.start, budget)
-    shares = [] if exact is not None or not jumps or not goal.definite or table.lost_reason(problem) else \
+    booked = None if book is None else book.answer(problem.start)
+    lost = table.lost_reason(problem) or (booked is not None and not booked.won)  # no jump is asked of a lost one
+    shares = [] if exact is not None or not jumps or not goal.definite or lost else \
         [name for name, pos in asked.items() if not _known(table, problem, pos, book)]
     if len(shares) < 2:  # on what the table's attempt left of the check's time (the pool's shares get the same)
         left = None if max_seconds is None else max(0.1, max_seconds - (time.perf_counter() - t0))
