@@ -91,7 +91,10 @@ def main() -> int:
                 "command": f"python scripts/opening_book.py {args.board} {args.start} {args.goal} --pegs {args.pegs} "
                            f"--seconds {args.seconds:g} --records FILE [--part K --parts N]"
                            f"{' --book sets/' if args.book else ''}{' --under-won' if args.under_won else ''}"
-                           f"{' --adapt' if args.adapt else ''} (then --write sets/)", "under_won": args.under_won}
+                           f"{' --adapt' if args.adapt else ''}"
+                           + ("; the classes left unknown then again with --retry --engine ilp"
+                              if any(r["method"].startswith("integer programming") for r in decided) else "")
+                           + " (then --write sets/)", "under_won": args.under_won}
         print(json.dumps(made))
         _merge(args.out, problem, {"book": made})
         return 0
