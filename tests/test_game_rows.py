@@ -40,3 +40,25 @@ def test_every_standard_game_has_a_row():
     names = {c.name for c in game_rows.cases()}
     assert {"neverlose-play-french-d2-d6", "neverlose-play-german-e5-e5", "neverlose-play-english-d4-d4",
             "neverlose-play-diamond41-d2-any", "neverlose-play-asymmetric-d5-d5"} <= names
+
+
+def test_a_game_played_along_a_path_follows_it_through_lost_positions():
+    """``played(paths=...)`` (a run following another's jumps) keeps to the path to its end, even past a position
+    this run's check finds lost, so the two runs are compared on the same positions."""
+    import random
+
+    from pyapp.core.moves import apply_jump, legal_jumps
+
+    problem = default_problem("triangle5")
+    win = winnable(problem)
+    rng = random.Random(5)
+    pos, path, lost_on_the_way = problem.start, [], False
+    while jumps := legal_jumps(problem.board, pos):
+        jump = rng.choice(jumps)
+        path.append(list(jump))
+        pos = apply_jump(pos, jump)
+        lost_on_the_way |= bool(legal_jumps(problem.board, pos)) and not win.can_win(pos)
+    assert lost_on_the_way
+    rows = list(game_rows.played(problem, 1, random.Random(0), {0: path}))
+    assert [row[4] for row in rows] == [tuple(j) for j in path] + [None]
+    assert any(row[2].status == "lost" for row in rows[:-1])

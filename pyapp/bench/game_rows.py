@@ -107,7 +107,8 @@ def played(problem: Problem, games: int, rng: random.Random, paths: dict[int, li
     """``(game, position, never-lose's answer, its CPU seconds, the jump played next)`` at every position of
     ``games`` games from the start: the check on :data:`SECONDS` CPU seconds, the next jump one it filed good with
     probability :data:`GOOD`, else any legal jump (``paths``: the jumps of each game to play instead); a game ends
-    when no jump is left, a position is lost, or its path runs out (the jump played next is then None)."""
+    when no jump is left, a position is lost, or its path runs out (the jump played next is then None); a game played
+    along ``paths`` follows its path to the end whatever the checks say, so two runs see the same positions."""
     board = problem.board
     for game in range(games):
         pos, n = problem.start, 0
@@ -117,12 +118,12 @@ def played(problem: Problem, games: int, rng: random.Random, paths: dict[int, li
             seconds = time.process_time() - t
             jumps = legal_jumps(board, pos)
             jump: Jump | None = None
-            if r.status not in ("lost", "over") and jumps:
+            if paths is not None:  # the other run's jumps, whatever this run says (the same positions in both)
+                path = paths.get(game, [])
+                jump = tuple(path[n]) if n < len(path) and path[n] is not None else None
+            elif r.status not in ("lost", "over") and jumps:
                 good = r.jumps.good if r.jumps.good and rng.random() < GOOD else jumps
                 jump = rng.choice(good)
-                if paths is not None:
-                    path = paths.get(game, [])
-                    jump = tuple(path[n]) if n < len(path) and path[n] is not None else None
             yield game, pos, r, seconds, jump
             if jump is None:
                 break
