@@ -140,20 +140,19 @@ def _book(folder: str, problem):
 
 
 def book_records(book) -> list[dict]:
-    """The verdicts of ``book``'s deepest level as records (so a deeper book keeps them where a class below it is
-    left unknown; :func:`pyapp.exact.openingbook.assemble` checks each against the level below)."""
+    """The verdicts of ``book`` as records, every level's (so a deeper book keeps them where a class below it is left
+    unknown, or, under the winnable classes only, has no children listed; :func:`pyapp.exact.openingbook.assemble`
+    checks each against the level below)."""
     from pyapp.core.notation import format_jump
 
-    board, cd, pegs = book.problem.board, book.codec, book.deepest
+    board, cd = book.problem.board, book.codec
     out: list[dict] = []
     for key, line in book.won.items():
-        if cd.layout(key).bit_count() == pegs:
-            out.append({"key": key, "pegs": pegs, "status": "solved", "method": "opening book", "cpu": 0.0,
-                        "line": [format_jump(board, j) for j in line]})
+        out.append({"key": key, "pegs": cd.layout(key).bit_count(), "status": "solved", "method": "opening book",
+                    "cpu": 0.0, "line": [format_jump(board, j) for j in line]})
     for key, why in book.lost.items():
-        if cd.layout(key).bit_count() == pegs:
-            out.append({"key": key, "pegs": pegs, "status": "impossible", "method": "opening book", "cpu": 0.0,
-                        "why": why})
+        out.append({"key": key, "pegs": cd.layout(key).bit_count(), "status": "impossible", "method": "opening book",
+                    "cpu": 0.0, "why": why})
     return out
 
 

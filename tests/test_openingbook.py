@@ -97,6 +97,11 @@ def test_a_level_under_the_winnable_classes_holds_their_children_only_and_stays_
     outside = cd.layout(next(k for k in whole[9] if k not in kids))
     assert lower.answer(outside) is None and not win.can_win(outside)  # a lost class's child: not the book's to say
     assert decode_book(encode_book(lower), problem).won == lower.won
+    # one level further under that book: its own level stays as it held it, the next holds its winnable ones' children
+    _, deepest = frontier(problem, 8, under=lower)
+    assert deepest[9] == deeper[9] and deepest[10] == levels[10]
+    assert set(deepest[8]) == {cd.canon(apply_jump(cd.layout(k), j)) for k in lower.won
+                               if cd.layout(k).bit_count() == 9 for j in legal_jumps(problem.board, cd.layout(k))}
     # a lost class above that level (none of its children held): never-lose answers lost from the book at once,
     # and the page's pool is asked nothing
     from pyapp.web.neverpool import plan_steps

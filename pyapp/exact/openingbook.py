@@ -96,7 +96,8 @@ class Book:
 def frontier(problem: Problem, deepest: int, under: Book | None = None) -> tuple[Codec, dict[int, list[int]]]:
     """The codec of the symmetries fixing the start and the goal, and the canonical keys of every class reachable
     from the start, by level from the start's down to ``deepest`` pegs; with ``under``, a book of this game whose
-    deepest level is one above, the deepest level holds only the children of its winnable classes there."""
+    deepest level is one above, the deepest level holds only the children of its winnable classes there, and so does
+    every level ``under`` held that way itself (fewer classes than the level reached)."""
     cd = sides(problem).codec
     if under is not None and under.deepest != deepest + 1:
         raise ValueError(f"opening book: a level under the winnable classes of {under.deepest} pegs is "
@@ -106,17 +107,19 @@ def frontier(problem: Problem, deepest: int, under: Book | None = None) -> tuple
         if isinstance(item, Level):
             levels[item.pegs] = list(item.keys)
     if under is not None:
-        kids = won_children(problem, cd, under)
-        levels[deepest] = [key for key in levels[deepest] if key in kids]
+        for pegs, keys in levels.items():
+            if pegs == deepest or under.reached.get(pegs, len(keys)) < len(keys):
+                kids = won_children(problem, cd, under, pegs + 1)
+                levels[pegs] = [key for key in keys if key in kids]
     return cd, levels
 
 
-def won_children(problem: Problem, cd: Codec, book: Book) -> set[int]:
-    """The classes one jump after the winnable classes of ``book``'s deepest level (canonical keys of ``cd``)."""
+def won_children(problem: Problem, cd: Codec, book: Book, pegs: int) -> set[int]:
+    """The classes one jump after the winnable classes of ``book`` with ``pegs`` pegs (canonical keys of ``cd``)."""
     kids: set[int] = set()
     for key in book.won:
         rep = cd.layout(key)
-        if rep.bit_count() == book.deepest:
+        if rep.bit_count() == pegs:
             kids.update(cd.canon(apply_jump(rep, jump)) for jump in legal_jumps(problem.board, rep))
     return kids
 
