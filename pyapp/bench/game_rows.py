@@ -55,7 +55,6 @@ SECONDS = 10.0
 ROOT = Path(__file__).resolve().parents[2]
 
 
-
 def exact_set(problem: Problem, stem: str) -> Winnable | None:
     """The game's winnable set from the build's cache or the committed artefacts, when one decodes here."""
     name = f"{stem}-{key_version(problem)}.bin"

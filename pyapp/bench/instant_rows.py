@@ -53,7 +53,6 @@ PUZZLE_SECONDS = 10.0
 """Never lose's budget (the page's: Hint's 10 s), in CPU seconds here."""
 
 
-
 def _set_file() -> bytes:
     """The English central game's set file: the one this process loaded (the page's worker fetches it
     before a bench run), else the build's cached copy, else computed (about a minute in CPython)."""

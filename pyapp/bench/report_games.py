@@ -57,7 +57,6 @@ def section(data: dict) -> str:
     return "\n".join(out)
 
 
-
 def _page(p: dict | None) -> str:
     """A page row of ``scripts/neverlose_chromium.py`` in one cell: its games, then each path's figures."""
     if not p:
@@ -91,7 +90,7 @@ def _search(rows: list[dict]) -> list[str]:
         out.append(f"| {r['game'].replace(':', ' ', 1).replace(':', ' -> ')} | `{r['run']}` ({r['date']}) "
                    f"| {len({p['game'] for p in ps})} | {len(ps):,} | {sum(p['unknown'] for p in ps)} "
                    f"({sum(1 for p in ps if p['unknown'])}; {whole} unknown as a whole) | {spread} "
-                   f"| {sorted(seconds)[len(seconds) // 2]:.3f} / {percentile(seconds, 0.95):.2f} / "
+                   f"| {percentile(seconds, 0.5):.3f} / {percentile(seconds, 0.95):.2f} / "
                    f"{max(seconds):.2f} | {sum(seconds):,.0f} | {_page(r.get('page'))} |")
     out += ["", "Command: " + "; ".join(f"`{r['command']}`" for r in rows) + "."]
     return out
