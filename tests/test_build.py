@@ -243,6 +243,34 @@ def test_a_damaged_cached_set_is_dropped_and_rebuilt_never_shipped(tmp_path, mon
     assert len(decode(shipped, default_problem("triangle5"))) == 390
 
 
+def test_a_game_being_computed_elsewhere_is_waited_for_and_read_not_computed_twice(tmp_path, monkeypatch):
+    """The build beside the suite on a fresh machine: the second process to want a game's files waits on its lock
+    and reads what the first wrote (pyapp.web.setfiles._computing)."""
+    import fcntl
+    import threading
+
+    from pyapp.web import setfiles, sets
+
+    game = sets.game_of("triangle5")
+    made = setfiles.game_files(game, tmp_path / "elsewhere", build.SETS_ARTEFACTS)
+    assert made is not None
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    got: list[object] = []
+    with open(cache / f"{game.stem}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another process computing the game
+        waiting = threading.Thread(target=lambda: got.append(setfiles.game_files(game, cache, build.SETS_ARTEFACTS)))
+        waiting.start()
+        waiting.join(0.5)
+        assert waiting.is_alive() and not got  # waits on the lock
+        monkeypatch.setattr(setfiles, "winnable", lambda problem: pytest.fail("computed a second time"))
+        for name, data in made.values():
+            (cache / name).write_bytes(data)
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    waiting.join(30)
+    assert got == [made]
+
+
 def test_the_page_footer_shows_the_package_version(site):
     import pyapp
 

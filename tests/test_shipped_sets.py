@@ -4,8 +4,9 @@ both verdicts are met, and the files the build ships decode (the committed artef
 endgame tables the site ships agree with it on the positions they cover, and so do the opening books.
 
 The sets come from the build's cache (:func:`pyapp.exact.store.sets_cache`, filled by ``python3 build.py``)
-or, for the games committed in ``sets/``, from there; a game computed by the build and not yet cached is computed here
-(about a minute of CPU for the English central game)."""
+or, for the games committed in ``sets/``, from there; a game's files not yet cached are computed here (the solution
+counts of the English central game: about a minute of CPU), or, while the suite's background build computes them,
+waited for and read (the game's lock in the cache)."""
 
 from __future__ import annotations
 

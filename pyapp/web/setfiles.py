@@ -15,7 +15,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..core.budget import drive
@@ -38,6 +40,26 @@ def _write(path: Path, data: bytes) -> None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # per build: two builds may share the cache
     tmp.write_bytes(data)
     tmp.replace(path)
+
+
+@contextmanager
+def _computing(cache: Path, stem: str) -> Iterator[None]:
+    """Hold the lock of ``stem`` in ``cache`` (``<stem>.lock``, an exclusive ``flock``): a build and the test suite
+    that start on a fresh machine at once (``scripts/test.sh`` builds the site beside the tests) compute a game's
+    files once, the second reading what the first wrote, instead of both spending its minutes of CPU.  Without
+    ``fcntl`` (not POSIX) no lock: each computes its own, as before."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - the build runs on POSIX machines
+        yield
+        return
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / f"{stem}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def checked(game: Game, data: dict[str, bytes]) -> Winnable | Book:
@@ -82,10 +104,16 @@ def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:
     ``artefacts`` for an artefact game, else computed; the solutions left computed from it) and written to
     ``cache``.  None for an artefact game whose committed file is missing or refused (named on stderr)."""
     names = {kind: file_name(game, kind) for kind in ("winnable", "ways")}
-    paths = {kind: cache / name for kind, name in names.items()}
     if game.book:  # committed, and read from there (nothing to cache)
         read = _committed(game, artefacts / names["winnable"], "the opening book", "opening_book.py")
         return None if read is None else {"winnable": (names["winnable"], read[0]["winnable"])}
+    with _computing(cache, game.stem):  # another process making the same files: wait for them, then read them
+        return _cached_or_made(game, cache, artefacts, names)
+
+
+def _cached_or_made(game: Game, cache: Path, artefacts: Path, names: dict[str, str]) -> Files | None:
+    """:func:`game_files` past an opening book, under the game's lock."""
+    paths = {kind: cache / name for kind, name in names.items()}
     if paths["winnable"].is_file():
         data = {kind: path.read_bytes() for kind, path in paths.items() if path.is_file()}
         try:
@@ -158,7 +186,7 @@ def write_all(folder: Path, cache: Path, artefacts: Path) -> None:
 
 def prune(cache: Path, keep: set[str]) -> None:
     """Delete the files of ``cache`` not named in ``keep`` (sets of an older key version or of a game no
-    longer shipped), and the per-version folders of older builds."""
+    longer shipped), and the per-version folders of older builds; the games' locks (:func:`_computing`) stay."""
     if not cache.is_dir():
         return
     for path in cache.iterdir():
@@ -166,5 +194,5 @@ def prune(cache: Path, keep: set[str]) -> None:
             for inner in path.iterdir():
                 inner.unlink(missing_ok=True)
             path.rmdir()
-        elif path.name not in keep and not path.name.endswith(".tmp"):
+        elif path.name not in keep and not path.name.endswith((".tmp", ".lock")):  # a lock may be held
             path.unlink(missing_ok=True)

@@ -125,7 +125,7 @@ BOOKS = (("french", "d2", "d6"), ("asymmetric", "d5", "d5"), ("diamond41", "d2",
 a never-lose check would otherwise search for seconds: the first moves of the boards' default games."""
 
 SHIPPED: tuple[Game, ...] = (
-    Game("english", "d4", "d4"), Game("triangle5", "1", "any"), Game("triangle6", "4", "any"),
+    Game("english", "d4", "d4", artefact=True), Game("triangle5", "1", "any"), Game("triangle6", "4", "any"),
     Game("english", "d1", "d1", artefact=True), Game("english", "d1", "d4", artefact=True),
     Game("english", "d2", "d2", artefact=True),
     *(Game("english", hole, hole, artefact=True, floor=floor) for hole, floor in FLOORS.items()),
