@@ -186,11 +186,11 @@ def test_worker_cancel_answers_in_the_result_shape_even_when_the_call_is_closed(
     import json
 
     from pyapp.web import api as webapi
-    from pyapp.web import jobs as webjobs
+    from pyapp.web import job as webjob
 
     args = json.dumps({"board": "square:" + "/".join(_ROWS12), "goal": "any"})
-    for drain in (webjobs.CANCEL_SECONDS, 0.0):  # the call's own answer, then the closed-call fallback
-        monkeypatch.setattr(webjobs, "CANCEL_SECONDS", drain)
+    for drain in (webjob.CANCEL_SECONDS, 0.0):  # the call's own answer, then the closed-call fallback
+        monkeypatch.setattr(webjob, "CANCEL_SECONDS", drain)
         job = webapi.start(fn, args)
         json.loads(job.step())
         out = json.loads(job.cancel())

@@ -255,7 +255,7 @@ def run_study(plan: Plan, environment: dict, command: str,
 
 
 def study_steps(plan: Plan, environment: dict, command: str) -> Generator[dict, None, dict]:
-    """The study as the web page runs it (``pyapp.web.jobs.study_job``): the runs of :func:`run_study`, one
+    """The study as the web page runs it (``pyapp.web.jobs_bench.study_job``): the runs of :func:`run_study`, one
     step per run, so the worker shows progress and sees Cancel between two runs; then the fixed cost,
     measured in this process, one step per solve and one per answer (a page cannot start a fresh interpreter,
     so ``cold_ms`` is None).  Yields ``{"phase": "runs" | "fixed cost", "done", "planned", "run"}`` (``run``: the record

@@ -52,7 +52,7 @@ def budget_from(args: dict) -> Budget:
 
 def job(problem: Problem, args: dict
         ) -> tuple[Generator[Any, None, Any], Callable[[Any], Any], Callable[[Any], Any], Budget, Relay | None]:
-    """``(generator, finish, progress, budget, relay)``: the first four for :class:`pyapp.web.jobs.Job`,
+    """``(generator, finish, progress, budget, relay)``: the first four for :class:`pyapp.web.job.Job`,
     ``relay`` the pool's recorder when ``args['workers']`` asks for a pool (else None).
     ``args['analysis']`` is ``count``, ``levels`` or ``fewest``; a cancel makes the analysis answer
     'unknown: cancelled' at its next chunk.  The answer says ``workers``: how many workers swept."""

@@ -1,12 +1,11 @@
-"""The web worker's long requests (``solve``, ``hint``, ``finishes``, ``never_lose``, ``bench``,
-``study``) as :class:`Job` objects driven slice by slice; the protocol is described in :mod:`pyapp.web.api`."""
+"""The web worker's long requests (``solve``, ``hint``, ``finishes``, ``never_lose``, the exact counts and
+``table``; ``bench`` and ``study`` from :mod:`.jobs_bench`) as :class:`~.job.Job` objects driven slice by slice, and
+:data:`STREAMING`, the table of them :mod:`pyapp.web.api` starts; the protocol is described there."""
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator
 from typing import Any
 
 from ..analysis.neverlose import VERDICT
@@ -22,7 +21,8 @@ from ..search.sharedlevels import MAX_CLASSES
 from . import neverpool
 from . import neverpool_shares as shares
 from . import play as webplay
-from .wire import dumps
+from .job import Job
+from .jobs_bench import bench_job, study_job
 
 DEFAULT_SOLVE_SECONDS = 60.0
 DEFAULT_HINT_SECONDS = 10.0
@@ -31,88 +31,10 @@ SLICE_SECONDS = 0.05
 ANALYSIS_SLICE_SECONDS = 0.025
 """Hint and finishes pause twice as often as a solve: their Cancel must answer within 200 ms on a
 loaded machine too (the worker only sees a cancel between two slices)."""
-CANCEL_SECONDS = 0.1
-"""How long a cancelled call may take to answer with what it has before it is closed instead."""
 
 
 def _names(board: Board, jump: Jump) -> list[str]:
     return [board.name_of[b] for b in jump]
-
-
-class Job:
-    """A long request driven slice by slice: :meth:`step` returns JSON of
-    ``{"done": false, "progress": {...}}`` or ``{"done": true, "result": ...}`` (or ``"error"``).
-
-    ``gen`` is a step generator (see :mod:`pyapp.core.budget`); ``finish`` and ``progress`` turn its
-    answer and its progress into JSON-able values.  With a ``budget``, :meth:`cancel` cancels
-    it and lets the call answer with what it has; without one it closes the generator and
-    answers ``cancelled()``.
-    """
-
-    relay: Any = None
-    """The :class:`~pyapp.exact.relay.Relay` of a job whose sweeps run on the page's pool (the worker takes
-    its steps between two :meth:`step` calls and delivers their answers), else None."""
-    told: Callable[[Any], object] | None = None
-    """What takes the news the page sends a running job (:meth:`tell`), for the jobs that take any."""
-
-    def tell(self, value_json: str) -> str:
-        """Hand news from the page to the running job, between two :meth:`step` calls: "" or the error."""
-        if self.told is None or self.done:
-            return "this request takes no news now"
-        try:
-            self.told(json.loads(value_json))
-        except (PegError, ValueError) as err:
-            return str(err).splitlines()[0]
-        return ""
-
-    def __init__(self, gen: Iterator, finish: Callable[[Any], Any], progress: Callable[[Any], Any],
-                 budget: Budget | None = None, cancelled: Callable[[], Any] = lambda: {"cancelled": True}) -> None:
-        self._gen, self._finish, self._progress = gen, finish, progress
-        self._budget, self._cancelled = budget, cancelled
-        self.done = False
-
-    def _next(self) -> dict:
-        try:
-            item = next(self._gen)
-        except StopIteration as stop:
-            self.done = True
-            return {"done": True, "result": self._finish(stop.value)}
-        except PegError as err:
-            self.done = True
-            return {"done": True, "error": str(err)}
-        except Exception as err:  # a bug, not bad input: still a message, never a dead worker
-            self.done = True
-            return {"done": True, "error": f"internal error ({type(err).__name__}): {err}"}
-        return {"done": False, "progress": self._progress(item)}
-
-    def step(self) -> str:
-        return dumps(self._next())
-
-    def run(self) -> Any:
-        """Drive the job to its end (a one-shot call); raise :class:`PegError` on its error."""
-        out = self._next()
-        while not out["done"]:
-            out = self._next()
-        if "error" in out:
-            raise PegError(out["error"])
-        return out["result"]
-
-    def cancel(self) -> str:
-        """Stop the work and return its answer as JSON: with a budget, the call's own answer
-        after the cancel (it stops at its next pause; if that takes over :data:`CANCEL_SECONDS`
-        it is closed instead), else the ``cancelled()`` answer."""
-        if self._budget is not None and not self.done:
-            self._budget.cancel()
-            end = time.perf_counter() + CANCEL_SECONDS
-            while time.perf_counter() < end:
-                out = self._next()
-                if out["done"]:
-                    return dumps(out)
-        close = getattr(self._gen, "close", None)
-        if close is not None:
-            close()
-        self.done = True
-        return dumps({"done": True, "result": self._cancelled()})
 
 
 def solve_job(args: dict) -> Job:
@@ -173,58 +95,6 @@ def never_lose_job(args: dict) -> Job:
     gen = neverpool.plan_steps(s.problem, seconds, history, workers) if workers > 1 else \
         webplay.never_lose_job(s.problem, seconds, history)
     return Job(gen, lambda value: value, progress, cancelled=cancelled)
-
-
-def bench_job(args: dict) -> Job:
-    from ..bench.suite import iter_suite
-
-    args = fields.request(args)
-    quick = fields.flag(args, "quick", True)
-    repeat = fields.integer(args, "repeat", 1, low=1, high=1000) or 1
-    only = fields.text_list(args, "only")
-    rows: list[Any] = []
-
-    def gen() -> Generator[Any, None, list]:
-        for row in iter_suite(quick=quick, repeat=repeat, only=only or None):
-            rows.append(row)
-            yield row
-        return rows
-
-    return Job(gen(), lambda value: value, lambda row: row, cancelled=lambda: {"cancelled": True, "rows": rows})
-
-
-def study_job(args: dict) -> Job:
-    """The scaling study in the page ("Run the quick study here" on bench.html): the runs of
-    :func:`pyapp.bench.scaling.study_steps`, one per step; ``quick`` (default true), ``boards``, ``max_pegs`` and
-    ``warm_solves`` shape the plan, ``browser`` is recorded.  Progress ``{phase, done, planned, run}``; the
-    result is the study's ``scaling.json`` data; a cancel answers ``{"cancelled": true, "runs": [...]}``."""
-    from ..bench import scaling
-    from ..bench.suite import environment
-
-    args = fields.request(args)
-    boards = fields.text_list(args, "boards", limit=len(scaling.BOARDS))
-    if boards and set(boards) - set(scaling.BOARDS):
-        raise PegError(f"the scaling study runs on {', '.join(scaling.BOARDS)}, not {', '.join(boards)}")
-    plan = scaling.Plan.of(fields.flag(args, "quick", True), boards, None, fields.integer(args, "max_pegs", None))
-    warm = fields.integer(args, "warm_solves", None, low=1, high=1000)
-    if warm:
-        plan = dataclasses.replace(plan, warm_solves=warm)
-    env = {**environment(), "browser": fields.text(args, "browser", 300, "") or "",
-           "machine": "the visitor's computer"}
-    shape = f"{'quick' if plan.quick else 'full'} plan, boards {', '.join(plan.boards)}" + \
-        (f", up to {plan.max_pegs} pegs" if plan.max_pegs else "")
-    runs: list[dict] = []
-
-    def gen() -> Generator[dict, None, dict]:
-        data = yield from scaling.study_steps(plan, env, f"bench.html: Run the quick study here ({shape})")
-        return data
-
-    def progress(p: dict) -> dict:
-        if p["run"] is not None:
-            runs.append(p["run"])
-        return p
-
-    return Job(gen(), lambda value: value, progress, cancelled=lambda: {"cancelled": True, "runs": runs})
 
 
 def _budget(args: dict, default_seconds: float, slice_seconds: float = SLICE_SECONDS) -> Budget:

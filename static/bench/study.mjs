@@ -1,7 +1,7 @@
 // bench.html's "How cost grows" section: the committed results (benchmarks/*.json, shipped by build.py
 // with benchmarks/index.json naming them) drawn as charts (figures.mjs), and "Run the quick study here":
 // the scaling study of pyapp.bench.scaling run in this page's Pyodide worker (the "study" request,
-// pyapp.web.jobs.study_job: one run per step, so progress shows and Cancel stops it between two runs),
+// pyapp.web.jobs_bench.study_job: one run per step, so progress shows and Cancel stops it between two runs),
 // whose runs and fits are drawn with the same code beside the committed ones and offered as JSON.
 //
 // State lives in the page's one store (static/store.mjs), slice "study"; the view below renders it.
@@ -14,7 +14,7 @@ import * as figures from "./figures.mjs";
 const $ = (id) => document.getElementById(id);
 const SCALING_CHARTS = [["time-vs-pegs", figures.timeVsPegs], ["time-vs-nodes", figures.timeVsNodes],
   ["outcomes", figures.outcomes]];
-/** What each ?study= value asks the worker for (pyapp.web.jobs.study_job's arguments). */
+/** What each ?study= value asks the worker for (pyapp.web.jobs_bench.study_job's arguments). */
 export const PLANS = {
   quick: { quick: true },
   tiny: { quick: true, boards: ["triangle7", "english"], max_pegs: 15, warm_solves: 10 },

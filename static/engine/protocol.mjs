@@ -10,7 +10,7 @@
 /** @typedef {{type: "cancel", id: number}} CancelRequest
  *    Stop a long request: it answers at once with its "cancelled" result. */
 /** @typedef {{type: "tell", id: number, value: object}} TellRequest
- *    News for a running long request that takes some (pyapp.web.jobs.Job.tell): ignored otherwise. */
+ *    News for a running long request that takes some (pyapp.web.job.Job.tell): ignored otherwise. */
 /** @typedef {{id: number, type: "step", task: {spec: string, keys: ArrayBuffer[], weights?: ArrayBuffer[],
  *    expand_it: boolean, keep: boolean}}} StepRequest
  *    To a pool worker: one shard step of a sweep (pyapp.web.api.shard_step), buffers transferred.  Its
