@@ -8,7 +8,8 @@ and reuse it.  It is read-only by convention: a test that edits files copies it 
 
 Test files run longest first (:func:`pytest_collection_modifyitems`, from :data:`EXPECTED_SECONDS`), so that
 the two workers finish together instead of one running a long file alone at the end; the files that need the
-site start only after :data:`SITE_LEAD_SECONDS` of other work, so the workers are busy while it is built.
+site (or the shipped sets the build computes, ``sets_ready``) start only after :data:`SITE_LEAD_SECONDS` of other work,
+so the workers are busy while it is built.
 ``scripts/test.sh`` passes ``--no-loadscope-reorder``: pytest-xdist would otherwise hand out the files by
 their number of tests, ignoring this order.
 """
@@ -76,7 +77,7 @@ def pytest_collection_modifyitems(config, items) -> None:
     reorder them), longest first; the files with a test that needs the built site only after
     :data:`SITE_LEAD_SECONDS` of the others. Stable: files of equal expected time (the short, unlisted ones) keep
     the collection order, and so do the tests within each file."""
-    late = {item.path for item in items if "built_site" in getattr(item, "fixturenames", ())}
+    late = {item.path for item in items if {"built_site", "sets_ready"} & set(getattr(item, "fixturenames", ()))}
     files = list(dict.fromkeys(item.path for item in items))
     early = sorted((f for f in files if f not in late), key=lambda f: -_expected(f))
     lead, order = 0.0, []
@@ -125,6 +126,17 @@ def built_site(tmp_path_factory) -> Path:
             build.build(target)
             done.write_text("built\n")
     return target
+
+
+@pytest.fixture(scope="session")
+def sets_ready() -> None:
+    """The shipped games' files in the machine's set cache: under ``scripts/test.sh``, once its background build (which
+    computes them on a fresh machine) is done, so a test that reads them neither computes them beside the build nor
+    waits on a game's lock while its worker could run other files (and, asking for this, it runs among the site's
+    files, after :data:`SITE_LEAD_SECONDS` of others).  Run without the script: nothing to wait for (the test reads or
+    computes each game's files itself)."""
+    if os.environ.get("PEG_TEST_SITE"):
+        _background_site(Path(os.environ["PEG_TEST_SITE"]))
 
 
 @pytest.fixture

@@ -33,6 +33,8 @@ sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("sets_ready")  # under scripts/test.sh: after its background build fills the cache
+
 GAMES_PER_SET = 6
 SOLVE_SECONDS = 5
 
