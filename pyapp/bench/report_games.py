@@ -88,7 +88,7 @@ def _search(rows: list[dict]) -> list[str]:
         spread = ", ".join(f"{n} at {k}" for k, n in sorted(by_pegs.items(), reverse=True)) or "-"
         whole = sum(p["status"] == "unknown" for p in ps)
         out.append(f"| {r['game'].replace(':', ' ', 1).replace(':', ' -> ')} | `{r['run']}` ({r['date']}) "
-                   f"| {len({p['game'] for p in ps})} | {len(ps):,} | {sum(p['unknown'] for p in ps)} "
+                   f"| {len({p['game'] for p in ps})} | {len(ps):,} | {sum(p['unknown'] for p in ps):,} "
                    f"({sum(1 for p in ps if p['unknown'])}; {whole} unknown as a whole) | {spread} "
                    f"| {percentile(seconds, 0.5):.3f} / {percentile(seconds, 0.95):.2f} / "
                    f"{max(seconds):.2f} | {sum(seconds):,.0f} | {_page(r.get('page'))} |")
