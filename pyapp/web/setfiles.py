@@ -102,7 +102,8 @@ def compute_set(game: Game, whole: bytes | None = None) -> bytes:
 def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:
     """The checked files of ``game``: from ``cache`` when they decode there, else made (the set read from
     ``artefacts`` for an artefact game, else computed; the solutions left computed from it) and written to
-    ``cache``.  None for an artefact game whose committed file is missing or refused (named on stderr)."""
+    ``cache``, all under the game's lock (:func:`_computing`: a process making the same files is waited for and its
+    files read).  None for an artefact game whose committed file is missing or refused (named on stderr)."""
     names = {kind: file_name(game, kind) for kind in ("winnable", "ways")}
     if game.book:  # committed, and read from there (nothing to cache)
         read = _committed(game, artefacts / names["winnable"], "the opening book", "opening_book.py")
