@@ -287,3 +287,30 @@ def test_the_build_knows_which_engine_dependencies_this_python_lacks(tmp_path, m
                                              '"no-such-package-peg==1.0"]\n')
     monkeypatch.setattr(build, "ROOT", tmp_path)
     assert build.missing_dependencies() == ["no-such-package-peg==1.0"]
+
+
+def test_the_opening_is_computed_once_per_library_and_sets_then_read_from_the_cache(site, tmp_path, monkeypatch):
+    """build.write_opening keeps opening.json in the set cache under a key of pyapp.zip and sets/index.json: a build
+    of the same library and sets copies it, a changed library computes it again, and a set cache pruned by the next
+    build's sets keeps it."""
+    from pyapp.web import opening, setfiles
+
+    dist = tmp_path / "dist"
+    (dist / "sets").mkdir(parents=True)
+    shutil.copyfile(site / "pyapp.zip", dist / "pyapp.zip")
+    (dist / "sets" / "index.json").write_text("[]\n")  # no set files to load
+    computed = (site / "opening.json").read_text()
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(build, "SETS_CACHE", cache)
+    calls: list[int] = []
+    monkeypatch.setattr(opening, "opening_book", lambda: calls.append(1) or json.loads(computed))
+    build.write_opening(dist)
+    build.write_opening(dist)
+    assert len(calls) == 1 and (dist / "opening.json").read_text() == computed
+    setfiles.prune(cache, set())
+    build.write_opening(dist)
+    assert len(calls) == 1 and [p.suffix for p in cache.iterdir()] == [".json"]
+    with zipfile.ZipFile(dist / "pyapp.zip", "a") as zf:  # another library
+        zf.writestr("pyapp/extra.py", "")
+    build.write_opening(dist)
+    assert len(calls) == 2 and len(list(cache.glob("opening-*.json"))) == 1

@@ -7,15 +7,17 @@ checked like any file: format, key version, game, SHA-256, order), and the build
 solutions left per position from it.  Every other set is computed on the first build and kept in the
 cache folder.  Both kinds of file are named by their key version (:func:`pyapp.web.sets.file_name`), so
 they stay valid across engine changes that do not change what the keys mean; a cached or committed file
-that does not decode is never shipped.
+that does not decode is never shipped.  The cache also keeps a build file that follows from the library and the
+sets alone (:func:`cached_text`: ``opening.json``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -187,7 +189,8 @@ def write_all(folder: Path, cache: Path, artefacts: Path) -> None:
 
 def prune(cache: Path, keep: set[str]) -> None:
     """Delete the files of ``cache`` not named in ``keep`` (sets of an older key version or of a game no
-    longer shipped), and the per-version folders of older builds; the games' locks (:func:`_computing`) stay."""
+    longer shipped), and the per-version folders of older builds; the games' locks (:func:`_computing`) and the
+    build's cached ``opening.json`` files (``*.json``: ``build.py`` replaces its own) stay."""
     if not cache.is_dir():
         return
     for path in cache.iterdir():
@@ -195,5 +198,23 @@ def prune(cache: Path, keep: set[str]) -> None:
             for inner in path.iterdir():
                 inner.unlink(missing_ok=True)
             path.rmdir()
-        elif path.name not in keep and not path.name.endswith((".tmp", ".lock")):  # a lock may be held
+        elif path.name not in keep and not path.name.endswith((".tmp", ".lock", ".json")):  # a lock may be held
             path.unlink(missing_ok=True)
+
+
+def cached_text(cache: Path, stem: str, inputs: list[bytes], compute: Callable[[], str]) -> str:
+    """A build file that follows from ``inputs`` alone (``build.py``'s ``opening.json``), kept in ``cache`` as
+    ``<stem>-<hash of the inputs>.json``: read from there when the inputs are the same, else computed and written
+    there in place of the older ones (:func:`prune` leaves them)."""
+    digest = hashlib.sha256()
+    for data in inputs:
+        digest.update(hashlib.sha256(data).digest())
+    path = cache / f"{stem}-{digest.hexdigest()[:16]}.json"
+    if path.is_file():
+        return path.read_text(encoding="utf-8")
+    text = compute()
+    cache.mkdir(parents=True, exist_ok=True)
+    for old in cache.glob(f"{stem}-*.json"):
+        old.unlink(missing_ok=True)
+    _write(path, text.encode("utf-8"))
+    return text
