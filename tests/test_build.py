@@ -314,3 +314,13 @@ def test_the_opening_is_computed_once_per_library_and_sets_then_read_from_the_ca
         zf.writestr("pyapp/extra.py", "")
     build.write_opening(dist)
     assert len(calls) == 2 and len(list(cache.glob("opening-*.json"))) == 1
+
+
+def test_the_engine_worker_counts_a_positions_pegs_as_pyapp_reads_them():
+    """static/engine/sets.mjs waits for a game's endgame table when a posed position is within its reach: it counts
+    the pegs of the position's text with the characters pyapp.core.position reads as pegs."""
+    from pyapp.core.position import PEG_CHARS
+
+    text = (ROOT / "static" / "engine" / "sets.mjs").read_text()
+    found = re.search(r"const PEG = /\[([^\]]+)\]/g", text)
+    assert found and set(found.group(1)) == set(PEG_CHARS)

@@ -45,7 +45,7 @@ from ..core.errors import PegError
 from ..core.goal import Goal
 from ..core.position import parse_position
 from ..core.problem import Problem, make_problem
-from ..exact.endgame import install
+from ..exact.endgame import SEARCH_LEVELS, install
 from ..exact.endgame_files import decode_table
 from ..exact.endgame_files import file_name as endgame_file
 from ..exact.openingbook import install as install_book
@@ -187,6 +187,9 @@ def index_entry(game: Game, data: bytes, ways: bytes | None) -> dict:
             entry[field] = header[field]
     if game.book:  # the start's pegs: the page waits for the book while a game is above its deepest level
         entry["start_pegs"] = header["levels"][0][0]
+    if game.endgame:  # the pegs it answers (by lookup or search): the page waits for it below them
+        entry["start_pegs"] = game.problem().start.bit_count()
+        entry["reach"] = header["low"] + SEARCH_LEVELS
     if ways is not None:
         entry.update(ways=file_name(game, "ways"), ways_bytes=len(ways), ways_sha256=hashlib.sha256(ways).hexdigest())
     return entry

@@ -90,18 +90,28 @@ export function createSets(root, load) {
   // there while its jumps are few; a posed position may be anywhere, so it waits for the book too
   const jumpsOf = (moves = []) => moves.reduce((n, m) => n + m.split("-").length - 1, 0);
   const inBook = (e, args) => Boolean(args.position) || e.start_pegs - jumpsOf(args.moves) > e.deepest;
+  // the table answers positions of up to `reach` pegs (a lookup, or a search down to it). Below `reach`, a check run
+  // before the table is in spends its budget searching what the table answers at once (French, a link 21 pegs in,
+  // pool of 2: 7-9 s and no jump unknown when it waits, 10-12 s and 1-7 unknown when not); at `reach` the table's own
+  // searches are the longer ones, so the check does not wait there
+  const PEG = /[oOxX*1]/g; // a peg in a position's text (pyapp.core.position.PEG_CHARS)
+  const pegsOf = (e, args) =>
+    (typeof args.position === "string" ? (args.position.match(PEG) ?? []).length : e.start_pegs) - jumpsOf(args.moves);
+  const nearTable = (e, args) => pegsOf(e, args) < e.reach;
 
   /** Make sure the set of the request's game is loaded (or refused) before the request runs; a bench
    *  run gets the English one, which its never-lose row decodes and answers from.  The goal's endgame table,
-   *  bigger and only needed once the game is down to about 24 pegs, is fetched beside the request, not before it;
-   *  the opening book (tens of KB, answering the first moves) beside it too, and waited for while the position is
-   *  one the book answers. */
+   *  bigger and only needed once the game is down to about 24 pegs, is fetched beside the first request of its
+   *  game, and waited for once the position is below the table's reach (a link or a posed position there, or a
+   *  game played down faster than the table loads); the opening book (tens of KB, answering the first moves)
+   *  beside it too, and waited for while the position is one the book answers. */
   async function ensure(fn, args) {
     const bench = fn === "bench";
     if (!bench && (!USES.has(fn) || !args || typeof args.board !== "string")) return;
     index ??= await readIndex();
     const table = bench ? null : index.find((e) => endgameOf(e, args));
     if (table && !done.has(table.file)) done.set(table.file, loadGame(table));
+    if (table && nearTable(table, args)) await done.get(table.file);
     const book = bench ? null : index.find((e) => bookOf(e, args));
     if (book && !done.has(book.file)) done.set(book.file, loadGame(book));
     if (book && inBook(book, args)) await done.get(book.file);
