@@ -17,22 +17,31 @@ from pyapp.proofs.book_solved import SOLVED
 from pyapp.search.ilp import IlpFormulation, solve_ilp
 from pyapp.search.ilp_cuts import BYTES_PER_POSITION, LEVEL_POSITIONS, add_level_fixings, levels, symmetry_group
 
+SOLVED_SAMPLE = ("5", "7", "13")
+"""The reachable finishes of triangle 5 from 13 asked of the programme, one of each kind: 5 on the mirror axis (the
+symmetry rows added; 1 too), 7 off it (no symmetry kept; 10, its mirror image, too) and 13 itself (the symmetry rows
+and the reversal row).  Each solve takes HiGHS 1.5-5 s; the unreachable finishes, refused at once by the position
+class, are all asked."""
+
 
 def test_symmetric_single_vacancy_cells_agree_with_enumeration():
-    """Triangle 5 with the vacancy on a mirror axis (13) to every finish: solved exactly where enumeration reaches
-    the finish, impossible elsewhere, with the symmetry rows (and, for 13 -> 13, the reversal row) added."""
+    """Triangle 5 with the vacancy on a mirror axis (13) to every unreachable finish and a sample of the reachable
+    ones (:data:`SOLVED_SAMPLE`): solved exactly where enumeration reaches the finish, impossible elsewhere, with
+    the symmetry rows (and, for 13 -> 13, the reversal row) added."""
     board = get_board("triangle5")
     counts = {"solved": 0, "impossible": 0}
     for vacancy in ("13",):
         start = board.start(vacancy)
         seen = reachable(board, start)
         for finish in board.bits:
+            if 1 << finish in seen and board.name_of[finish] not in SOLVED_SAMPLE:
+                continue
             problem = Problem(board, start, Goal("hole", 1 << finish))
             result = solve_ilp(problem, max_seconds=60)
             want = "solved" if 1 << finish in seen else "impossible"
             assert result.status == want, (vacancy, board.name_of[finish], result)
             counts[want] += 1
-    assert counts["solved"] > 0 and counts["impossible"] > 0
+    assert counts["solved"] == len(SOLVED_SAMPLE) and counts["impossible"] > 0
     notes = IlpFormulation(make_problem(board, start="13", goal="13")).notes
     assert any(n.startswith("symmetry breaking") for n in notes) and "time reversal broken" in notes
 

@@ -113,8 +113,9 @@ def test_a_level_under_the_winnable_classes_holds_their_children_only_and_stays_
     assert out is not None and out.status == "lost" and out.reason.startswith(NAME)
     plan = drive(plan_steps(Problem(problem.board, gone, problem.goal), 10.0, []))
     assert "shares" not in plan and plan["status"] == "lost", plan
-    # the integer programme alone (--engine ilp, for the classes the solver leaves open) gives the same verdicts
-    for key in deeper[9][::12]:
+    # the integer programme alone (--engine ilp, for the classes the solver leaves open) gives the same verdicts, on
+    # every 24th class of the level (6 of 121: 3 solved, 3 infeasible; every 12th, 11, took HiGHS 7 s more)
+    for key in deeper[9][::24]:
         record = decide(problem, cd, key, 20.0, engine="ilp")
         assert record["status"] == ("solved" if win.can_win(cd.layout(key)) else "impossible"), record
         assert "integer programm" in (record.get("why") or record["method"]), record

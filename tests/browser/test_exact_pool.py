@@ -88,10 +88,10 @@ def test_a_complement_count_on_two_pool_workers_is_the_command_lines(pooled):
 
 
 def test_fewest_moves_on_two_pool_workers_is_the_command_lines(pooled):
-    out = subprocess.run([sys.executable, "-m", "pyapp", "fewest", "triangle6", "--json", "--workers", "1"],
+    out = subprocess.run([sys.executable, "-m", "pyapp", "fewest", "triangle5", "--json", "--workers", "1"],
                          capture_output=True, text=True, cwd=ROOT, check=True)
     cli = json.loads(out.stdout)
-    go(pooled, "#board=triangle6")
+    go(pooled, "#board=triangle5")
     pooled.get_by_role("button", name="Fewest moves").click()
     pooled.wait_for_function("() => /proven minimal|no answer/.test(document.querySelector('#analysis').textContent)",
                              timeout=180_000)
@@ -103,7 +103,7 @@ def test_fewest_moves_on_two_pool_workers_is_the_command_lines(pooled):
     from pyapp.exact.fewest import fewest_exact
 
     assert cli["winnable"] is None
-    over = fewest_exact(default_problem("triangle6"), method="levels")
+    over = fewest_exact(default_problem("triangle5"), method="levels")
     assert over.moves == cli["moves"]
     assert f"over all {over.winnable:,} positions" in text and "on 2 workers)" in text
     assert pooled.evaluate("window.pegLab.exact.workers") == 2

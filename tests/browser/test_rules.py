@@ -20,7 +20,7 @@ from pyapp.web import api as webapi  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-GAMES_PER_BOARD = 40
+GAMES_PER_BOARD = 20
 
 # Random games in the page: a random start hole (some names in capitals, as a link may hold them),
 # a random goal, then random legal jumps until none is left; every step's state is recorded.
