@@ -187,3 +187,20 @@ def test_a_question_to_the_table_stops_with_its_budget():
     before = table.searched
     drive(proven.decide_steps(Problem(problem.board, after, problem.goal), Budget(60, max_nodes=1)))
     assert 0 < table.searched - before <= endgame.CHUNK
+    # a question paused between chunks whose budget then expires (turns_steps asking each search still running for
+    # what it has, once the check's time is up) stops at once: not one chunk more
+    for jump in legal_jumps(problem.board, pos):
+        budget = Budget(60)
+        steps = table.settle_steps([apply_jump(pos, jump)], budget.share(1), table.limit)
+        try:
+            next(steps)  # one chunk, then paused
+        except StopIteration:
+            continue  # settled within one chunk: nothing left to stop
+        searched = table.searched
+        budget.expire()
+        with pytest.raises(StopIteration) as stop:
+            next(steps)
+        assert stop.value.value is False and table.searched == searched
+        break
+    else:
+        pytest.fail("every jump's question was settled within one chunk")

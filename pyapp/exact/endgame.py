@@ -95,7 +95,8 @@ class Endgame(PartialWinnable):
     def settle_steps(self, positions: list[int], budget: Budget, nodes: int) -> Generator[Progress, None, bool]:
         """Search until the table knows the verdict of each of ``positions`` (each then answered from the memo),
         :data:`CHUNK` classes at a time, yielding between chunks (progress, and cancel within about 0.1 s);
-        False when ``budget`` or ``nodes`` classes run out first.  A search stopped at a chunk's end resumes at
+        False when ``budget`` or ``nodes`` classes run out first (checked after each chunk, and again when resumed
+        after a yield: a budget expired meanwhile gets no chunk more).  A search stopped at a chunk's end resumes at
         the next: the subtrees it finished keep their verdicts, so only the path it was on is searched again."""
         self.question()  # a full memo is emptied here, once: the chunks resume on what it keeps
         spent = 0
@@ -116,6 +117,8 @@ class Endgame(PartialWinnable):
                 if spent >= nodes or budget.over():
                     return False
                 yield budget.progress()
+                if budget.over():  # expired while paused here (a scheduler's last call for what it has): no chunk more
+                    return False
         return True
 
     def can_win(self, pos: int) -> bool:
