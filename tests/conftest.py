@@ -27,6 +27,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+PYCACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "peg-solitaire-lab" / "pycache"
+"""Where the run's Python processes (the test workers and every command line, pool or Dask worker a test starts)
+keep their compiled modules: outside the checkout, shared by runs.  Set here, before pytest-xdist starts its
+workers, and in force even where ``PYTHONDONTWRITEBYTECODE`` is set (as on the 2-core test machine), under which
+each process a test started compiled pyapp's modules again (about 0.35 s of a command line's 0.6 s of CPU)."""
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+os.environ.setdefault("PYTHONPYCACHEPREFIX", str(PYCACHE))
+sys.dont_write_bytecode = False
+sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
+
 
 SITE_WAIT_SECONDS = 1800
 """The longest wait for the background build (a fresh machine computes the shipped sets first)."""

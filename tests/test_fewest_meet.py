@@ -29,7 +29,9 @@ def _solved(problem: Problem, got) -> None:
     assert err is None and problem.goal.reached(final) and count_moves(got.jumps) == got.moves
 
 
-@pytest.mark.parametrize("start,goal", [("4", "any"), ("11", "11")])
+# one peg anywhere from the inner hole 5 (its winnable set costs the levels half what vacancy 4's does), and a
+# single-hole goal from an edge hole
+@pytest.mark.parametrize("start,goal", [("5", "any"), ("11", "11")])
 def test_triangle6_equals_the_levels(start, goal):
     g = Goal("any") if goal == "any" else Goal("hole", 1 << T6.hole(goal))
     problem = Problem(T6, T6.start(start), g)

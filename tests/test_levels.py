@@ -74,9 +74,11 @@ def _single_vacancy_cases(board_id):
 
 
 # triangle5: every single-vacancy start up to symmetry, every goal; triangle6 (slower: the
-# middle levels hold ~10^5 positions) the corner start, one peg anywhere, fewest pegs and
-# the first three finishing holes the position class does not already rule out
-CASES = [("triangle5", None, None), ("triangle6", ["1"], "class")]
+# middle levels hold ~10^5 positions) the inner start 5 (227,050 positions reachable against
+# the corner's 291,987: 40% less time), one peg anywhere, fewest pegs and two finishing holes
+# the position class does not rule out: the start hole 5 (on the start's mirror line: the
+# symmetric complement problem) and 7 (off it: no symmetry kept)
+CASES = [("triangle5", None, None), ("triangle6", ["5"], ["5", "7"])]
 
 
 @pytest.mark.parametrize(("board_id", "only", "holes"), CASES)
@@ -87,8 +89,8 @@ def test_every_single_vacancy_problem_agrees_with_enumeration(board_id, only, ho
         closure = reachable(board, start)
         singles = {p for p in closure if p.bit_count() == 1}
         fewest = min(p.bit_count() for p in closure)
-        ends = [b for b in board.bits if holes is None
-                or board.position_class(1 << b) == board.position_class(start)][:None if holes is None else 3]
+        ends = board.bits if holes is None else [board.hole(h) for h in holes]
+        assert holes is None or all(board.position_class(1 << b) == board.position_class(start) for b in ends)
         goals = [Goal("any"), Goal("min")] + [Goal("hole", 1 << b) for b in ends]
         for goal in goals:
             problem = Problem(board, start, goal)
@@ -148,7 +150,7 @@ def test_random_positions_agree_with_enumeration(board_id):
     """Impossibility claims (and solutions) on sparse random positions, fixed seed, checked by brute force."""
     board = get_board(board_id)
     kinds = {"solved": 0, "impossible": 0}
-    for start in _random_positions(board, 6, 9, 13, seed=2026):
+    for start in _random_positions(board, 4, 9, 13, seed=2026):  # 4 random and 4 played backward (solvable)
         closure = reachable(board, start)
         fewest = min(p.bit_count() for p in closure)
         for goal in (Goal("any"), Goal("min")):

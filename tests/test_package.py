@@ -29,9 +29,13 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
 
 
+def _environ() -> dict[str, str]:
+    """The environment of the installed package's processes: not the checkout's (``PYTHONPATH``, ``VIRTUAL_ENV``)."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+
+
 def _run(cmd: list[str], cwd: Path, timeout: float = 300, check: bool = True) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(cmd, cwd=cwd, env=_environ(), capture_output=True, text=True, timeout=timeout)
     if check and done.returncode != 0:
         raise AssertionError(f"{' '.join(cmd)} exited {done.returncode}:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
     return done
@@ -100,7 +104,10 @@ def _free_port() -> int:
 def test_dask_processes_from_the_installed_package_give_the_in_process_count(env, tmp_path):
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
-    env_vars = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env_vars = _environ()
+    # compiled once here, not by the scheduler, both workers and the command at once as they start and run steps
+    _run([str(env / "python"), "-c", "import distributed.cli.dask_scheduler, distributed.cli.dask_worker, "
+          "pyapp.cli.main, pyapp.exact.count, pyapp.exact.dask_pool, pyapp.exact.shardstep"], cwd=tmp_path)
     logs = [open(tmp_path / f"{name}.log", "w") for name in ("scheduler", "worker1", "worker2")]  # noqa: SIM115
     procs = [subprocess.Popen([str(env / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port),
                                "--no-dashboard"], cwd=tmp_path, env=env_vars, stdout=logs[0], stderr=logs[0])]

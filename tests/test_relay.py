@@ -83,11 +83,17 @@ def _levels(gen) -> dict[int, tuple[list[int], list[int] | None]]:
             for lv in gen if isinstance(lv, Level)}
 
 
+def _sweep_problem():
+    """Triangle 6 from vacancy 5: 20 levels, a symmetry group of two, a third of the default game's positions (the
+    default game, with no symmetry, is counted on the relay below)."""
+    return build("triangle6", start="5").problem
+
+
 @functools.cache
 def _in_process(weights: bool) -> dict[int, tuple[list[int], list[int] | None]]:
-    """Triangle 6's levels swept in process on two shards: computed once per ``weights`` for both orders (tests only
-    read it)."""
-    s = sides(default_problem("triangle6"))
+    """Triangle 6's levels (:func:`_sweep_problem`) swept in process on two shards: computed once per ``weights``
+    for both orders (tests only read it)."""
+    s = sides(_sweep_problem())
     sources: Any = {s.start: 1} if weights else [s.start]
     return _levels(sharded_sweep(Parallel(InProcess(), shards=2), s.codec, sources, 1, weights=weights))
 
@@ -95,7 +101,7 @@ def _in_process(weights: bool) -> dict[int, tuple[list[int], list[int] | None]]:
 @pytest.mark.parametrize("weights", [True, False])
 @pytest.mark.parametrize("order", ["fifo", "lifo"])
 def test_relay_sweep_gives_the_in_process_keys_weights_and_sizes(weights, order):
-    s = sides(default_problem("triangle6"))
+    s = sides(_sweep_problem())
     sources: Any = {s.start: 1} if weights else [s.start]
     reference = _in_process(weights)
     relay = Relay(2)
@@ -122,8 +128,9 @@ def test_relay_count_levels_and_fewest_answer_as_the_command_line():
     assert (c.status, c.solutions, c.positions, c.meet) == ("counted", plain.solutions, plain.positions, plain.meet)
     assert not runner.buckets and runner.kept == 0  # the pair buckets consumed too; no shard came back here
     relay = Relay(3)
-    table = _drain(Runner(relay).drive(levels_steps(p, parallel=Parallel(relay))))
-    assert table.rows == level_table(p).rows
+    t = _sweep_problem()  # the level table of a smaller game: the default one's costs nearly twice as much
+    table = _drain(Runner(relay).drive(levels_steps(t, parallel=Parallel(relay))))
+    assert table.rows == level_table(t).rows
     q = build("square:oooo/oooo/oooo/oooo", start="b1", goal="any").problem  # one sweep, halves on one level
     relay = Relay(2)
     runner = Runner(relay)

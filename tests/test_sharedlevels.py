@@ -190,10 +190,13 @@ class TestNeverLose:
 
     @pytest.mark.parametrize("replaces", [22, 0])
     def test_same_verdicts_with_and_without(self, monkeypatch, replaces):
-        """``replaces`` 0: the shared search beside both portfolios, weighted (:data:`BESIDE_WEIGHT`)."""
+        """``replaces`` 0: the shared search beside both portfolios, weighted (:data:`BESIDE_WEIGHT`).
+
+        Seed 0's six positions (14 down to 9 pegs): five winnable with both winning and losing jumps, one lost.  Seed
+        2's began with two positions of 13 and 10 jumps, all winning, and cost seven times as much."""
         monkeypatch.setattr(neverlose_module, "REPLACES_PEGS", replaces)
         problem = default_problem("triangle6")
-        for q in list(_positions(problem, random.Random(2), 2, 14))[:6]:
+        for q in list(_positions(problem, random.Random(0), 2, 14))[:6]:
             monkeypatch.setattr(proven_module, "_TABLES", {})
             monkeypatch.setattr(neverlose_module, "SHARED", True)
             with_ = drive(never_lose_steps(q, budget=Budget(30)))

@@ -69,7 +69,7 @@ def _interrupt(argv: list[str]) -> None:
     assert not any(_alive(w) for w in workers)
 
 
-def test_ctrl_c_stops_every_worker(tmp_path):
+def test_ctrl_c_stops_every_worker():
     _interrupt(["table", "english", "--workers", "2", "--problem-seconds", "60"])
 
 
@@ -224,7 +224,7 @@ def test_bench_rows_on_two_workers_answer_as_in_one_process(capsys):
     assert [r["name"] for r in one["rows"]] == rows and one["wrong"] == two["wrong"] == []
 
 
-@pytest.mark.parametrize("argv,message", [
+BAD_OPTIONS = [
     (["puzzle", "english", "--pegs", "10", "--count", "0"], "expected 1 to 10,000 puzzles"),
     (["puzzle", "english", "--pegs", "10", "--count", "10001"], "expected 1 to 10,000 puzzles"),
     (["puzzle", "english", "--pegs", "10", "--count", "many"], "whole number of puzzles"),
@@ -236,11 +236,25 @@ def test_bench_rows_on_two_workers_answer_as_in_one_process(capsys):
     (["finishes", "triangle5", "--workers", "0"], "at least 1"),
     (["bench", "--only", "default-triangle4", "--workers", "2", "--cluster", "tcp://h:1"], "not both"),
     (["bench", "--parallel", "--workers", "2"], "--workers-list"),
-])
-def test_bad_pool_and_batch_options_are_one_line_errors(argv, message):
-    proc = _cli([*argv, "--json"])
-    assert proc.returncode == 2 and message in json.loads(proc.stdout)["error"]
-    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
+]
+
+
+@pytest.mark.parametrize("argv,message", BAD_OPTIONS)
+def test_bad_pool_and_batch_options_are_one_line_errors(argv, message, capsys):
+    """In this process, through :func:`main` (what ``python -m pyapp`` runs and exits with): a process of its own
+    for each case cost half a second of start-up; the next test runs them through the command."""
+    assert main([*argv, "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert message in json.loads(out)["error"]
+    assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err
+
+
+def test_bad_pool_options_are_one_line_errors_from_the_command():
+    """Two of :data:`BAD_OPTIONS` (a count and a pool option) through ``python -m pyapp``, in a process."""
+    for argv, message in (BAD_OPTIONS[0], BAD_OPTIONS[7]):
+        proc = _cli([*argv, "--json"])
+        assert proc.returncode == 2 and message in json.loads(proc.stdout)["error"]
+        assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
 
 
 def test_hint_on_two_workers_files_the_jumps_as_one_process(capsys):
