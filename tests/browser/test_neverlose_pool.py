@@ -4,7 +4,8 @@ worker; every position of a game gets its data-verdict, the note says the check 
 verdicts are the one-worker check's (CPython's ``never_lose``, the same code in one process).  The first check
 does not wait for the pool to start: it runs in the engine worker while the pool starts.
 
-The game follows the solver's line for the default game (d2 -> d6), opened by a link 15 jumps in, then
+The game follows the solver's line for the default game (d2 -> d6), opened by a link 14 jumps in (22 pegs, the
+endgame table's reach: below it the first check waits for the table, which then answers without the pool), then
 played on with never-lose on; an undo then answers from the engine's game-long table of proved positions (what
 the pool proved was recorded there by the merge: only the jumps it left undecided go to the pool again), and a
 move played while the pool decides (in the opening, where the pool decides almost every position) stops them at once.
@@ -20,7 +21,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 
-OPENED, PLAYED, EARLY = 15, 4, 5
+OPENED, PLAYED, EARLY = 14, 4, 5
 WARM = 10  # the asymmetric board's default game 10 jumps in: past its opening book, decided by search
 RESULT = "window.pegLab.store.state.neverlose.result"
 
