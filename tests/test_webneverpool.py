@@ -41,9 +41,12 @@ def merge(args: dict) -> dict:
 @pytest.fixture
 def fresh_tables(monkeypatch):
     """No proved positions from earlier tests: each worker of the page starts with its own, empty; and no endgame
-    table (:mod:`pyapp.exact.endgame`), which would answer these positions in the engine worker."""
+    table (:mod:`pyapp.exact.endgame`), which would answer these positions in the engine worker: none built here,
+    and none kept from an earlier test in this process (the French table test_endgame.py builds)."""
     monkeypatch.setattr(proven, "_TABLES", {})
     monkeypatch.setattr(endgame, "MIN_HOLES", 1 << 20)  # the pool's own path, not the endgame table's
+    monkeypatch.setattr(endgame, "_CACHE", {})
+    monkeypatch.setattr(endgame, "_SHIPPED", {})
     return lambda: proven._TABLES.clear()
 
 
