@@ -48,7 +48,7 @@ FUNNEL_PROBE_SECONDS = 0.25
 """The first count of the funnel gets at most this long: one that does not finish in it drops the funnel at once (the
 counts of a position's jumps are of one size; one that cannot finish drops the funnel anyway).  Measured on triangle 8's
 default game (CPython, 2 seeded games, every position of 20-35 pegs): the first count never finished, and the funnel
-took 2.0 of the 2.0-2.7 CPU s of each check, the verdicts the rest."""
+took 2.0 s of each check (2.0-6.3 CPU s in all), the verdicts the rest."""
 PORTFOLIOS: tuple[tuple[int, ...] | None, ...] = (None, (128, 256))
 """Never-lose toward a definite goal searches each position after a jump with at most :data:`PROVER_PEGS`
 pegs twice side by side (:mod:`.turns`): with the solver's own portfolio, whose wide beams find most winnable
