@@ -10,7 +10,7 @@ import { missingRuntimeFile } from "./runtime_files.mjs";
 import { createSets } from "./sets.mjs";
 import { deliverStep, runShardStep, takeSteps } from "./shardwork.mjs";
 
-const jobs = new Map(); // id -> {cancelled, relay, wake}
+const jobs = new Map(); // id -> {cancelled, relay, wake, job}: every call from its arrival to its answer
 let lp = null; // the peg_lp module (lp.mjs), registered once Python has started
 // requests whose rows run whole searches inside one step (no event-loop turn for HiGHS to load): load it first
 const LP_FIRST = new Set(["bench", "study"]);
@@ -230,9 +230,7 @@ function waitForPool(entry) {
   });
 }
 
-async function runJob(id, fn, args) {
-  const entry = { cancelled: false, relay: null, wake: null, job: null };
-  jobs.set(id, entry);
+async function runJob(id, fn, args, entry) {
   let job = null;
   try {
     if (LP_FIRST.has(fn)) await lp?.ready();
@@ -266,7 +264,6 @@ async function runJob(id, fn, args) {
   } catch (err) {
     post(message.error(id, pythonMessage(err)));
   } finally {
-    jobs.delete(id);
     entry.relay?.destroy();
     if (job) job.destroy();
   }
@@ -313,6 +310,18 @@ self.onmessage = async (event) => {
   }
   if (msg.type !== "call") return;
   const { id, fn } = msg;
+  // known by its id from the start: a cancel sent while the runtime or the game's sets load is kept, and answered
+  // as soon as they are (a streaming job's first step is then its cancel), not lost with the job left to run on
+  const entry = { cancelled: false, relay: null, wake: null, job: null };
+  jobs.set(id, entry);
+  try {
+    await answer(id, fn, msg.args ?? {}, entry);
+  } finally {
+    jobs.delete(id);
+  }
+};
+
+async function answer(id, fn, args, entry) {
   try {
     await ready;
   } catch (err) {
@@ -323,10 +332,11 @@ self.onmessage = async (event) => {
     post(message.error(id, "request without a function name"));
     return;
   }
-  const args = msg.args ?? {};
-  await sets.ensure(fn, args);
+  // a cancel stops the wait for the sets (their loading goes on, for the next request)
+  await Promise.race([sets.ensure(fn, args), new Promise((resolve) => { entry.wake = resolve; })]);
+  entry.wake = null;
   if (webapi.is_streaming(fn)) {
-    await runJob(id, fn, args);
+    await runJob(id, fn, args, entry);
     return;
   }
   try {
@@ -336,4 +346,4 @@ self.onmessage = async (event) => {
   } catch (err) {
     post(message.error(id, pythonMessage(err)));
   }
-};
+}

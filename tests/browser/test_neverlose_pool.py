@@ -6,9 +6,10 @@ does not wait for the pool to start: it runs in the engine worker while the pool
 
 The game follows the solver's line for the default game (d2 -> d6), opened by a link 14 jumps in (22 pegs, the
 endgame table's reach: below it the first check waits for the table, which then answers without the pool), then
-played on with never-lose on; an undo then answers from the engine's game-long table of proved positions (what
-the pool proved was recorded there by the merge: only the jumps it left undecided go to the pool again), and a
-move played while the pool decides (in the opening, where the pool decides almost every position) stops them at once.
+played on with never-lose on; an undo then answers from the engine's game-long table of proved positions (what the
+pool proved was recorded there by the merge: only the jumps it left undecided go to the pool again), and a jump
+played while the pool decides (opened 12 jumps in, 24 pegs: above the table's reach and below the opening book's,
+where the pool searches for seconds) stops its questions at once.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ import re
 
 import pytest
 from browser_support import close_app, go, open_app, screenshot_both, wait_state
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 
-OPENED, PLAYED, EARLY = 14, 4, 5
-WARM = 10  # the asymmetric board's default game 10 jumps in: past its opening book, decided by search
+OPENED, PLAYED, STOPPED = 14, 4, 12  # jumps in: the line's verdicts; where a move stops the pool
+# a custom 5x5 board, centre vacant, one peg on the centre: lost (position class) at once, yet asked as questions
+# (no set, no table under 33 holes), so the first check starts the pool without spending its budget
+WARM = "#board=square:" + "/".join(["ooooo", "ooooo", "oo.oo", "ooooo", "ooooo"]) + "&goal=c3"
 RESULT = "window.pegLab.store.state.neverlose.result"
 
 
@@ -90,24 +92,22 @@ def test_a_french_game_on_two_pool_workers_gets_the_one_worker_verdicts(pooled):
     # for it.
     expected = _one_worker_verdicts(problem, positions[OPENED:])
     _compare(results, expected)
-    _undo_and_stop(pooled, names, results)
+    _undo(pooled, results)
+    _stop(pooled, names)
 
 
 def _play(pooled, names) -> list[dict]:
-    """The opening by link, then never-lose on, then the solver's next jumps: each position's answer."""
+    """Never-lose on, the pool started, two jumps played while it decides, then the solver's next jumps: each
+    position's answer from 22 pegs on."""
     # the first check does not wait for the pool to start: it runs in the engine worker while the pool starts.
     # Asked on another board: on French the engine's check would load the game's endgame table, which then
     # answers the positions below, and the pool would not be asked there
-    from pyapp.core.problem import default_problem
-    from pyapp.search.solver import solve
-
-    warm = default_problem("asymmetric")
-    warm_line = [f"{warm.board.name_of[a]}-{warm.board.name_of[c]}" for a, _, c in solve(warm).jumps[:WARM]]
-    go(pooled, "#board=asymmetric&moves=" + ",".join(warm_line))
-    wait_state(pooled, WARM)
+    go(pooled, WARM)
+    wait_state(pooled, 0)
     assert pooled.evaluate("window.pegLab.store.state.pool.status") == "off"  # not started at load
     pooled.get_by_role("button", name="Never lose").click()
-    first = _verdict(pooled, warm.start.bit_count() - WARM)
+    first = _verdict(pooled, 24)
+    assert first["status"] == "lost", first
     assert "workers" not in first and pooled.evaluate("window.pegLab.store.state.pool.status") != "off", first
     pooled.wait_for_function("() => window.pegLab.store.state.pool.status === 'ready'", timeout=120_000)
     go(pooled, "#board=french&moves=" + ",".join(f"{x}-{y}" for x, y in names[:OPENED]))
@@ -145,7 +145,7 @@ def _compare(results: list[dict], expected: list[dict]) -> None:
     assert compared >= 20, compared
 
 
-def _undo_and_stop(pooled, names, results: list[dict]) -> None:
+def _undo(pooled, results: list[dict]) -> None:
     # an undo: the position before is answered from the engine's table, where the pool's answers were
     # recorded; only the jumps it left undecided go to the pool again
     pooled.evaluate("""() => { window.nlAsked = 0; window.pegLab.store.subscribe((s) => {
@@ -159,46 +159,24 @@ def _undo_and_stop(pooled, names, results: list[dict]) -> None:
     # fewer than two questions left are asked in the engine worker alone (pyapp.web.neverpool.plan_steps)
     assert ("workers" in again) == (pooled.evaluate("window.nlAsked") >= 2)
     assert again["status"] == before["status"] and set(map(tuple, before["good"])) <= set(map(tuple, again["good"]))
-    # a new move while the pool decides: its questions stop (answered or terminated) within the grace period.
-    # Near the end of the game the engine's plan often proves every jump alone, so this is asked in the
-    # opening (EARLY jumps in, not yet checked), where the pool decides almost every position; its questions
-    # can still all end before a click lands (winnable jumps are found in a second): then play on
-    go(pooled, "#board=french&moves=" + ",".join(f"{x}-{y}" for x, y in names[:EARLY]))
-    wait_state(pooled, EARLY)
-    moved = 0
-    for _ in range(6):
-        # 'done' only for the position shown (the note's data-pegs): right after a move the store still holds
-        # the check of the position before, until the new check starts
-        state = pooled.wait_for_function(
-            "() => { const s = window.pegLab.store.state, nl = s.neverlose;"
-            " const d = document.getElementById('neverlose-note').dataset;"
-            " const shown = d.pegs === String(s.board.pegs.length) && d.verdict !== 'checking';"
-            " return nl.pool ? 'pool' : (!nl.checking && nl.result && shown ? 'done' : false); }",
-            timeout=60_000).json_value()
-        x, _, y = pooled.evaluate("() => { const s = window.pegLab.store.state;"
-                                  " return (s.neverlose.result?.good ?? [])[0] ?? s.board.legal[0]; }")
-        pooled.click(f"[data-hole='{x}']")
-        pooled.click(f"[data-hole='{y}']")
-        moved += 1
-        wait_state(pooled, EARLY + moved)
-        if state == "pool" and _stopped(pooled):
-            break
-    stop = pooled.evaluate("window.pegLab.neverloseStops[0] ?? null")
-    assert stop is not None, f"no move landed while the pool decided, in {moved} moves"
-    print("stopped in", stop, "after", moved, "moves")
+
+
+def _stop(pooled, names) -> None:
+    """A jump played while the pool decides: every question stops (answers) within the grace period. (The pool
+    workers hold the game's endgame table by now: decoding it blocks a worker for seconds on its first question of
+    the game.)"""
+    go(pooled, "#board=french&moves=" + ",".join(f"{x}-{y}" for x, y in names[:STOPPED]))
+    wait_state(pooled, STOPPED)
+    pooled.wait_for_function("() => !!window.pegLab.store.state.neverlose.pool", timeout=60_000)
+    x, y = names[STOPPED]
+    pooled.click(f"[data-hole='{x}']")
+    pooled.click(f"[data-hole='{y}']")
+    wait_state(pooled, STOPPED + 1)
+    pooled.wait_for_function("() => window.pegLab.neverloseStops.length > 0", timeout=10_000)
+    stop = pooled.evaluate("window.pegLab.neverloseStops[0]")
+    print("stopped in", stop)
     assert not stop["terminated"] and stop["ms"] < 1000, stop
-    _verdict(pooled, 36 - EARLY - moved)
     assert not pooled.errors
-
-
-def _stopped(page) -> bool:
-    """Whether the pool's questions were asked to stop and answered within 10 s (none were running when the
-    move landed if not)."""
-    try:
-        page.wait_for_function("() => window.pegLab.neverloseStops.length > 0", timeout=10_000)
-    except PlaywrightTimeout:
-        return False
-    return True
 
 
 def test_a_pool_worker_takes_the_classes_decided_while_its_jumps_question_runs(pooled):
@@ -229,3 +207,26 @@ def test_a_pool_worker_takes_the_classes_decided_while_its_jumps_question_runs(p
       return { left: names.slice(-2), got: answer.answers.map((a) => a.decide) };
     }""", [format_moves(problem.board, line), names])
     assert len(names) > 2 and sorted(out["got"]) == sorted(out["left"]), out
+
+
+def test_a_cancel_sent_while_the_games_table_loads_is_answered_not_lost(pooled):
+    """static/engine/worker.mjs: a check below the endgame table's reach first waits for the table (fetched, then
+    decoded); a cancel sent meanwhile answers the check as cancelled, instead of being dropped (the request was
+    not yet known by its id) and the check then running its whole budget."""
+    from pyapp.core.notation import format_moves
+    from pyapp.core.problem import default_problem
+    from pyapp.search.solver import solve
+
+    problem = default_problem("french")
+    moves = format_moves(problem.board, solve(problem).jumps[:15])  # 21 pegs: the check waits for the table
+    out = pooled.evaluate("""async (moves) => {
+      const { Engine } = await import("./static/engine/protocol.mjs");
+      const engine = new Engine();  // a new engine worker: no set loaded yet
+      await engine.ready;
+      const { id, promise } = engine.request("never_lose", { board: "french", moves, max_seconds: 20 });
+      engine.cancel(id);
+      const answer = await promise;
+      engine.destroy();
+      return answer;
+    }""", moves)
+    assert out["status"] == "unknown" and out["reason"].startswith("cancelled after"), out
