@@ -257,3 +257,38 @@ class TestBenchRows:
         problem = Problem(T5, T5.start("4"), Goal("any"))
         counts = {count_exact(problem, meet=m).solutions for m in (1, 4, 7, 10, 14)}
         assert counts == {count_solutions(problem)}
+
+
+@pytest.mark.parametrize(("board_id", "start", "goal", "chunk"), [("triangle5", "4", "any", 10),
+                                                                 ("triangle6", "4", "4", 1_000)])
+def test_winnable_levels_expanded_in_chunks_equal_the_whole_expansion(board_id, start, goal, chunk, monkeypatch):
+    """pyapp.exact.winnable expands the winnable levels above and below the middle in chunks (EXPAND_CHUNK): in small
+    chunks the levels hold the same keys as in one chunk bigger than any level, and every chunk reports its progress
+    (a budget or a cancel is seen within one).  Triangle 5 from hole 4 to one peg anywhere keeps its sets in two
+    codecs (the goal is fixed by every symmetry, the start by fewer), triangle 6 from hole 4 to hole 4 in one."""
+    from pyapp.core.budget import drive
+    from pyapp.core.problem import make_problem
+    from pyapp.exact import winnable as module
+
+    problem = make_problem(get_board(board_id), start=start, goal=goal)
+    module.clear_cache()
+    monkeypatch.setattr(module, "EXPAND_CHUNK", 10**9)
+    whole = drive(module.winnable_steps(problem))
+    module.clear_cache()
+    monkeypatch.setattr(module, "EXPAND_CHUNK", chunk)
+    steps, seen = module.winnable_steps(problem), []
+    try:
+        while True:
+            seen.append(next(steps))
+    except StopIteration as stop:
+        chunked = stop.value
+    module.clear_cache()
+    assert chunked.levels == whole.levels
+    # the levels expanded: up from the middle each one below, down from it each one above (unless the game is its
+    # own complement: those are the complements of the levels above, found without expanding)
+    s, levels = sides(problem), whole.levels
+    meet = s.meet()
+    expanded = sum(len(levels[p]) for p in range(meet, s.first_pegs))
+    if not s.complement_problem:
+        expanded += sum(len(levels[p]) for p in range(s.last_pegs + 1, meet + 1))
+    assert sum(1 for p in seen if p.stage == "can still win") >= expanded // chunk > 20
