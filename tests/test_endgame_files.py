@@ -119,3 +119,34 @@ def test_the_play_rows_install_the_shipped_table_from_the_build_cache(tmp_path, 
     assert found is not None and found.shipped and found.levels == table.levels
     path.write_bytes(path.read_bytes()[:-5])
     assert game_rows.shipped_table(problem, "french-d2-d6") is None  # a truncated file is never used
+
+
+@pytest.mark.parametrize("at", [7, 8])
+def test_a_table_decoded_in_pieces_is_the_same_and_still_checked(at, monkeypatch):
+    """decode_table_steps sums the keys PIECE at a time (a pause after each, so the worker takes its messages while a
+    big table decodes): with pieces of 7 the table is the same, and a repeated key is refused whether it falls on a
+    piece's first difference (at 7) or inside one (at 8)."""
+    import json as jsonlib
+
+    from pyapp.exact import endgame_files
+    from pyapp.web import api
+
+    monkeypatch.setattr(endgame_files, "PIECE", 7)
+    problem, table = _french(20_000)
+    data = encode_table(table)
+    steps, pauses = endgame_files.decode_table_steps(data, problem), 0
+    try:
+        while True:
+            next(steps)
+            pauses += 1
+    except StopIteration as stop:
+        back = stop.value
+    assert back.levels == table.levels and pauses >= len(table) // 7
+    job = api.load_set_steps(data)  # the worker's loader: the same, one step a piece
+    outs = [jsonlib.loads(job.step()) for _ in range(pauses + 1)]
+    assert [o["done"] for o in outs] == [False] * pauses + [True] and outs[-1]["result"]["keys"] == len(table)
+    pegs = max(p for p, keys in table.levels.items() if len(keys) > 10)
+    keys = table.levels[pegs]
+    table.levels[pegs] = type(keys)(keys.typecode, [*keys[:at], keys[at - 1], *keys[at + 1:]])  # one key twice
+    with pytest.raises(StoreError, match=f"keys with {pegs} pegs are not strictly increasing"):
+        decode_table(encode_table(table), problem)

@@ -23,6 +23,8 @@ side (message envelopes, ids, cancel, JSDoc types) is ``static/engine/protocol.m
   and kept, so never-lose and Hint on that game answer by lookup: ``{"ok": {board, keys, bytes, seconds}}``
   or ``{"error": why}`` (stale, truncated or damaged: the worker drops it and fetches it again).  A ``ways``
   file (the solutions left per position, the survival funnel) is loaded after its set the same way.
+  ``load_set_steps(bytes) -> Job``: the same, stepped as a long request is (the worker's loader: an endgame table
+  takes seconds to decode in Pyodide, and the worker takes its messages between the steps).
 * ``shard_step(spec_json, keys, weights, expand_it, keep, pairs_out, pairs_in)``: one shard step of a sweep run
   on the page's pool (:func:`pyapp.exact.relay.run_step`; this worker is then a pool worker): ``keys``/``weights``
   the incoming buckets' bytes (typed arrays), ``weights`` None for reachability; ``pairs_out``/``pairs_in`` the
@@ -320,6 +322,15 @@ def load_set(data: Any) -> str:
         return json.dumps({"error": str(err)})
     except Exception as err:  # a bug, not a bad file: still a message
         return json.dumps({"error": f"internal error in 'load_set' ({type(err).__name__}): {err}"})
+
+
+def load_set_steps(data: Any) -> Job:
+    """:func:`load_set` slice by slice, for the worker: a :class:`~.job.Job` whose steps pause while an endgame
+    table decodes (:func:`pyapp.web.sets.load_steps`: seconds in Pyodide, when a cancel must still get through)
+    and whose last step answers ``{"done": true, "result": {board, keys, bytes, seconds}}`` or ``{"done": true,
+    "error": why}``."""
+    raw = data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)  # the caller's buffer may not outlive the call
+    return Job(sets.load_steps(raw), lambda value: value, lambda _: {})
 
 
 def start(fn: str, args_json: str) -> Job:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +47,7 @@ from ..core.goal import Goal
 from ..core.position import parse_position
 from ..core.problem import Problem, make_problem
 from ..exact.endgame import SEARCH_LEVELS, install
-from ..exact.endgame_files import decode_table
+from ..exact.endgame_files import decode_table_steps
 from ..exact.endgame_files import file_name as endgame_file
 from ..exact.openingbook import install as install_book
 from ..exact.openingbook_files import decode_book
@@ -214,6 +215,17 @@ def problem_of(header: dict) -> Problem:
 def load(data: Any) -> dict:
     """Check and register a set file's bytes (a ``bytes``-like or a Pyodide proxy of a ``Uint8Array``);
     ``{"board", "keys", "bytes", "seconds"}``, or :class:`PegError` naming why the file is refused."""
+    steps = load_steps(data)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value
+
+
+def load_steps(data: Any) -> Generator[None, None, dict]:
+    """:func:`load`, pausing (``yield``) while it decodes an endgame table (:func:`decode_table_steps`: seconds in
+    Pyodide), so that the worker can take its messages meanwhile (``pyapp.web.api.load_set_steps``)."""
     raw = data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)
     started = time.perf_counter()
     header, _ = read_header(raw)
@@ -224,7 +236,7 @@ def load(data: Any) -> dict:
             raise PegError("winnable set file: solution counts arrived before their winnable set")
         win.ways = decode_ways(raw, win)
     elif header.get("kind") == "endgame":  # the goal's endgame table: kept for every game toward that goal
-        win = decode_table(raw, problem)
+        win = yield from decode_table_steps(raw, problem)
         install(win)
     elif header.get("kind") == "book":  # the game's opening book: kept for every question toward its goal
         book = decode_book(raw, problem)

@@ -13,8 +13,24 @@ const USES = new Set(["never_lose", "hint"]);
 const setsCache = (root) => (new URL(root).pathname === "/" ? "peg-sets" : `peg-sets@${new URL(root).pathname}`);
 const HASH_HEADER = "x-peg-sha256";
 
-/** root: the site's URL; load(bytes) -> {ok} | {error} (pyapp.web.api.load_set, parsed). */
-export function createSets(root, load) {
+const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** root: the site's URL; start(bytes) -> the loading job (pyapp.web.api.load_set_steps), stepped here with a turn of
+ *  the event loop between steps, so that a message (a cancel) gets through while a big table decodes. */
+export function createSets(root, start) {
+  async function load(bytes) {
+    const job = start(bytes);
+    try {
+      for (;;) {
+        const out = JSON.parse(job.step());
+        if (out.done) return out.error !== undefined ? { error: out.error } : { ok: out.result };
+        await turn();
+      }
+    } finally {
+      job.destroy();
+    }
+  }
+
   let index = null;
   const done = new Map(); // file -> promise of {ok} | {error}: decided once per worker
   const log = [];
@@ -64,7 +80,7 @@ export function createSets(root, load) {
     for (const fresh of [false, true]) {
       try {
         const bytes = await bytesOf(url, fresh);
-        out = load(bytes);
+        out = await load(bytes);
         if (out.ok) await keep(url, bytes, sha256);
       } catch (err) {
         out = { error: err.message };

@@ -216,7 +216,7 @@ ready.catch(() => {}); // reported above; requests that await `ready` still see 
 
 // the classic games' winnable sets, loaded on first use (static/engine/sets.mjs)
 const sets = createSets(new URL("../../", import.meta.url),
-  (bytes) => JSON.parse(webapi.load_set(bytes)));
+  (bytes) => webapi.load_set_steps(bytes));
 
 /** Until a pool worker's answer or a cancel wakes the job, or WAIT_MS pass. */
 function waitForPool(entry) {

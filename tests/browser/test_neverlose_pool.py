@@ -7,9 +7,9 @@ does not wait for the pool to start: it runs in the engine worker while the pool
 The game follows the solver's line for the default game (d2 -> d6), opened by a link 14 jumps in (22 pegs, the
 endgame table's reach: below it the first check waits for the table, which then answers without the pool), then
 played on with never-lose on; an undo then answers from the engine's game-long table of proved positions (what the
-pool proved was recorded there by the merge: only the jumps it left undecided go to the pool again), and a jump
-played while the pool decides (opened 12 jumps in, 24 pegs: above the table's reach and below the opening book's,
-where the pool searches for seconds) stops its questions at once.
+pool proved was recorded there by the merge: only the jumps it left undecided go to the pool again).  Before that, a
+jump played while the pool decides its first questions of the game (opened 12 jumps in, 24 pegs: above the table's
+reach and below the opening book's, where the pool searches for seconds) stops them at once.
 """
 
 from __future__ import annotations
@@ -93,7 +93,6 @@ def test_a_french_game_on_two_pool_workers_gets_the_one_worker_verdicts(pooled):
     expected = _one_worker_verdicts(problem, positions[OPENED:])
     _compare(results, expected)
     _undo(pooled, results)
-    _stop(pooled, names)
 
 
 def _play(pooled, names) -> list[dict]:
@@ -110,6 +109,7 @@ def _play(pooled, names) -> list[dict]:
     assert first["status"] == "lost", first
     assert "workers" not in first and pooled.evaluate("window.pegLab.store.state.pool.status") != "off", first
     pooled.wait_for_function("() => window.pegLab.store.state.pool.status === 'ready'", timeout=120_000)
+    _stop(pooled, names)
     go(pooled, "#board=french&moves=" + ",".join(f"{x}-{y}" for x, y in names[:OPENED]))
     wait_state(pooled, OPENED)
     results = [_verdict(pooled, 36 - OPENED)]
@@ -159,12 +159,13 @@ def _undo(pooled, results: list[dict]) -> None:
     # fewer than two questions left are asked in the engine worker alone (pyapp.web.neverpool.plan_steps)
     assert ("workers" in again) == (pooled.evaluate("window.nlAsked") >= 2)
     assert again["status"] == before["status"] and set(map(tuple, before["good"])) <= set(map(tuple, again["good"]))
+    assert not pooled.errors
 
 
 def _stop(pooled, names) -> None:
-    """A jump played while the pool decides: every question stops (answers) within the grace period. (The pool
-    workers hold the game's endgame table by now: decoding it blocks a worker for seconds on its first question of
-    the game.)"""
+    """A jump played while the pool decides the first questions of the game: every question stops (answers) within
+    the grace period, although each pool worker is decoding the game's endgame table meanwhile (fetched beside its
+    first question; seconds in Pyodide, in steps: static/engine/sets.mjs)."""
     go(pooled, "#board=french&moves=" + ",".join(f"{x}-{y}" for x, y in names[:STOPPED]))
     wait_state(pooled, STOPPED)
     pooled.wait_for_function("() => !!window.pegLab.store.state.neverlose.pool", timeout=60_000)
@@ -176,7 +177,6 @@ def _stop(pooled, names) -> None:
     stop = pooled.evaluate("window.pegLab.neverloseStops[0]")
     print("stopped in", stop)
     assert not stop["terminated"] and stop["ms"] < 1000, stop
-    assert not pooled.errors
 
 
 def test_a_pool_worker_takes_the_classes_decided_while_its_jumps_question_runs(pooled):
