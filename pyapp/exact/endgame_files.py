@@ -55,12 +55,7 @@ def encode_table(table: Endgame) -> bytes:
 
 def decode_table(data: bytes, problem: Problem) -> Endgame:
     """The table of ``problem``'s goal from its file, checked (:class:`StoreError` when it must not be used)."""
-    steps = decode_table_steps(data, problem)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as stop:
-            return stop.value
+    return drive(decode_table_steps(data, problem))
 
 
 PIECE = 250_000

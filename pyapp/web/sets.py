@@ -41,6 +41,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.budget import drive
 from ..core.catalogue import get_board, get_entry
 from ..core.errors import PegError
 from ..core.goal import Goal
@@ -215,12 +216,7 @@ def problem_of(header: dict) -> Problem:
 def load(data: Any) -> dict:
     """Check and register a set file's bytes (a ``bytes``-like or a Pyodide proxy of a ``Uint8Array``);
     ``{"board", "keys", "bytes", "seconds"}``, or :class:`PegError` naming why the file is refused."""
-    steps = load_steps(data)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as stop:
-            return stop.value
+    return drive(load_steps(data))
 
 
 def load_steps(data: Any) -> Generator[None, None, dict]:

@@ -310,8 +310,7 @@ self.onmessage = async (event) => {
   }
   if (msg.type !== "call") return;
   const { id, fn } = msg;
-  // known by its id from the start: a cancel sent while the runtime or the game's sets load is kept, and answered
-  // as soon as they are (a streaming job's first step is then its cancel), not lost with the job left to run on
+  // known by its id from the start: a cancel sent while the runtime or the sets load is kept (answered, not lost)
   const entry = { cancelled: false, relay: null, wake: null, job: null };
   jobs.set(id, entry);
   try {
@@ -332,8 +331,9 @@ async function answer(id, fn, args, entry) {
     post(message.error(id, "request without a function name"));
     return;
   }
-  // a cancel stops the wait for the sets (their loading goes on, for the next request)
-  await Promise.race([sets.ensure(fn, args), new Promise((resolve) => { entry.wake = resolve; })]);
+  // a cancel (now or while the runtime started) stops the wait for the sets; their loading goes on, for the next request
+  const loading = sets.ensure(fn, args);
+  if (!entry.cancelled) await Promise.race([loading, new Promise((resolve) => { entry.wake = resolve; })]);
   entry.wake = null;
   if (webapi.is_streaming(fn)) {
     await runJob(id, fn, args, entry);
