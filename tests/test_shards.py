@@ -56,11 +56,15 @@ def _levels(gen) -> dict[int, tuple[list, list | None]]:
     return out
 
 
-@pytest.mark.parametrize(("weights", "shards"), [(True, 3), (False, 1)])
-def test_every_level_equals_the_unsharded_sweep(weights, shards, processes):
+@pytest.mark.parametrize(("weights", "shards", "merge_keys"), [(True, 3, None), (False, 1, None), (False, 3, 0)])
+def test_every_level_equals_the_unsharded_sweep(weights, shards, merge_keys, processes, monkeypatch):
     """Triangle 6 from vacancy 5, whose symmetry group has two elements (class weights carry orbit sizes):
     a third of the default game's positions (vacancy 4, no symmetry), whose sharded totals the counts below
-    check."""
+    check.  With ``merge_keys`` 0 every level is gathered by merging its shards (``MERGE_KEYS``: the big levels)."""
+    from pyapp.exact import sharded
+
+    if merge_keys is not None:
+        monkeypatch.setattr(sharded, "MERGE_KEYS", merge_keys)
     s = sides(build("triangle6", start="5").problem)
     src = {s.start: 1} if weights else [s.start]
     want = _levels(sweep(s.codec, src, 1, weights=weights))

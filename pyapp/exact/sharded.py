@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import heapq
 import json
 import os
 import shutil
@@ -157,9 +158,30 @@ def _gather(pool: Pool, handles: list, weights: bool) -> tuple[array, array | li
     return _assemble([pool.result(pool.part(h, "kept")) for h in handles], weights)
 
 
+MERGE_KEYS = 16_000_000
+"""Past this many keys a level without weights is gathered by merging its sorted shards (:func:`_merged`) instead
+of sorting them together: the sort holds every key as a Python int (about 40 bytes each: 7.4 GB for a level of
+185 million) where the merge holds 8 bytes a key, at 2.4x the time (8 million keys in 8 shards: 3.4 against 1.4 CPU
+s, 16 against 398 MB more, CPython)."""
+
+
+def _merged(parts: list) -> array:
+    """The kept shards' keys (each shard sorted, the shards disjoint) merged into one sorted array."""
+    shards = []
+    for kb, _ in parts:
+        shard = array("Q")
+        shard.frombytes(kb)
+        if sys.byteorder == "big":  # pragma: no cover
+            shard.byteswap()
+        shards.append(shard)
+    return array("Q", heapq.merge(*shards))
+
+
 def _assemble(parts: list, weights: bool) -> tuple[array, array | list | None]:
     """Sorted keys (and weights) from the kept shards: disjoint, each sorted by the worker that kept it, so
     the sort only merges their runs, and the weights follow through one dict built at C speed."""
+    if not weights and sum(len(kb) for kb, _ in parts) > 8 * MERGE_KEYS:
+        return _merged(parts), None
     keys = array("Q")
     for kb, _ in parts:
         keys.frombytes(kb)
