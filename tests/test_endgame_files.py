@@ -128,10 +128,10 @@ def test_a_table_decoded_in_pieces_is_the_same_and_still_checked(at, monkeypatch
     piece's first difference (at 7) or inside one (at 8)."""
     import json as jsonlib
 
-    from pyapp.exact import endgame_files
+    from pyapp.exact import endgame_files, store
     from pyapp.web import api
 
-    monkeypatch.setattr(endgame_files, "PIECE", 7)
+    monkeypatch.setattr(store, "PIECE", 7)
     problem, table = _french(20_000)
     data = encode_table(table)
     steps, pauses = endgame_files.decode_table_steps(data, problem), 0

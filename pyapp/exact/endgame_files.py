@@ -14,13 +14,12 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Generator
-from itertools import accumulate
 
 from ..core.budget import Budget, drive
 from ..core.problem import Problem
 from .endgame import Endgame, endgame_steps, made
 from .setup import sides
-from .store import StoreError, _has_zero, _open, _pack, key_version, read_header
+from .store import StoreError, _open, _pack, key_version, levels_steps, read_header
 
 KIND = "endgame"
 """The header's ``kind`` of an endgame table file."""
@@ -58,15 +57,10 @@ def decode_table(data: bytes, problem: Problem) -> Endgame:
     return drive(decode_table_steps(data, problem))
 
 
-PIECE = 250_000
-"""Keys summed from their differences between two pauses of :func:`decode_table_steps` (about 0.04 CPU s in
-CPython, 0.1 s in Pyodide)."""
-
-
 def decode_table_steps(data: bytes, problem: Problem) -> Generator[None, None, Endgame]:
-    """:func:`decode_table`, pausing (``yield``) every :data:`PIECE` keys: the French table decodes in about 1.2 CPU
-    s in CPython, 3 s in Pyodide, and a web worker that decodes it in one go sees no message meanwhile (a cancel
-    from the page waits for the whole decode)."""
+    """:func:`decode_table`, pausing (``yield``) every :data:`~.store.PIECE` keys (:func:`~.store.levels_steps`):
+    the French table decodes in about 1.2 CPU s in CPython, 3 s in Pyodide, and a web worker that decodes it in one
+    go sees no message meanwhile (a cancel from the page waits for the whole decode)."""
     back = sides(problem)
     board, goal = problem.board, problem.goal
     levels, diffs = _open(data, problem, KIND, list(back.back_codec.group))
@@ -80,18 +74,5 @@ def decode_table_steps(data: bytes, problem: Problem) -> Generator[None, None, E
     if not pegs or pegs != list(range(first, first - len(pegs), -1)) or not all(n for _, n in levels) \
             or header.get("low") != len(board) - pegs[-1]:
         raise StoreError("endgame table file: its levels do not run down from the goal's complement")
-    out: dict[int, array] = {}
-    at = 0
-    for p, n in levels:
-        keys = array("Q")
-        for lo in range(at, at + n, PIECE):
-            hi = min(at + n, lo + PIECE)
-            if hi - lo > 1 and _has_zero(diffs, lo + 1, hi) or lo > at and not diffs[lo]:
-                raise StoreError(f"endgame table file: the keys with {p} pegs are not strictly increasing")
-            sums = accumulate(diffs[lo:hi], initial=keys[-1] if keys else 0)
-            next(sums)  # the running sum the piece starts from
-            keys.extend(sums)
-            yield
-        out[p] = keys
-        at += n
+    out = yield from levels_steps(levels, diffs, "endgame table file")
     return made(back, out, ends, shipped=True)

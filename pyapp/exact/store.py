@@ -57,11 +57,13 @@ import struct
 import sys
 import zlib
 from array import array
+from collections.abc import Generator
 from functools import cache
-from itertools import accumulate, islice
+from itertools import accumulate
 from pathlib import Path
 
 from ..core.board import Board
+from ..core.budget import drive
 from ..core.codec.compiled import codec
 from ..core.errors import PegError
 from ..core.position import format_position
@@ -224,13 +226,34 @@ def decode(data: bytes, problem: Problem) -> Winnable:
     win = Winnable(problem, fcd, source=bytes(data)) if kind != PARTIAL else \
         PartialWinnable(problem, fcd, source=bytes(data), floor=(held := _held(data, problem, levels))[0],
                         upto=held[1])
+    win.levels.update(drive(levels_steps(levels, diffs, "winnable set file")))
+    return win
+
+
+PIECE = 250_000
+"""Keys summed from their differences between two pauses of :func:`levels_steps` (about 0.04 CPU s in CPython,
+0.1 s in Pyodide)."""
+
+
+def levels_steps(levels: list[tuple[int, int]], diffs: array, what: str) -> Generator[None, None, dict[int, array]]:
+    """The sorted keys of each level from the file's differences (a level's first word is its first key), checked
+    strictly increasing (:class:`StoreError` names ``what``); pausing (``yield``) every :data:`PIECE` keys, so a
+    web worker decoding a big file (French's endgame table: about 3 s in Pyodide) still takes its messages."""
+    out: dict[int, array] = {}
     at = 0
     for pegs, n in levels:
-        if n > 1 and _has_zero(diffs, at + 1, at + n):
-            raise StoreError(f"winnable set file: the keys with {pegs} pegs are not strictly increasing")
-        win.levels[pegs] = array("Q", accumulate(islice(diffs, at, at + n)))  # no copy of the level's differences
+        keys = array("Q")
+        for lo in range(at, at + n, PIECE):
+            hi = min(at + n, lo + PIECE)
+            if hi - lo > 1 and _has_zero(diffs, lo + 1, hi) or lo > at and not diffs[lo]:
+                raise StoreError(f"{what}: the keys with {pegs} pegs are not strictly increasing")
+            sums = accumulate(diffs[lo:hi], initial=keys[-1] if keys else 0)
+            next(sums)  # the running sum the piece starts from
+            keys.extend(sums)
+            yield
+        out[pegs] = keys
         at += n
-    return win
+    return out
 
 
 def _has_zero(words: array, start: int, stop: int) -> bool:
