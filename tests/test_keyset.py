@@ -117,6 +117,25 @@ class TestKeySet:
         assert list(builder.build()) == sorted(set(raw))
         assert len(builder.build()) == 0  # the builder was emptied
 
+    def test_builder_sorts_in_pieces_and_merges_in_tiers(self, monkeypatch):
+        """A flush sorts the buffer ``piece`` keys at a time, a pause after each; full tiers of runs are merged
+        (PIECE_FAN pieces, then RUN_FAN runs of a tier), so the runs waiting stay few and the set is the same."""
+        monkeypatch.setattr(keyset, "PIECE_FAN", 4)
+        monkeypatch.setattr(keyset, "RUN_FAN", 3)
+        rnd = random.Random(11)
+        raw = [rnd.randrange(5000) for _ in range(20_000)]
+        builder = KeySetBuilder(run=100, piece=10)
+        most = 0
+        for at in range(0, len(raw), 100):
+            builder.buffer.extend(raw[at:at + 100])
+            pauses = sum(1 for _ in builder.flush_steps(pause=7))
+            assert pauses >= 10  # one per piece, and the merges' pauses
+            most = max(most, len(builder.runs))
+            assert builder.tiers == sorted(builder.tiers, reverse=True)
+        # never more than a full tier's worth waiting at each tier: 3 pieces, 2 runs of each tier above
+        assert most <= 3 + 2 * max(builder.tiers) + 1
+        assert list(builder.build()) == sorted(set(raw))
+
 
 def test_module_doctests():
     failed, tried = doctest.testmod(keyset)

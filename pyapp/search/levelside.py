@@ -21,7 +21,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 
 from ..core.board import Board
-from ..core.codec.keyset import KeyCodec, KeySet, KeySetBuilder
+from ..core.codec.keyset import KeyCodec, KeySet, KeySetBuilder, paced
 from ..proofs.pagoda import Pagoda, pagodas_for
 from .compiled import Tables, build_tables
 
@@ -232,7 +232,8 @@ def expand(side: Side, st: LevelStats, deadline: float, node_cap: int, max_bytes
         count += 1
         if not count & 255:
             if len(builder.buffer) >= RUN:
-                yield from builder.flush_steps()  # its merges pause: a slice is never held up by them
+                # its sorts and merges pause: a slice is never held up by them
+                _, next_yield = yield from paced(builder.flush_steps(), next_yield, slice_seconds)
                 add = builder.buffer.append
             st.nodes = nodes
             st.bytes = held + builder.nbytes + RUN * SORT_OVERHEAD
@@ -243,6 +244,6 @@ def expand(side: Side, st: LevelStats, deadline: float, node_cap: int, max_bytes
                 yield
                 next_yield = perf() + slice_seconds
     st.nodes = nodes
-    level = yield from builder.build_steps()
+    level, _ = yield from paced(builder.build_steps(), next_yield, slice_seconds)
     st.bytes = held + level.nbytes
     return level

@@ -27,8 +27,9 @@ from dataclasses import dataclass
 
 from ..core.codec.keyset import KeySet
 
-RUN = 1 << 16
-"""Entries per sorted run while a level is built (bounds the temporary Python list)."""
+RUN = 1 << 14
+"""Entries per sorted run while a level is built: bounds the temporary Python list, and the time a flush holds
+the search without a pause (about 10 ms in CPython; the runs are merged only once, when the level is built)."""
 
 ENTRY_BYTES = 16
 """Bytes per stored position: its key and its mask."""
@@ -52,7 +53,7 @@ class Masked:
         return ENTRY_BYTES * len(self.keys)
 
 
-def merge_runs(runs: list[tuple[array, array]], pause: int = 1 << 16) -> Generator[None, None, tuple[array, array]]:
+def merge_runs(runs: list[tuple[array, array]], pause: int = 1 << 14) -> Generator[None, None, tuple[array, array]]:
     """One sorted run from several (keys ascending, masks beside them), equal keys' masks OR-merged; pauses
     every ``pause`` entries (a merge of millions of entries takes seconds in Python)."""
     if len(runs) == 1:

@@ -38,7 +38,7 @@ from typing import TypeVar
 
 from ..core.board import Board
 from ..core.budget import Budget
-from ..core.codec.keyset import KeyCodec, KeySet
+from ..core.codec.keyset import KeyCodec, KeySet, paced
 from .cuts import GOAL_POOL, Learner
 from .formulations import replays
 from .levels import _jumps, _sizes, _to_goal
@@ -293,7 +293,7 @@ class SharedLevels:
         st.nodes = nodes
         budget.spend(nodes - spent)
         st.bytes = held + builder.nbytes
-        level = yield from builder.build()
+        level, _ = yield from paced(builder.build(), next_yield, self.slice_seconds)
         st.bytes = held + level.nbytes
         return level
 

@@ -49,6 +49,7 @@ KeySet([3, 5, 9])
 from __future__ import annotations
 
 import heapq
+import time
 from array import array
 from bisect import bisect_left
 from collections.abc import Generator, Iterable, Iterator, Sequence
@@ -65,8 +66,15 @@ KEY_BYTES = 8
 
 T = TypeVar("T")
 
-MERGE_PAUSE = 1 << 17
-"""Keys merged between two pauses of :meth:`KeySetBuilder.build_steps` (a few tens of ms in CPython)."""
+MERGE_PAUSE = 1 << 15
+"""Keys merged between two pauses of :meth:`KeySetBuilder.build_steps` (about 10 ms in CPython)."""
+SORT_PIECE = 1 << 15
+"""The most keys :meth:`KeySetBuilder.flush_steps` sorts between two pauses (about 20 ms in CPython: a sort
+cannot pause, and a search that must answer a cancel within a slice yields only between two sorts)."""
+PIECE_FAN = 64
+"""Sorted pieces merged into one run once this many are waiting (one merge pass per 2 million keys)."""
+RUN_FAN = 8
+"""Runs of one merge tier above the pieces merged into one run of the next tier once this many are waiting."""
 
 
 def _byte_tables(sources: Sequence[int], targets: Sequence[int], top: int) -> tuple[tuple[int, ...], ...]:
@@ -211,9 +219,12 @@ class KeySet:
 class KeySetBuilder:
     """Collects keys (duplicates allowed) into sorted, deduplicated runs, then one :class:`KeySet`.
 
-    Keys wait in an ``array('Q')`` buffer; every ``run`` keys the buffer is sorted and
-    deduplicated into a run, so the temporary Python objects of a sort never exceed
-    ``run`` keys.  :attr:`nbytes` is what the runs and the buffer hold.
+    Keys wait in an ``array('Q')`` buffer; every ``run`` keys the buffer is sorted and deduplicated in pieces
+    of at most :data:`SORT_PIECE` keys, so the temporary Python objects of a sort never exceed that many and a
+    caller can pause between two sorts.  The sorted runs are merged in tiers (:data:`PIECE_FAN` pieces, then
+    :data:`RUN_FAN` runs of one tier into one of the next), so each key is merged about once per tier: the
+    merge work grows as ``n log n``, not as ``n**2`` as when every new run was merged into one growing run.
+    :attr:`nbytes` is what the runs and the buffer hold.
 
     >>> kb = KeySetBuilder(run=3)
     >>> for k in (7, 1, 7, 4, 1, 9, 2):
@@ -222,12 +233,15 @@ class KeySetBuilder:
     KeySet([1, 2, 4, 7, 9])
     """
 
-    __slots__ = ("buffer", "run", "runs", "stored")
+    __slots__ = ("buffer", "piece", "run", "runs", "stored", "tiers")
 
-    def __init__(self, run: int = 1 << 20) -> None:
+    def __init__(self, run: int = 1 << 20, piece: int = SORT_PIECE) -> None:
         self.run = max(1, run)
+        self.piece = max(1, piece)
         self.buffer = array("Q")
         self.runs: list[array] = []
+        self.tiers: list[int] = []
+        """The merge tier of each run (0: one sorted piece); never increasing along :attr:`runs`."""
         self.stored = 0
 
     def add(self, key: int) -> None:
@@ -245,17 +259,32 @@ class KeySetBuilder:
         drive_all(self.flush_steps())
 
     def flush_steps(self, pause: int = MERGE_PAUSE) -> Generator[None, None, None]:
-        """Sort the buffer into a run; every 8 runs, merge them into one, pausing every ``pause`` keys of
-        the merge (a caller that must answer within a slice yields there)."""
-        if self.buffer:
-            run = array("Q", sorted(set(self.buffer)))
+        """Sort the buffer into runs of at most :attr:`piece` keys, pausing after each and merging the runs of a
+        tier once it fills, pausing every ``pause`` keys of a merge (a caller that must answer within a slice
+        yields at the pauses: :func:`paced`)."""
+        buf, self.buffer = self.buffer, array("Q")
+        for i in range(0, len(buf), self.piece):
+            run = array("Q", sorted(set(buf[i:i + self.piece])))
             self.stored += len(run)
             self.runs.append(run)
-            self.buffer = array("Q")
-            if len(self.runs) >= 8:
-                merged = yield from merge_steps(self.runs, pause)
-                self.runs = [merged]
-                self.stored = len(merged)
+            self.tiers.append(0)
+            yield
+            yield from self._merge_full_tiers(pause)
+
+    def _merge_full_tiers(self, pause: int) -> Generator[None, None, None]:
+        """Merge the last runs while they fill a tier (pausing every ``pause`` keys), so that the tiers of
+        :attr:`runs` never increase along it."""
+        tiers = self.tiers
+        while tiers:
+            tier = tiers[-1]
+            fan = PIECE_FAN if tier == 0 else RUN_FAN
+            if len(tiers) < fan or tiers[-fan] != tier:
+                break
+            merged = yield from merge_steps(self.runs[-fan:], pause)
+            del self.runs[-fan:], tiers[-fan:]
+            self.runs.append(merged)
+            tiers.append(tier + 1)
+            self.stored = sum(map(len, self.runs))
 
     @property
     def nbytes(self) -> int:
@@ -266,9 +295,9 @@ class KeySetBuilder:
         return drive_all(self.build_steps())
 
     def build_steps(self, pause: int = MERGE_PAUSE) -> Generator[None, None, KeySet]:
-        """:meth:`build`, pausing every ``pause`` keys of its merges."""
+        """:meth:`build`, pausing between its sorts and every ``pause`` keys of its merges."""
         yield from self.flush_steps(pause)
-        runs, self.runs, self.stored = self.runs, [], 0
+        runs, self.runs, self.tiers, self.stored = self.runs, [], [], 0
         if not runs:
             return KeySet()
         return KeySet.from_sorted(runs[0] if len(runs) == 1 else (yield from merge_steps(runs, pause)))
@@ -281,6 +310,32 @@ def merge_steps(runs: list[array], pause: int = MERGE_PAUSE) -> Generator[None, 
         out.extend(part)
         yield
     return out
+
+
+def paced(steps: Generator[None, None, T], due: float, slice_seconds: float
+          ) -> Generator[None, None, tuple[T, float]]:
+    """Drive a pausing generator (a sort or a merge of :class:`KeySetBuilder`), yielding at its pauses only
+    once the caller's next yield is due (``due``, a :func:`time.perf_counter` time), then every ``slice_seconds``.
+    Returns its value and when the caller's next yield is due: a pause is a chance to yield, not a reason to
+    (each yield of a search costs the page's worker a turn of its event loop).
+
+    >>> kb = KeySetBuilder(run=10, piece=2)
+    >>> kb.extend([5, 3, 9, 1, 7])
+    >>> steps = paced(kb.build_steps(), 0.0, 60.0)  # a yield due at once, then not for a minute
+    >>> next(steps) is None                          # the first of its pauses (three sorts, a merge): due
+    True
+    >>> drive_all(steps)[0]                          # the rest without a yield
+    KeySet([1, 3, 5, 7, 9])
+    """
+    perf = time.perf_counter
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value, due
+        if perf() >= due:
+            yield
+            due = perf() + slice_seconds
 
 
 def batched(keys: Iterable[int], size: int) -> Iterator[tuple[int, ...]]:
