@@ -8,6 +8,7 @@ import hashlib
 import json
 import random
 import struct
+import zlib
 
 import pytest
 
@@ -193,3 +194,30 @@ def test_hint_answers_from_a_loaded_set_by_lookup_and_agrees_with_the_solver(tri
         after = apply_jump(after, jump)
     mid = webapi.hint({"board": "triangle6", "position": format_position(board, after).replace("\n", "/")})
     assert mid["method"] == "search"
+
+
+def test_a_set_decodes_in_pauses_and_a_body_that_inflates_too_far_is_refused_before_it_does(triangle6, monkeypatch):
+    """The worker's loader pauses while a winnable set decodes (decompressed INFLATE_PIECE bytes at a time, one byte
+    plane of the unshuffle at a time, the keys PIECE at a time): the same set, in steps.  A body that would inflate
+    past the size its header gives is refused once it has, not after inflating all of it."""
+    problem, data = triangle6
+    monkeypatch.setattr(store, "INFLATE_PIECE", 64)
+    monkeypatch.setattr(store, "PIECE", 50)
+    steps, pauses = store.decode_steps(data, problem), 0
+    try:
+        while True:
+            next(steps)
+            pauses += 1
+    except StopIteration as stop:
+        back = stop.value
+    words = sum(len(keys) for keys in back.levels.values())
+    assert back.levels == decode(data, problem).levels
+    assert pauses >= words * 8 // 64 + 8 + words // 50  # every piece of each stage paused
+    bomb = zlib.compress(bytes(1 << 24))  # 16 MiB of zeros in 16 KB
+    inflating = store._inflate_steps(bomb, 1000)
+    with pytest.raises(StoreError, match=r"1\d{3}\+ bytes of words, expected 1000"):
+        for _ in inflating:
+            pass
+    with pytest.raises(StoreError, match="does not decompress"):
+        for _ in store._inflate_steps(bomb[:-9], 1 << 24):
+            pass

@@ -17,8 +17,10 @@ import struct
 import sys
 import zlib
 from array import array
+from collections.abc import Generator
 
 from ..core.board import Board
+from ..core.budget import drive
 from ..core.game import illegal_reason
 from ..core.moves import Jump, apply_jump
 from ..core.problem import Problem
@@ -77,6 +79,16 @@ def encode_book(book: Book) -> bytes:
 
 def decode_book(data: bytes, problem: Problem) -> Book:
     """The opening book of ``problem`` from its file, checked (:class:`StoreError` naming why it is refused)."""
+    return drive(decode_book_steps(data, problem))
+
+
+BOOK_PAUSE = 256
+"""Keys checked (each solution replayed) between two pauses of :func:`decode_book_steps` (about 10 ms in CPython)."""
+
+
+def decode_book_steps(data: bytes, problem: Problem) -> Generator[None, None, Book]:
+    """:func:`decode_book`, pausing (``yield``) every :data:`BOOK_PAUSE` keys: French's book takes 0.1-0.2 s in
+    CPython, about three times that in Pyodide, where a web worker decoding it in one go takes no message."""
     header, body = read_header(data)
     board, cd = problem.board, sides(problem).codec
     if header.get("kind") != KIND:
@@ -106,6 +118,7 @@ def decode_book(data: bytes, problem: Problem) -> Book:
         indices.byteswap()
     book = Book(problem, cd, deepest, reached={p: r for p, r, _, _ in levels})
     table = jump_table(board)
+    yield
     lines = memoryview(raw)[8 * count + 2 * lost_count:]
     at = k = li = 0
     for pegs, _, won, lost in levels:
@@ -113,7 +126,9 @@ def decode_book(data: bytes, problem: Problem) -> Book:
             chunk = keys[k:k + n]
             if any(b <= a for a, b in zip(chunk, chunk[1:])):
                 raise StoreError(f"opening book file: the keys with {pegs} pegs are not strictly increasing")
-            for key in chunk:
+            for done, key in enumerate(chunk, 1):
+                if not done % BOOK_PAUSE:
+                    yield
                 if cd.layout(key).bit_count() != pegs:
                     raise StoreError(f"opening book file: a key of the level of {pegs} pegs has another peg count")
                 if part:

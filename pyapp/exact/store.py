@@ -154,10 +154,44 @@ def _shuffle(raw: bytes) -> bytes:
 
 
 def _unshuffle(data: bytes, count: int) -> bytearray:
+    return drive(_unshuffle_steps(data, count))
+
+
+def _unshuffle_steps(data: bytes | bytearray, count: int) -> Generator[None, None, bytearray]:
+    """The words' bytes back in order, one of the :data:`WORD` byte planes at a time (a pause after each)."""
     out = bytearray(len(data))
     for i in range(WORD):
         out[i::WORD] = data[i * count:(i + 1) * count]
+        yield
     return out
+
+
+def _inflate_steps(body: bytes, size: int) -> Generator[None, None, bytearray]:
+    """The body decompressed :data:`INFLATE_PIECE` bytes at a time (a pause after each); :class:`StoreError` when
+    it does not decompress or gives other than ``size`` bytes (checked as it goes: a small body that would inflate
+    past ``size`` is refused before it does)."""
+    inflate = zlib.decompressobj()
+    raw = bytearray()
+    try:
+        rest = body
+        while True:
+            raw += inflate.decompress(rest, INFLATE_PIECE)
+            rest = inflate.unconsumed_tail
+            if len(raw) > size:
+                break
+            yield
+            if not rest:
+                break
+        if len(raw) <= size:
+            raw += inflate.flush(size + 1 - len(raw))
+    except zlib.error as err:
+        raise StoreError(f"winnable set file: the body does not decompress ({err})") from None
+    if not inflate.eof and len(raw) <= size:
+        raise StoreError("winnable set file: the body does not decompress (incomplete or truncated stream)")
+    if len(raw) != size:
+        raise StoreError(f"winnable set file: {len(raw)}{'+' if len(raw) > size else ''} bytes of words, "
+                         f"expected {size}")
+    return raw
 
 
 def encode(win: Winnable) -> bytes:
@@ -217,22 +251,30 @@ def read_header(data: bytes) -> tuple[dict, bytes]:
 
 def decode(data: bytes, problem: Problem) -> Winnable:
     """The winnable set of ``problem`` from its file, checked (:class:`StoreError` when it must not be used)."""
+    return drive(decode_steps(data, problem))
+
+
+def decode_steps(data: bytes, problem: Problem) -> Generator[None, None, Winnable]:
+    """:func:`decode`, pausing (``yield``) about every 20 ms of CPython's time (:func:`_open_steps`,
+    :func:`levels_steps`): a web worker decoding a set still takes its messages."""
     s = sides(problem)
     fcd = s.wide_codec
     kind = read_header(data)[0].get("kind", "winnable")
-    levels, diffs = _open(data, problem, PARTIAL if kind == PARTIAL else "winnable", list(fcd.group))
+    levels, diffs = yield from _open_steps(data, problem, PARTIAL if kind == PARTIAL else "winnable", list(fcd.group))
     if kind != PARTIAL and levels and [pegs for pegs, _ in levels] != list(range(s.first_pegs, s.last_pegs - 1, -1)):
         raise StoreError("winnable set file: a whole set that lacks some level between the start and the goal")
     win = Winnable(problem, fcd, source=bytes(data)) if kind != PARTIAL else \
         PartialWinnable(problem, fcd, source=bytes(data), floor=(held := _held(data, problem, levels))[0],
                         upto=held[1])
-    win.levels.update(drive(levels_steps(levels, diffs, "winnable set file")))
+    win.levels.update((yield from levels_steps(levels, diffs, "winnable set file")))
     return win
 
 
-PIECE = 250_000
-"""Keys summed from their differences between two pauses of :func:`levels_steps` (about 0.04 CPU s in CPython,
-0.1 s in Pyodide)."""
+INFLATE_PIECE = 1 << 21
+"""Bytes decompressed between two pauses of :func:`_inflate_steps` (about 10 ms in CPython, 25 ms in Pyodide)."""
+PIECE = 100_000
+"""Keys summed from their differences between two pauses of :func:`levels_steps` (about 16 ms in CPython, 40 ms
+in Pyodide: a web worker sees a cancel that much later at most, and pays a turn of its event loop per pause)."""
 
 
 def levels_steps(levels: list[tuple[int, int]], diffs: array, what: str) -> Generator[None, None, dict[int, array]]:
@@ -308,6 +350,12 @@ def decode_ways(data: bytes, win: Winnable) -> dict[int, array]:
 
 def _open(data: bytes, problem: Problem, kind: str, group: list[int]) -> tuple[list[tuple[int, int]], array]:
     """The levels and the words of a checked file of ``kind`` for ``problem`` (see :func:`decode`)."""
+    return drive(_open_steps(data, problem, kind, group))
+
+
+def _open_steps(data: bytes, problem: Problem, kind: str, group: list[int]
+                ) -> Generator[None, None, tuple[list[tuple[int, int]], array]]:
+    """:func:`_open`, pausing while it decompresses and unshuffles (French's endgame table: 38 MB of words)."""
     header, body = read_header(data)
     if header.get("kind", "winnable") != kind:
         raise StoreError(f"winnable set file: holds {header.get('kind')}, not {kind}")
@@ -328,18 +376,14 @@ def _open(data: bytes, problem: Problem, kind: str, group: list[int]) -> tuple[l
                          if isinstance(short, int) and short > 0 else "winnable set file: the body has the wrong size")
     if hashlib.sha256(body).hexdigest() != header.get("sha256"):
         raise StoreError("winnable set file: the body does not match its checksum (damaged)")
+    yield
     try:
         levels = [(int(p), int(n)) for p, n in header["levels"]]
     except (KeyError, TypeError, ValueError):
         raise StoreError("winnable set file: unreadable level sizes") from None
     total = sum(n for _, n in levels)
-    try:
-        raw = zlib.decompress(body)
-    except zlib.error as err:
-        raise StoreError(f"winnable set file: the body does not decompress ({err})") from None
-    if len(raw) != WORD * total:
-        raise StoreError(f"winnable set file: {len(raw)} bytes of words, expected {WORD * total}")
-    plain = _unshuffle(raw, total)
+    raw = yield from _inflate_steps(body, WORD * total)
+    plain = yield from _unshuffle_steps(raw, total)
     del raw  # two copies of the words at most at any time: the peak a phone's worker pays for a big set
     words = array("Q")
     words.frombytes(plain)

@@ -51,9 +51,9 @@ from ..exact.endgame import SEARCH_LEVELS, install
 from ..exact.endgame_files import decode_table_steps
 from ..exact.endgame_files import file_name as endgame_file
 from ..exact.openingbook import install as install_book
-from ..exact.openingbook_files import decode_book
+from ..exact.openingbook_files import decode_book_steps
 from ..exact.openingbook_files import file_name as book_file
-from ..exact.store import decode, decode_ways, identity, key_version, read_header
+from ..exact.store import decode_steps, decode_ways, identity, key_version, read_header
 from ..exact.winnable import cached, is_loaded, register
 
 
@@ -220,8 +220,9 @@ def load(data: Any) -> dict:
 
 
 def load_steps(data: Any) -> Generator[None, None, dict]:
-    """:func:`load`, pausing (``yield``) while it decodes an endgame table (:func:`decode_table_steps`: seconds in
-    Pyodide), so that the worker can take its messages meanwhile (``pyapp.web.api.load_set_steps``)."""
+    """:func:`load`, pausing (``yield``) about every 20 ms of CPython's time while it decodes a file (a set, an
+    endgame table: seconds in Pyodide; an opening book), so that the worker can take its messages meanwhile
+    (``pyapp.web.api.load_set_steps``).  Solution counts (``ways``, a few hundred KB) decode in one go."""
     raw = data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)
     started = time.perf_counter()
     header, _ = read_header(raw)
@@ -235,13 +236,13 @@ def load_steps(data: Any) -> Generator[None, None, dict]:
         win = yield from decode_table_steps(raw, problem)
         install(win)
     elif header.get("kind") == "book":  # the game's opening book: kept for every question toward its goal
-        book = decode_book(raw, problem)
+        book = yield from decode_book_steps(raw, problem)
         install_book(book)
         return {"board": header["board"], "kind": "book", "keys": len(book), "bytes": len(raw),
                 "version": header["keys"], "seconds": round(time.perf_counter() - started, 4),
                 "goal": identity(problem)["goal"]}
     else:
-        win = decode(raw, problem)
+        win = yield from decode_steps(raw, problem)
         register(win)
     return {"board": header["board"], "kind": header.get("kind", "winnable"), "keys": len(win), "bytes": len(raw),
             "version": key_version(problem), "seconds": round(time.perf_counter() - started, 4),

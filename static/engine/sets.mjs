@@ -8,12 +8,12 @@
 // fetched once more from the server; if that fails too, the search answers as before: a bad file
 // is never trusted.
 
+import { turn } from "./turn.mjs";
+
 const USES = new Set(["never_lose", "hint"]);
 /** The service worker's cache of set files (sw.js): "peg-sets" at a host's root, "peg-sets@/PATH/" under a sub-path. */
 const setsCache = (root) => (new URL(root).pathname === "/" ? "peg-sets" : `peg-sets@${new URL(root).pathname}`);
 const HASH_HEADER = "x-peg-sha256";
-
-const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** root: the site's URL; start(bytes) -> the loading job (pyapp.web.api.load_set_steps), stepped here with a turn of
  *  the event loop between steps, so that a message (a cancel) gets through while a big table decodes. */

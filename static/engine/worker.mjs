@@ -9,6 +9,7 @@ import { message } from "./protocol.mjs";
 import { missingRuntimeFile } from "./runtime_files.mjs";
 import { createSets } from "./sets.mjs";
 import { deliverStep, runShardStep, takeSteps } from "./shardwork.mjs";
+import { turn } from "./turn.mjs";
 
 const jobs = new Map(); // id -> {cancelled, relay, wake, job}: every call from its arrival to its answer
 let lp = null; // the peg_lp module (lp.mjs), registered once Python has started
@@ -27,7 +28,6 @@ function stage(name) {
   current = name ? [name, now] : null;
   if (name) post(message.loading(name, Math.round(now - T0), { ...stageTimes }));
 }
-const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function pythonMessage(err) {
   // A PythonError's message is a whole traceback: keep its last line, without the class name.
