@@ -27,7 +27,10 @@
 
 import { spreadRequests } from "../engine/pool.mjs";
 
-const CANCEL_GRACE_MS = 1000;
+// a pool worker answers a cancel within a slice of its question (~50 ms of CPython's work: 0.1-0.3 s in Pyodide,
+// more on a loaded machine or while its runtime is new); one that has not after this is stuck in something long.
+// Terminating it costs more than the wait: the pool starts afresh (two runtimes, the game's table decoded again)
+const CANCEL_GRACE_MS = 2500;
 const SHOW_MS = 250;
 const POSITION = "position";
 const JUMPS = "jumps";

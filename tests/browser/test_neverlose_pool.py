@@ -176,7 +176,10 @@ def _stop(pooled, names) -> None:
     pooled.wait_for_function("() => window.pegLab.neverloseStops.length > 0", timeout=10_000)
     stop = pooled.evaluate("window.pegLab.neverloseStops[0]")
     print("stopped in", stop)
-    assert not stop["terminated"] and stop["ms"] < 1000, stop
+    # answered, not terminated (static/panels/neverpool.mjs CANCEL_GRACE_MS): typically 0.1-0.8 s here; how long
+    # is for the bench to say (a timed assertion fails on a loaded machine), while a cancel lost on the way or a
+    # decode that takes no message runs for seconds and fails this
+    assert not stop["terminated"], stop
 
 
 def test_a_pool_worker_takes_the_classes_decided_while_its_jumps_question_runs(pooled):
