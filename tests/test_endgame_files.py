@@ -15,7 +15,7 @@ from pyapp.core.catalogue import get_board
 from pyapp.core.errors import PegError
 from pyapp.core.moves import apply_jump, legal_jumps
 from pyapp.core.problem import Problem, make_problem
-from pyapp.exact import endgame
+from pyapp.exact import endgame, subtree
 from pyapp.exact.endgame_files import decode_table, encode_table
 from pyapp.exact.store import MAGIC, StoreError, read_header
 from pyapp.search.solver import search
@@ -96,6 +96,7 @@ def test_the_sites_loader_installs_it_and_never_lose_answers_from_it():
     assert answer["kind"] == "endgame" and answer["keys"] == len(table)
     loaded = endgame.endgame_for(problem.board, problem.goal, problem.start)
     assert loaded is not None and loaded.shipped and loaded.levels == table.levels
+    assert loaded._subtree is not None  # its search's filter made while the file loaded, not at its first search
     pos = problem.start  # a solver line's position the loaded table answers (its ceiling + 1 pegs)
     for jump in drive(search(problem, seed=1, budget=Budget(30, clock=CPU_CLOCK))).jumps:
         pos = apply_jump(pos, jump)
@@ -142,11 +143,32 @@ def test_a_table_decoded_in_pieces_is_the_same_and_still_checked(at, monkeypatch
     except StopIteration as stop:
         back = stop.value
     assert back.levels == table.levels and pauses >= len(table) // 7
+    made = sum(1 for _ in back.subtree_steps())  # then the search's filter, in pieces too
     job = api.load_set_steps(data)  # the worker's loader: the same, one step a piece
-    outs = [jsonlib.loads(job.step()) for _ in range(pauses + 1)]
-    assert [o["done"] for o in outs] == [False] * pauses + [True] and outs[-1]["result"]["keys"] == len(table)
+    outs = [jsonlib.loads(job.step()) for _ in range(pauses + made + 1)]
+    assert [o["done"] for o in outs] == [False] * (pauses + made) + [True]
+    assert outs[-1]["result"]["keys"] == len(table)
     pegs = max(p for p, keys in table.levels.items() if len(keys) > 10)
     keys = table.levels[pegs]
     table.levels[pegs] = type(keys)(keys.typecode, [*keys[:at], keys[at - 1], *keys[at + 1:]])  # one key twice
     with pytest.raises(StoreError, match=f"keys with {pegs} pegs are not strictly increasing"):
         decode_table(encode_table(table), problem)
+
+
+def test_the_search_filter_is_made_in_pieces(monkeypatch):
+    """pyapp.exact.subtree.filter_steps: a pause every FILTER_PIECE keys (the page's worker makes French's while the
+    table loads: 0.8 s of CPython in one go), a slot set for each key and no other."""
+    from array import array
+
+    monkeypatch.setattr(subtree, "FILTER_PIECE", 3)
+    keys = array("Q", [5, 17, 40, 41, 1 << 60, 99, 12345])
+    steps, pauses = subtree.filter_steps(keys), 0
+    try:
+        while True:
+            next(steps)
+            pauses += 1
+    except StopIteration as stop:
+        filt = stop.value
+    slots = subtree.SLOTS_PER_KEY * len(keys) + 1
+    assert pauses == 3 and len(filt) == slots
+    assert {i for i, b in enumerate(filt) if b} == {k % slots for k in keys}

@@ -47,8 +47,9 @@ search grows about 3.5-fold a level: German e5 -> e5, 11 pegs held, a 20-peg que
 21-peg one 700,000)."""
 SEARCH_NODES = 450_000
 """Classes one question may search (about 2.3 CPU s in CPython, 5 us a class: :mod:`.subtree`)."""
-CHUNK = 20_000
-"""Classes :meth:`Endgame.settle_steps` searches between two yields (about 0.1 s in CPython, 0.25 s in Pyodide)."""
+CHUNK = 5_000
+"""Classes :meth:`Endgame.settle_steps` searches between two yields (about 25 ms in CPython, 60 ms in Pyodide; a
+page's worker under load took 0.2-1.4 s for 20,000, and a cancel waited that long)."""
 FIRST_PEGS = 20
 """At or below this many pegs never-lose and Hint build the table (once per board and goal) before they search: it
 answers such a position or the positions after its jumps (its ceiling is 16-19 pegs on the classic boards)."""
@@ -94,7 +95,7 @@ class Endgame(PartialWinnable):
 
     def settle_steps(self, positions: list[int], budget: Budget, nodes: int) -> Generator[Progress, None, bool]:
         """Search until the table knows the verdict of each of ``positions`` (each then answered from the memo),
-        :data:`CHUNK` classes at a time, yielding between chunks (progress, and cancel within about 0.1 s);
+        :data:`CHUNK` classes at a time, yielding between chunks (progress, and cancel within about 25 ms of CPython);
         False when ``budget`` or ``nodes`` classes run out first (checked after each chunk, and again when resumed
         after a yield: a budget expired meanwhile gets no chunk more).  A search stopped at a chunk's end resumes at
         the next: the subtrees it finished keep their verdicts, so only the path it was on is searched again."""

@@ -26,10 +26,12 @@ of them is in the set.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Generator
 from dataclasses import dataclass, field
 
+from ..core.budget import drive
 from ..core.problem import Problem
-from .subtree import Subtree
+from .subtree import Subtree, filter_steps
 from .winnable import Winnable, member
 
 MEMO_ENTRIES = 1 << 20
@@ -123,12 +125,18 @@ class PartialWinnable(Winnable):
     def subtree(self) -> Subtree:
         """The compiled search down to the level :attr:`low` (made at the first search: the levels are set after
         the set is made)."""
+        return drive(self.subtree_steps())
+
+    def subtree_steps(self) -> Generator[None, None, Subtree]:
+        """:meth:`subtree`, pausing while it builds the search's filter (:func:`~.subtree.filter_steps`): the web
+        worker makes it while it loads the file, in steps, instead of at its first search, in one go."""
         if self._subtree is None:
             low = self.low
             keys = self.levels.get(low if self.upto else self._holes - low)
             if keys is None:
                 keys = array("Q")
-            self._subtree = Subtree(self.codec, keys, low, self.memo, complement=not self.upto)
+            filt = yield from filter_steps(keys)
+            self._subtree = Subtree(self.codec, keys, low, self.memo, complement=not self.upto, filt=filt)
         return self._subtree
 
     def answered(self, pos: int) -> str:

@@ -20,12 +20,28 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 
+from ..core.budget import drive
 from ..core.codec.compiled import Codec, least_tree
 
 SLOTS_PER_KEY = 4
 """Filter slots (bytes) per key of the held level: about 1 probe in 5 that misses still does the binary search."""
+FILTER_PIECE = 100_000
+"""Keys entered in the filter between two pauses of :func:`filter_steps` (about 20 ms in CPython)."""
+
+
+def filter_steps(keys: array) -> Generator[None, None, bytearray]:
+    """The filter of :class:`Subtree` over ``keys`` (a byte per slot, set at ``key % slots``), pausing every
+    :data:`FILTER_PIECE` keys: French's endgame table takes 0.8 s of CPython for its held level, seconds in
+    Pyodide, where a worker building it in one go takes no message meanwhile."""
+    slots = SLOTS_PER_KEY * len(keys) + 1
+    filt = bytearray(slots)
+    for lo in range(0, len(keys), FILTER_PIECE):
+        for k in keys[lo:lo + FILTER_PIECE]:
+            filt[k % slots] = 1
+        yield
+    return filt
 
 
 class Overrun(Exception):
@@ -84,17 +100,17 @@ class Subtree:
     ``memo`` (canonical key -> verdict) is the caller's and is filled in place; :attr:`searched` counts the
     classes searched, and a search that would pass :attr:`stop` raises :class:`Overrun`."""
 
-    def __init__(self, codec: Codec, keys: array, low: int, memo: dict[int, bool], *, complement: bool) -> None:
-        slots = SLOTS_PER_KEY * len(keys) + 1
-        filt = bytearray(slots)
-        for k in keys:
-            filt[k % slots] = 1
+    def __init__(self, codec: Codec, keys: array, low: int, memo: dict[int, bool], *, complement: bool,
+                 filt: bytearray | None = None) -> None:
+        """``filt``: the filter of ``keys`` made beforehand (:func:`filter_steps`), else made here."""
+        if filt is None:
+            filt = drive(filter_steps(keys))
         make = codec.compile_source(_source(codec, complement), "make", T=filt, Overrun=Overrun,
                                     bisect_left=bisect_left, **_flips(codec))
         self._box = [0, 1 << 62, 0]  # classes searched, where to stop, the limit (for the message)
         self._run: Callable[[int, int, int], bool] = make(memo, keys, low, self._box)
         self._packed = codec.packed
-        self.nbytes = slots
+        self.nbytes = len(filt)
 
     @property
     def searched(self) -> int:

@@ -234,6 +234,7 @@ def load_steps(data: Any) -> Generator[None, None, dict]:
         win.ways = decode_ways(raw, win)
     elif header.get("kind") == "endgame":  # the goal's endgame table: kept for every game toward that goal
         win = yield from decode_table_steps(raw, problem)
+        yield from win.subtree_steps()  # its search's filter, made here in steps rather than at its first search
         install(win)
     elif header.get("kind") == "book":  # the game's opening book: kept for every question toward its goal
         book = yield from decode_book_steps(raw, problem)
