@@ -31,7 +31,9 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -188,28 +190,41 @@ def run_row(browser, base: str, game: str, games: int, workers: int, seed: int) 
             "load_after": [round(x, 1) for x in os.getloadavg()]}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def game_arguments(parser: argparse.ArgumentParser, games: int) -> None:
+    """The arguments every never-lose Chromium script takes: the games, how many of each, the pool, the site."""
     parser.add_argument("games", nargs="+", help="board:start:goal, e.g. french:d2:d6")
-    parser.add_argument("--games", type=int, default=2, dest="count", help="seeded random games per row (2)")
+    parser.add_argument("--games", type=int, default=games, dest="count", help=f"seeded random games per row ({games})")
     parser.add_argument("--workers", type=int, default=2, help="the pool's size (2)")
     parser.add_argument("--seed", type=int, default=28)
     parser.add_argument("--dist", help="serve this existing build instead of building into a temporary folder")
     parser.add_argument("--out", help="also save the rows as JSON to this file (rewritten after each row)")
-    args = parser.parse_args(argv)
+
+
+def run_rows(args: argparse.Namespace, label: str, row_of: Callable[[Any, str, str], dict]) -> list[dict]:
+    """``row_of(browser, base URL, game)`` for each game of ``args`` in one headless Chromium on the served site,
+    with the browser's version; saved to ``--out`` after each row, printed as JSON at the end."""
     from playwright.sync_api import sync_playwright
 
     rows = []
-    with served_site(args.dist, "neverlose") as base, sync_playwright() as p:
+    with served_site(args.dist, label) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         for game in args.games:
-            row = run_row(browser, base, game, args.count, args.workers, args.seed)
+            row = row_of(browser, base, game)
             row["chromium"] = browser.version
             rows.append(row)
             if args.out:
                 Path(args.out).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
         browser.close()
     print(json.dumps(rows, indent=1))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    game_arguments(parser, 2)
+    args = parser.parse_args(argv)
+    rows = run_rows(args, "neverlose",
+                    lambda browser, base, game: run_row(browser, base, game, args.count, args.workers, args.seed))
     return 1 if any(r["disagreements"] for r in rows) else 0
 
 

@@ -25,7 +25,6 @@ seconds).  Together: the case where a stop used to wait longest.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -37,8 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_chromium import CHROMIUM, CHROMIUM_ARGS, served_site  # noqa: E402
-from neverlose_chromium import new_game, open_page, pegs  # noqa: E402
+from neverlose_chromium import game_arguments, new_game, open_page, pegs, run_rows  # noqa: E402
 
 from pyapp.bench.rows import percentile  # noqa: E402
 
@@ -124,32 +122,15 @@ def run_row(browser, base: str, game: str, games: int, workers: int, seed: int, 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("games", nargs="+", help="board:start:goal, e.g. french:d2:d6")
-    parser.add_argument("--games", type=int, default=3, dest="count", help="seeded random games per row (3)")
-    parser.add_argument("--workers", type=int, default=2, help="the pool's size (2)")
+    game_arguments(parser, 3)
     parser.add_argument("--delay", type=float, default=1.5, help="the longest wait before a jump, in seconds (1.5)")
     parser.add_argument("--fresh", action="store_true",
                         help="each game in a new page (a new pool, loading the game's sets while it decides)")
     parser.add_argument("--opened", type=int, default=0,
                         help="each game opened by a link this many jumps into the solver's line (0)")
-    parser.add_argument("--seed", type=int, default=28)
-    parser.add_argument("--dist", help="serve this existing build instead of building into a temporary folder")
-    parser.add_argument("--out", help="also save the rows as JSON to this file (rewritten after each row)")
     args = parser.parse_args(argv)
-    from playwright.sync_api import sync_playwright
-
-    rows = []
-    with served_site(args.dist, "neverlose-stops") as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        for game in args.games:
-            row = run_row(browser, base, game, args.count, args.workers, args.seed, args.delay, args.fresh,
-                          args.opened)
-            row["chromium"] = browser.version
-            rows.append(row)
-            if args.out:
-                Path(args.out).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
-        browser.close()
-    print(json.dumps(rows, indent=1))
+    rows = run_rows(args, "neverlose-stops", lambda browser, base, game: run_row(
+        browser, base, game, args.count, args.workers, args.seed, args.delay, args.fresh, args.opened))
     return 1 if any(r["terminated"] or r["page_errors"] for r in rows) else 0
 
 

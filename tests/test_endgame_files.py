@@ -8,6 +8,7 @@ import json
 import struct
 
 import pytest
+from steps_support import pauses_and_value
 
 from pyapp.analysis.neverlose import never_lose_steps
 from pyapp.core.budget import CPU_CLOCK, Budget, drive
@@ -135,13 +136,7 @@ def test_a_table_decoded_in_pieces_is_the_same_and_still_checked(at, monkeypatch
     monkeypatch.setattr(store, "PIECE", 7)
     problem, table = _french(20_000)
     data = encode_table(table)
-    steps, pauses = endgame_files.decode_table_steps(data, problem), 0
-    try:
-        while True:
-            next(steps)
-            pauses += 1
-    except StopIteration as stop:
-        back = stop.value
+    pauses, back = pauses_and_value(endgame_files.decode_table_steps(data, problem))
     assert back.levels == table.levels and pauses >= len(table) // 7
     made = sum(1 for _ in back.subtree_steps())  # then the search's filter, in pieces too
     job = api.load_set_steps(data)  # the worker's loader: the same, one step a piece
@@ -162,13 +157,7 @@ def test_the_search_filter_is_made_in_pieces(monkeypatch):
 
     monkeypatch.setattr(subtree, "FILTER_PIECE", 3)
     keys = array("Q", [5, 17, 40, 41, 1 << 60, 99, 12345])
-    steps, pauses = subtree.filter_steps(keys), 0
-    try:
-        while True:
-            next(steps)
-            pauses += 1
-    except StopIteration as stop:
-        filt = stop.value
+    pauses, filt = pauses_and_value(subtree.filter_steps(keys))
     slots = subtree.SLOTS_PER_KEY * len(keys) + 1
     assert pauses == 3 and len(filt) == slots
     assert {i for i, b in enumerate(filt) if b} == {k % slots for k in keys}

@@ -11,6 +11,7 @@ import struct
 import zlib
 
 import pytest
+from steps_support import pauses_and_value
 
 from pyapp.core.budget import Budget
 from pyapp.core.moves import apply_jump, legal_jumps
@@ -203,13 +204,7 @@ def test_a_set_decodes_in_pauses_and_a_body_that_inflates_too_far_is_refused_bef
     problem, data = triangle6
     monkeypatch.setattr(store, "INFLATE_PIECE", 64)
     monkeypatch.setattr(store, "PIECE", 50)
-    steps, pauses = store.decode_steps(data, problem), 0
-    try:
-        while True:
-            next(steps)
-            pauses += 1
-    except StopIteration as stop:
-        back = stop.value
+    pauses, back = pauses_and_value(store.decode_steps(data, problem))
     words = sum(len(keys) for keys in back.levels.values())
     assert back.levels == decode(data, problem).levels
     assert pauses >= words * 8 // 64 + 8 + words // 50  # every piece of each stage paused
