@@ -10,11 +10,12 @@ import struct
 from pathlib import Path
 
 import pytest
+from steps_support import pauses_and_value
 
 from pyapp.analysis.neverlose_exact import line_from, never_lose_exact
 from pyapp.core.catalogue import get_board
 from pyapp.core.moves import apply_jump, legal_jumps
-from pyapp.core.problem import make_problem
+from pyapp.core.problem import Problem, make_problem
 from pyapp.exact.partial import PartialWinnable, complement_closed, partial
 from pyapp.exact.setup import sides
 from pyapp.exact.store import MAGIC, StoreError, decode, decode_ways, encode
@@ -201,3 +202,26 @@ def test_a_set_file_of_other_levels_than_the_game_ships_is_made_again(d1, tmp_pa
     for other in (encode(partial(d1, 18)), encode(d1)):
         with pytest.raises(StoreError, match="the game ships them from 19"):
             checked(game, {"winnable": other})
+
+
+def test_the_page_check_makes_a_partial_sets_search_in_pauses_before_its_first_search(d1, monkeypatch):
+    """pyapp.analysis.neverlose_exact.prepare_steps: where a partial set answers a position or its jumps by search,
+    the never-lose request first builds the search's filter in pieces (progress between them: a page's worker takes
+    a cancel meanwhile) instead of in one go inside its first search; above the search band it builds nothing."""
+    from pyapp.analysis.neverlose_exact import prepare_steps
+    from pyapp.exact import subtree
+    from pyapp.web.play import never_lose_job
+
+    monkeypatch.setattr(subtree, "FILTER_PIECE", 1000)
+    problem = D1.problem()
+    part = partial(d1, 19)
+    register(part)
+    top = next(h for h in _random_positions(d1, 7, 6) if h[-1].bit_count() >= 21)
+    assert list(prepare_steps(problem.board, problem.goal, top)) == [] and not part.search_ready
+    history = next(h for h in _random_positions(d1, 7, 6) if part.via(h[-1].bit_count()) == "search")
+    pauses, answer = pauses_and_value(never_lose_job(Problem(problem.board, history[-1], problem.goal), None, history))
+    keys = len(part.levels[len(problem.board) - part.low])
+    assert part.search_ready and pauses >= keys // 1000
+    register(d1)
+    whole = never_lose_exact(problem.board, problem.goal, history)
+    assert answer["method"] == "exact" and answer["status"] == whole.status

@@ -127,6 +127,11 @@ class PartialWinnable(Winnable):
         the set is made)."""
         return drive(self.subtree_steps())
 
+    @property
+    def search_ready(self) -> bool:
+        """Whether the search down to :attr:`low` is made (its filter is built at its first search otherwise)."""
+        return self._subtree is not None
+
     def subtree_steps(self) -> Generator[None, None, Subtree]:
         """:meth:`subtree`, pausing while it builds the search's filter (:func:`~.subtree.filter_steps`): the web
         worker makes it while it loads the file, in steps, instead of at its first search, in one go."""

@@ -33,7 +33,7 @@ from typing import Any
 from ..analysis.hint import file_class, order_as
 from ..analysis.neverlose import NeverLose, conclude, turns_options
 from ..analysis.neverlose import shares as runs_shared
-from ..analysis.neverlose_exact import never_lose_endgame_steps, never_lose_exact
+from ..analysis.neverlose_exact import never_lose_endgame_steps, never_lose_exact, prepare_steps
 from ..analysis.proven import Proven, table_for
 from ..analysis.sharedjumps import applies
 from ..core import fields
@@ -74,6 +74,7 @@ def plan_steps(problem: Problem, max_seconds: float | None, history: Sequence[in
     jumps, _, asked = questions(problem)
     table = table_for(problem)
     book = book_for(board, goal)
+    yield from prepare_steps(board, goal, history)
     exact = never_lose_exact(board, goal, history) if history else None
     build = when_to_build(problem)
     if exact is None and build:  # the goal's endgame table (loaded from the site, or swept here): as one worker

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..analysis.hint import DEFAULT_HINT_SECONDS
 from ..analysis.neverlose import NeverLose, never_lose_steps
-from ..analysis.neverlose_exact import never_lose_exact
+from ..analysis.neverlose_exact import never_lose_exact, prepare_steps
 from ..analysis.puzzle import MAX_SEED, make_puzzle
 from ..core.board import Board
 from ..core.errors import PegError
@@ -63,6 +63,7 @@ def never_lose_job(problem: Problem, max_seconds: float | None,
     analyses already hold a winnable set computed from one of them, the answer is one lookup
     per jump (:mod:`pyapp.analysis.neverlose_exact`) and no search runs; a position the goal's
     endgame table answers (:mod:`pyapp.exact.endgame`, few pegs) is exact too."""
+    yield from prepare_steps(problem.board, problem.goal, history)
     exact = never_lose_exact(problem.board, problem.goal, history) if history else None
     if exact is not None:
         return never_lose_json(problem.board, exact, max_seconds, method="exact")
