@@ -209,7 +209,9 @@ def test_the_page_check_makes_a_partial_sets_search_in_pauses_before_its_first_s
     the never-lose request first builds the search's filter in pieces (progress between them: a page's worker takes
     a cancel meanwhile) instead of in one go inside its first search; above the search band it builds nothing."""
     from pyapp.analysis.neverlose_exact import prepare_steps
+    from pyapp.core.notation import format_moves
     from pyapp.exact import subtree
+    from pyapp.web.jobs import hint_job
     from pyapp.web.play import never_lose_job
 
     monkeypatch.setattr(subtree, "FILTER_PIECE", 1000)
@@ -222,6 +224,17 @@ def test_the_page_check_makes_a_partial_sets_search_in_pauses_before_its_first_s
     pauses, answer = pauses_and_value(never_lose_job(Problem(problem.board, history[-1], problem.goal), None, history))
     keys = len(part.levels[len(problem.board) - part.low])
     assert part.search_ready and pauses >= keys // 1000
+    # Hint too (pyapp.web.jobs.hint_job), the search made again from nothing
+    part._subtree = None
+    jumps = [next(j for j in legal_jumps(problem.board, a) if apply_jump(a, j) == b)
+             for a, b in zip(history, history[1:])]
+    job = hint_job({"board": "english", "start": "d1", "goal": "d1", "moves": format_moves(problem.board, jumps)})
+    outs = [json.loads(job.step())]
+    while not outs[-1]["done"]:
+        outs.append(json.loads(job.step()))
+    assert part.search_ready and len(outs) > keys // 1000 and outs[-1]["result"]["method"] == "exact"
     register(d1)
     whole = never_lose_exact(problem.board, problem.goal, history)
     assert answer["method"] == "exact" and answer["status"] == whole.status
+    assert {tuple(g) for g in outs[-1]["result"]["good"]} == {tuple(problem.board.name_of[b] for b in (j[0], j[2]))
+                                                             for j in whole.jumps.good}

@@ -114,7 +114,7 @@ def hint_job(args: dict) -> Job:
     jump is one lookup (``method: exact``); otherwise the solver decides them through the game's table of
     proved positions (``method: search``)."""
     from ..analysis.hint import hint_steps
-    from ..analysis.neverlose_exact import hint_exact
+    from ..analysis.neverlose_exact import hint_exact, prepare_steps
 
     s = from_request(args)
     board, budget = s.board, _budget(args, DEFAULT_HINT_SECONDS, ANALYSIS_SLICE_SECONDS)
@@ -122,7 +122,7 @@ def hint_job(args: dict) -> Job:
     history = [s.start]
     for jump in s.jumps:
         history.append(apply_jump(history[-1], jump))
-    exact = hint_exact(board, s.problem.goal, history)
+    method = ["search"]
 
     def finish(found: Any) -> dict:
         return {
@@ -131,19 +131,23 @@ def hint_job(args: dict) -> Job:
             "unknown": [_names(board, j) for j in found.unknown],
             "legal": len(legal),
             "cancelled": budget.cancelled,
-            "method": "search" if exact is None else "exact",
+            "method": method[0],
         }
 
     def cancelled() -> dict:  # the analysis did not stop in time: every jump undecided
         return {"good": [], "bad": [], "unknown": [_names(board, j) for j in legal], "legal": len(legal),
                 "cancelled": True}
 
-    def answered() -> Generator[Progress, None, Any]:
-        return exact
-        yield  # a step generator that answers at once
+    def steps() -> Generator[Progress, None, Any]:
+        # a held set's search made in pauses first (its first search would make it in one go)
+        yield from prepare_steps(board, s.problem.goal, history)
+        exact = hint_exact(board, s.problem.goal, history)
+        if exact is not None:
+            method[0] = "exact"
+            return exact
+        return (yield from hint_steps(s.problem, budget))
 
-    return Job(answered() if exact is not None else hint_steps(s.problem, budget), finish, _progress, budget,
-               cancelled)
+    return Job(steps(), finish, _progress, budget, cancelled)
 
 
 def finishes_job(args: dict) -> Job:
