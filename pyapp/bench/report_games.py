@@ -54,7 +54,27 @@ def section(data: dict) -> str:
                 f"the whole set where this machine holds it and against `solve`). {data['note']}"]
     if data.get("search"):
         out += ["", *_search(data["search"])]
+    if data.get("stops"):
+        out += ["", *_stops(data["stops"])]
     return "\n".join(out)
+
+
+def _stops(stops: dict) -> list[str]:
+    """A jump played while the page's pool decides (``scripts/neverlose_stops_chromium.py``): how soon the pool
+    answered the stop, per run."""
+    out = ["### Never lose: a jump played while the pool decides (the stop)", "",
+           f"{stops['runtime']}, {stops['date']}; {stops['machine']}. {stops['note']}", "",
+           "```sh", stops["command"], "```", "",
+           "| version | conditions | games | stops | terminated | ms, median / p95 / max | every stop, ms | load |",
+           "|---|---|---:|---:|---:|---|---|---|"]
+    for r in stops["rows"]:
+        how = ", ".join([*(["--fresh"] if r["fresh"] else []), *([f"--opened {r['opened']}"] if r["opened"] else []),
+                         f"--delay {r['delay_s']:g}"])
+        every = ", ".join(f"{ms:,}" for ms in sorted(r["ms"])) if len(r["ms"]) <= 12 else f"{len(r['ms'])} stops"
+        load = f"{min(r['load_before'][0], r['load_after'][0]):g}-{max(r['load_before'][0], r['load_after'][0]):g}"
+        out.append(f"| {r['version']} | {r['conditions']} ({how}) | {r['games']} | {r['stops']} | {r['terminated']} "
+                   f"| {r['median_ms']:,g} / {r['p95_ms']:,g} / {r['max_ms']:,g} | {every} | {load} |")
+    return out
 
 
 def _page(p: dict | None) -> str:
