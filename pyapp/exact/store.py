@@ -153,10 +153,6 @@ def _shuffle(raw: bytes) -> bytes:
     return b"".join(raw[i::WORD] for i in range(WORD))
 
 
-def _unshuffle(data: bytes, count: int) -> bytearray:
-    return drive(_unshuffle_steps(data, count))
-
-
 def _unshuffle_steps(data: bytes | bytearray, count: int) -> Generator[None, None, bytearray]:
     """The words' bytes back in order, one of the :data:`WORD` byte planes at a time (a pause after each)."""
     out = bytearray(len(data))
