@@ -212,7 +212,8 @@ def test_cancel_stops_every_worker_at_once():
     pids = [p.pid for p in pool._pool._pool]  # type: ignore[attr-defined]
     t0 = time.perf_counter()
     pool.cancel()
-    assert time.perf_counter() - t0 < 0.2
+    # at once means not after the 30 s tasks: a bound well above a loaded machine's scheduling delays
+    assert time.perf_counter() - t0 < 2.0
     time.sleep(0.05)
     for pid in pids:
         with pytest.raises(ProcessLookupError):
