@@ -27,6 +27,7 @@ from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.problem import Problem
 from ..exact.endgame import Overrun, endgame_for
 from ..exact.openingbook import book_for
+from ..exact.overtable import OverTable
 from ..exact.partial import PartialWinnable
 from ..exact.ways import ways_of
 from ..exact.winnable import Winnable, cached, line_from
@@ -174,27 +175,41 @@ def hint_exact(board: Board, goal: Goal, history: Sequence[int]) -> Hint | None:
         found = None if image is None else hint_exact(board, image[1], image[2])
         return None if found is None or image is None else _map_hint(found, _back(board, image[0]))
     t0 = time.perf_counter()
-    hint = file_jumps(win, history[-1], legal_jumps(board, history[-1]))
+    try:
+        hint = file_jumps(win, history[-1], legal_jumps(board, history[-1]))
+    except Overrun:  # a set over the goal's endgame table, which cannot say (not loaded, or past its limit)
+        return None
     hint.seconds = time.perf_counter() - t0
     return hint
 
 
-def prepare_steps(board: Board, goal: Goal, history: Sequence[int]) -> Generator[Progress, None, None]:
-    """Make, in pauses, the search of the partial winnable set that is about to answer the last of ``history`` or
-    its jumps by search (:meth:`~pyapp.exact.partial.PartialWinnable.subtree_steps`).  Its first search would
-    otherwise build the search's filter in one go: 0.9-1.2 s in Pyodide for English c1 and c3, during which a web
-    worker takes no message (a cancel waits)."""
+def prepare_steps(board: Board, goal: Goal, history: Sequence[int], max_seconds: float | None = None
+                  ) -> Generator[Progress, None, bool]:
+    """Make, in pauses, what the set that is about to answer the last of ``history`` needs beyond lookups, and say
+    whether :func:`never_lose_exact` and :func:`hint_exact` may then answer from it (False: ask the search).
+
+    A partial set whose search answers the position or its jumps (:class:`~pyapp.exact.partial.PartialWinnable`)
+    makes that search's filter (:meth:`~pyapp.exact.partial.PartialWinnable.subtree_steps`): its first search would
+    otherwise build it in one go, 0.9-1.2 s in Pyodide for English c1 and c3, during which a web worker takes no
+    message (a cancel waits).  A set over the goal's endgame table (:class:`~pyapp.exact.overtable.OverTable`)
+    settles the table's searches its answer reads (:meth:`~pyapp.exact.overtable.OverTable.settle_steps`), within
+    ``max_seconds``: False when they do not end in time or the table is not loaded."""
     win = winnable_for(board, goal, history) if history else None
+    position = history[-1] if history else 0
     if win is None and history:
         image = symmetric_image(board, goal, history)
         win = None if image is None else winnable_for(board, image[1], image[2])
+        position = image[2][-1] if image is not None else position
+    if isinstance(win, OverTable):
+        return (yield from win.settle_steps(position, Budget(max_seconds)))
     if not isinstance(win, PartialWinnable) or win.search_ready:
-        return
-    pegs = history[-1].bit_count()
+        return True
+    pegs = position.bit_count()
     if "search" in (win.via(pegs), win.via(pegs - 1)):
         t0 = time.perf_counter()
         for _ in win.subtree_steps():
             yield Progress(0, 0, time.perf_counter() - t0, 0, "preparing the exact set's search")
+    return True
 
 
 def never_lose_exact(board: Board, goal: Goal, history: Sequence[int]) -> NeverLose | None:
@@ -212,6 +227,14 @@ def never_lose_exact(board: Board, goal: Goal, history: Sequence[int]) -> NeverL
         found.jumps = _map_hint(found.jumps, back)
         found.through = {back(j): n for j, n in found.through.items()}
         return found
+    try:
+        return _from_set(win, board, goal, history)
+    except Overrun:  # a set over the goal's endgame table, which cannot say (not loaded, or past its limit)
+        return None
+
+
+def _from_set(win: Winnable, board: Board, goal: Goal, history: Sequence[int]) -> NeverLose:
+    """:func:`never_lose_exact` from the set ``win`` of this game."""
     t0 = time.perf_counter()
     position = history[-1]
     jumps = legal_jumps(board, position)

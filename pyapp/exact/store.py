@@ -20,7 +20,8 @@ never trusted when it is stale or damaged:
 
 A file may hold only the levels from some peg count up (kind :data:`PARTIAL`, its header's ``from`` and
 ``closed``, :mod:`.partial`): an own-hole game's set, closed under complement (``closed: complement``), or a
-set holding its low levels too (``closed: held levels``, ``upto``: the most pegs of a held low level);
+set holding its low levels too (``closed: held levels``, ``upto``: the most pegs of a held low level), or one
+whose lower levels the goal's endgame table answers (``closed: endgame table``, :mod:`.overtable`);
 :func:`decode` then checks that the game's set is closed under complement, or that every level from ``upto``
 down to the goal's is there, and that every level from the start's pegs down to ``from`` is, and returns a
 :class:`~.partial.PartialWinnable`, which answers the other levels exactly.  A whole set must hold
@@ -68,6 +69,7 @@ from ..core.codec.compiled import codec
 from ..core.errors import PegError
 from ..core.position import format_position
 from ..core.problem import Problem
+from .overtable import OverTable
 from .partial import PartialWinnable, complement_closed
 from .setup import sides
 from .winnable import Winnable
@@ -199,7 +201,8 @@ def encode(win: Winnable) -> bytes:
             diffs.append(keys[0])
             diffs.extend(b - a for a, b in zip(keys, keys[1:]))
     if isinstance(win, PartialWinnable):
-        held = {"upto": win.upto, "closed": "held levels"} if win.upto else {"closed": "complement"}
+        held = {"upto": win.upto, "closed": "held levels"} if win.upto else \
+            {"closed": "endgame table" if isinstance(win, OverTable) else "complement"}
         return _pack(win, PARTIAL, diffs, {"from": win.floor, **held})
     return _pack(win, "winnable", diffs)
 
@@ -259,9 +262,10 @@ def decode_steps(data: bytes, problem: Problem) -> Generator[None, None, Winnabl
     levels, diffs = yield from _open_steps(data, problem, PARTIAL if kind == PARTIAL else "winnable", list(fcd.group))
     if kind != PARTIAL and levels and [pegs for pegs, _ in levels] != list(range(s.first_pegs, s.last_pegs - 1, -1)):
         raise StoreError("winnable set file: a whole set that lacks some level between the start and the goal")
-    win = Winnable(problem, fcd, source=bytes(data)) if kind != PARTIAL else \
-        PartialWinnable(problem, fcd, source=bytes(data), floor=(held := _held(data, problem, levels))[0],
-                        upto=held[1])
+    held = _held(data, problem, levels) if kind == PARTIAL else None
+    win = Winnable(problem, fcd, source=bytes(data)) if held is None else \
+        OverTable(problem, fcd, source=bytes(data), floor=held[0]) if held[2] else \
+        PartialWinnable(problem, fcd, source=bytes(data), floor=held[0], upto=held[1])
     win.levels.update((yield from levels_steps(levels, diffs, "winnable set file")))
     return win
 
@@ -302,22 +306,26 @@ def _has_zero(words: array, start: int, stop: int) -> bool:
     return True
 
 
-def _held(data: bytes, problem: Problem, levels: list[tuple[int, int]]) -> tuple[int, int]:
-    """The floor (fewest pegs of the high levels) and ``upto`` (most pegs of the low levels, 0 when the
-    complements answer them) of a checked partial file, once its header is shown to hold what
-    :class:`~.partial.PartialWinnable` answers from: every level from the start's pegs down to the floor, and
-    either every level from ``upto`` down to the goal's or a game whose set is closed under complement."""
+def _held(data: bytes, problem: Problem, levels: list[tuple[int, int]]) -> tuple[int, int, bool]:
+    """The floor (fewest pegs of the high levels), ``upto`` (most pegs of the low levels, 0 when the
+    complements or the goal's endgame table answer them) and whether the table does, of a checked partial file,
+    once its header is shown to hold what :class:`~.partial.PartialWinnable` answers from: every level from the
+    start's pegs down to the floor, and either every level from ``upto`` down to the goal's, a game whose set is
+    closed under complement, or the goal's endgame table (:class:`~.overtable.OverTable`)."""
     header = read_header(data)[0]
     floor, upto, closed = header.get("from"), header.get("upto", 0), header.get("closed")
-    if closed not in ("complement", "held levels") or not isinstance(floor, int) or not isinstance(upto, int):
+    if closed not in ("complement", "held levels", "endgame table") or not isinstance(floor, int) \
+            or not isinstance(upto, int):
         raise StoreError("winnable set file: a partial set that does not say how the rest is answered")
     top, held = problem.start.bit_count(), [pegs for pegs, _ in levels]
-    if closed == "complement":
+    low: list[int] = []
+    if closed == "endgame table":
+        upto = 0
+    elif closed == "complement":
         why = complement_closed(problem)
         if why is not None:
             raise StoreError(f"winnable set file: a partial set, but this game's is not closed under complement "
                              f"({why})")
-        low: list[int] = []
         upto = 0
     else:
         low = list(range(upto, sides(problem).last_pegs - 1, -1))
@@ -327,7 +335,7 @@ def _held(data: bytes, problem: Problem, levels: list[tuple[int, int]]) -> tuple
     if held != [*range(top, floor - 1, -1), *low] or not all(n for _, n in levels):
         which = f"from {top} down to {floor}" + (f" or from {upto} down to the goal" if low else "")
         raise StoreError(f"winnable set file: a partial set from {floor} pegs lacks some level {which}")
-    return floor, upto
+    return floor, upto, closed == "endgame table"
 
 
 def decode_ways(data: bytes, win: Winnable) -> dict[int, array]:

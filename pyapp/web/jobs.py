@@ -140,8 +140,8 @@ def hint_job(args: dict) -> Job:
 
     def steps() -> Generator[Progress, None, Any]:
         # a held set's search made in pauses first (its first search would make it in one go)
-        yield from prepare_steps(board, s.problem.goal, history)
-        exact = hint_exact(board, s.problem.goal, history)
+        ready = yield from prepare_steps(board, s.problem.goal, history, budget.max_seconds)
+        exact = hint_exact(board, s.problem.goal, history) if ready else None
         if exact is not None:
             method[0] = "exact"
             return exact

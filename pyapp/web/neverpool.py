@@ -74,8 +74,8 @@ def plan_steps(problem: Problem, max_seconds: float | None, history: Sequence[in
     jumps, _, asked = questions(problem)
     table = table_for(problem)
     book = book_for(board, goal)
-    yield from prepare_steps(board, goal, history)
-    exact = never_lose_exact(board, goal, history) if history else None
+    ready = yield from prepare_steps(board, goal, history, max_seconds)
+    exact = never_lose_exact(board, goal, history) if history and ready else None
     build = when_to_build(problem)
     if exact is None and build:  # the goal's endgame table (loaded from the site, or swept here): as one worker
         budget = Budget(max_seconds)

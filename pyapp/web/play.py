@@ -63,8 +63,8 @@ def never_lose_job(problem: Problem, max_seconds: float | None,
     analyses already hold a winnable set computed from one of them, the answer is one lookup
     per jump (:mod:`pyapp.analysis.neverlose_exact`) and no search runs; a position the goal's
     endgame table answers (:mod:`pyapp.exact.endgame`, few pegs) is exact too."""
-    yield from prepare_steps(problem.board, problem.goal, history)
-    exact = never_lose_exact(problem.board, problem.goal, history) if history else None
+    ready = yield from prepare_steps(problem.board, problem.goal, history, max_seconds)
+    exact = never_lose_exact(problem.board, problem.goal, history) if history and ready else None
     if exact is not None:
         return never_lose_json(problem.board, exact, max_seconds, method="exact")
     result: NeverLose = yield from never_lose_steps(problem, max_seconds=max_seconds)

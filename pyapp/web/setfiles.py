@@ -27,6 +27,7 @@ from ..core.errors import PegError
 from ..exact.endgame_files import decode_table, encode_table, sweep_table
 from ..exact.openingbook import Book
 from ..exact.openingbook_files import decode_book
+from ..exact.overtable import OverTable, over_table
 from ..exact.partial import PartialWinnable, partial
 from ..exact.store import StoreError, decode, decode_ways, encode, encode_ways
 from ..exact.ways import ways_steps
@@ -75,10 +76,11 @@ def checked(game: Game, data: dict[str, bytes]) -> Winnable | Book:
         return decode_book(data["winnable"], game.problem())
     win = decode(data["winnable"], game.problem())
     held = (win.floor, win.upto or None) if isinstance(win, PartialWinnable) else (None, None)
-    if held != (game.floor, game.upto):  # a file of an earlier choice of levels: made again
+    if held != (game.floor, game.upto) or isinstance(win, OverTable) != game.over_table:  # an earlier choice
         raise StoreError(f"winnable set file: holds the levels from {held[0] or 'the goal'} pegs up"
-                         f"{f' and {held[1]} down' if held[1] else ''}, the game ships them from "
-                         f"{game.floor or 'the goal'}{f' and {game.upto} down' if game.upto else ''}")
+                         f"{f' and {held[1]} down' if held[1] else ''}{over(isinstance(win, OverTable))}, the game "
+                         f"ships them from {game.floor or 'the goal'}{f' and {game.upto} down' if game.upto else ''}"
+                         f"{over(game.over_table)}")
     if "ways" in data:
         decode_ways(data["ways"], win)
     return win
@@ -98,7 +100,14 @@ def compute_set(game: Game, whole: bytes | None = None) -> bytes:
     set) when given: the levels from ``game.floor`` up (and from ``game.upto`` down) when it has one
     (:mod:`pyapp.exact.partial`)."""
     win = winnable(game.problem()) if whole is None else decode(whole, game.problem())
-    return encode(win if game.floor is None else partial(win, game.floor, game.upto or 0))
+    if game.floor is None:
+        return encode(win)
+    return encode(over_table(win, game.floor) if game.over_table else partial(win, game.floor, game.upto or 0))
+
+
+def over(table: bool) -> str:
+    """Words for a set whose lower levels the goal's endgame table answers (:mod:`pyapp.exact.overtable`)."""
+    return " over the goal's endgame table" if table else ""
 
 
 def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:

@@ -73,6 +73,10 @@ class Game:
     upto: int | None = None
     """With :attr:`floor`, for a game whose set is not closed under complement: the file holds the levels with
     at most this many pegs too, and the levels between are answered by a search down to them."""
+    over_table: bool = False
+    """With :attr:`floor` and no :attr:`upto`: the levels under the floor are answered by the goal's endgame table
+    (:data:`ENDGAMES`, :mod:`pyapp.exact.overtable`), for a big board's game whose set is not closed under
+    complement and whose low levels are too many to ship."""
     book: bool = False
     """True when the file is the game's opening book (:mod:`pyapp.exact.openingbook_files`, committed in ``sets/``): the
     verdicts of every class the start reaches down to some level, which hold from any position toward the goal."""

@@ -1,0 +1,130 @@
+"""A winnable set held from some level up, the goal's endgame table answering every level below.
+
+The big boards' games (French d2 -> d6) are neither own-hole games, whose low levels the complements answer
+(:mod:`.partial`), nor small enough to ship their low levels too.  But each of them has its goal's endgame table
+(:mod:`.endgame`), exact for any position with up to its ceiling's pegs (a lookup of the complement up to ``L``
+pegs, a search down to it above).  So such a game ships only its winnable levels from ``K`` pegs up, ``K`` at most
+one above the table's ceiling, and :class:`OverTable` answers:
+
+* a position with at least ``K`` pegs by one lookup: reachable from the start and able to reach the goal;
+* one with fewer by the table: a position reached in play is reachable, so it can still win exactly when it
+  can reach the goal, which the table decides for any position.
+
+Every answer is exact.  The table's search runs on a per-question limit (:attr:`.endgame.Endgame.limit`); past
+it, or when the table is not loaded, :class:`~.subtree.Overrun` is raised and the caller searches as it would
+without the set.  :meth:`OverTable.settle_steps` runs those searches beforehand in chunks, pausing, so the
+answer that follows (every jump and a line to the goal) reads them from the table's memo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+
+from ..core.budget import Budget, Progress
+from ..core.moves import apply_jump, legal_jumps
+from .endgame import Endgame, endgame_for
+from .partial import PartialWinnable
+from .subtree import Overrun
+from .winnable import Winnable
+
+
+@dataclass
+class OverTable(PartialWinnable):
+    """The levels of a winnable set with at least :attr:`floor` pegs; the goal's endgame table below them."""
+
+    def __post_init__(self) -> None:
+        self._prepare()
+
+    @property
+    def low(self) -> int:
+        return self.floor - 1
+
+    @property
+    def search_ready(self) -> bool:
+        return True  # no search of its own: the table's filter is made when the table loads
+
+    def table(self, pos: int) -> Endgame:
+        """The goal's endgame table for the class of ``pos``; :class:`Overrun` when it is not loaded or does not
+        reach the levels under the floor."""
+        board, goal = self.problem.board, self.problem.goal
+        table = endgame_for(board, goal, pos)
+        if table is None:
+            raise Overrun("the goal's endgame table, which answers the levels under the set's floor, is not loaded")
+        if table.ceiling < self.floor - 1:
+            raise Overrun(f"the goal's endgame table answers up to {table.ceiling} pegs, the set from {self.floor}")
+        return table
+
+    def via(self, pegs: int) -> str:
+        return "lookup" if pegs >= self.floor else "table"
+
+    def can_win(self, pos: int) -> bool:
+        if pos.bit_count() >= self.floor:
+            return Winnable.can_win(self, pos)
+        table = self.table(pos)
+        table.question(keep=True)  # a fresh limit for this position; the memo kept (it holds what was settled)
+        return table.can_win(pos)
+
+    def known(self, pos: int) -> bool:
+        return pos.bit_count() < self.floor and self.table(pos).known(pos)
+
+    def needs(self, pos: int) -> list[int]:
+        """The positions under the floor whose verdicts a never-lose answer for ``pos`` reads from the table: the
+        position and those after its jumps, in that order."""
+        after = [apply_jump(pos, jump) for jump in legal_jumps(self.problem.board, pos)]
+        return [p for p in (pos, *after) if p.bit_count() < self.floor]
+
+    def settle_steps(self, pos: int, budget: Budget) -> Generator[Progress, None, bool]:
+        """Settle in the table, in chunks (:meth:`.endgame.Endgame.settle_steps`, yielding progress), what a
+        never-lose answer or Hint for ``pos`` asks it: the verdicts of :meth:`needs`, then for each winnable
+        position after a jump the first step under the floor of its line to the goal (so the line is read from the
+        memo).  False when the table is missing or ``budget`` or the table's limit runs out first."""
+        try:
+            need = self.needs(pos)
+            table = self.table(pos)
+        except Overrun:
+            return False
+        nodes = table.limit * max(1, len(need) + 1)
+        if need and not (yield from table.settle_steps(need, budget, nodes)):
+            return False
+        for start in (apply_jump(pos, jump) for jump in legal_jumps(self.problem.board, pos)):
+            if start.bit_count() < self.floor or not Winnable.can_win(self, start):
+                continue
+            edge = self._edge(start)  # the line's last position held by the set
+            for child in (apply_jump(edge, jump) for jump in legal_jumps(self.problem.board, edge)):
+                if not (yield from table.settle_steps([child], budget, table.limit)):
+                    return False
+                if table.known(child):
+                    break
+        return True
+
+    def _edge(self, pos: int) -> int:
+        """The position with :attr:`floor` pegs that :func:`~.winnable.line_from` reaches from the held ``pos``:
+        each step to the first child the set holds."""
+        board = self.problem.board
+        while pos.bit_count() > self.floor:
+            pos = next(p for p in (apply_jump(pos, j) for j in legal_jumps(board, pos)) if Winnable.can_win(self, p))
+        return pos
+
+    @property
+    def held(self) -> str:
+        return f"from {self.floor} pegs up"
+
+    def answered(self, pos: int) -> str:
+        how = {"lookup": "by lookup", "table": "by the goal's endgame table (shipped with the site)"}
+        here, after = self.via(pos.bit_count()), self.via(pos.bit_count() - 1)
+        parts = f"this position and its jumps {how[here]}" if here == after else \
+            f"this position {how[here]}, its jumps {how[after]}"
+        return f"the exact winnable set of this game, shipped {self.held}: {parts}"
+
+    def why_not(self, pos: int) -> str:
+        if pos.bit_count() >= self.floor:
+            return f"not among the {len(self):,} positions with at least {self.floor} pegs that can still win"
+        return self.table(pos).why_not(pos)
+
+
+def over_table(win: Winnable, floor: int) -> OverTable:
+    """The levels of the whole set ``win`` with at least ``floor`` pegs, as an :class:`OverTable`."""
+    out = OverTable(win.problem, win.codec, floor=floor)
+    out.levels = {pegs: keys for pegs, keys in win.levels.items() if pegs >= floor}
+    return out

@@ -1,0 +1,120 @@
+"""A winnable set held from some level up over the goal's endgame table (pyapp.exact.overtable), checked on
+English d1 -> d4, a game whose set is not closed under complement: its verdicts, never-lose answers and lines
+equal the whole set's on random reachable positions; the table's searches settled in pauses before an answer; no
+table, no answer (the caller searches); its file kept and refused as the other partial files are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from steps_support import pauses_and_value
+from test_partial_sets import _random_positions, _with_header, same_never_lose
+
+from pyapp.analysis.neverlose_exact import never_lose_exact, prepare_steps
+from pyapp.core.budget import Budget, drive
+from pyapp.core.moves import apply_jump, legal_jumps
+from pyapp.exact import endgame
+from pyapp.exact.endgame import endgame_steps
+from pyapp.exact.overtable import OverTable, over_table
+from pyapp.exact.partial import complement_closed
+from pyapp.exact.store import StoreError, decode, encode
+from pyapp.exact.subtree import Overrun
+from pyapp.exact.winnable import Winnable, line_from, register
+from pyapp.web.sets import Game, file_name
+
+ROOT = Path(__file__).resolve().parents[1]
+D1D4 = Game("english", "d1", "d4")
+FLOOR = 20
+
+
+@pytest.fixture(autouse=True)
+def _own_loaded_sets(monkeypatch):
+    """The sets and tables these tests install are forgotten after each."""
+    from pyapp.exact import winnable as module
+    monkeypatch.setattr(module, "_LOADED", {})
+    monkeypatch.setattr(endgame, "_CACHE", dict(endgame._CACHE))
+    monkeypatch.setattr(endgame, "_SHIPPED", dict(endgame._SHIPPED))
+
+
+@pytest.fixture(scope="module")
+def whole() -> Winnable:
+    """English d1 -> d4's whole set (1,679,072 classes), from its committed file."""
+    return decode((ROOT / "sets" / file_name(D1D4)).read_bytes(), D1D4.problem())
+
+
+@pytest.fixture(scope="module")
+def table() -> endgame.Endgame:
+    """The endgame table of d4 for d1's class of ends (swept here: about 4 CPU s; lookups up to 13 pegs, search
+    up to 23)."""
+    problem = D1D4.problem()
+    found = drive(endgame_steps(problem.board, problem.goal, problem.start, Budget()))
+    assert found is not None and found.ceiling >= FLOOR - 1
+    return found
+
+
+def test_verdicts_equal_the_whole_sets_through_a_file(whole, table):
+    endgame.install(table)
+    assert complement_closed(D1D4.problem()) is not None  # so neither the complements nor partial() would do
+    part = decode(encode(over_table(whole, FLOOR)), D1D4.problem())
+    assert isinstance(part, OverTable) and part.floor == FLOOR and set(part.levels) == set(range(FLOOR, 33))
+    board, seen = D1D4.problem().board, set()
+    for history in _random_positions(whole, 3, 8):
+        pos = history[-1]
+        seen.add(part.via(pos.bit_count()))
+        for p in [pos, *(apply_jump(pos, jump) for jump in legal_jumps(board, pos))]:
+            assert part.can_win(p) == whole.can_win(p), board.pegs(p)
+    assert seen == {"lookup", "table"}
+
+
+def test_never_lose_matches_the_whole_set_its_lines_replay_and_the_table_is_settled_first(whole, table, monkeypatch):
+    endgame.install(table)
+    problem = D1D4.problem()
+    part = over_table(whole, FLOOR)
+    histories = [h for h in _random_positions(whole, 11, 4) if 14 <= h[-1].bit_count() <= FLOOR + 3]
+    got = same_never_lose(problem, whole, part, histories, "shipped from 20 pegs up")
+    assert any("endgame table" in g.answered for g in got)
+    # on a fresh memo, prepare_steps settles in pauses (a chunk of 50 classes here) what a winnable answer reads:
+    # the answer searches nothing more
+    monkeypatch.setattr(endgame, "CHUNK", 50)
+    for pegs in (FLOOR + 1, FLOOR, FLOOR - 2):
+        history = next(h for h in histories if h[-1].bit_count() == pegs and whole.can_win(h[-1]))
+        table.memo.clear()
+        before = table.searched
+        pauses, ready = pauses_and_value(prepare_steps(problem.board, problem.goal, history))
+        settled = table.searched
+        answer = never_lose_exact(problem.board, problem.goal, history)
+        assert ready and answer is not None and answer.status != "unknown"
+        assert table.searched == settled and pauses >= (settled - before) // 100 > 0, (pegs, pauses, settled - before)
+
+
+def test_without_its_table_it_gives_no_answer_and_the_caller_searches(whole, table):
+    problem = D1D4.problem()
+    part = over_table(whole, FLOOR)
+    register(part)
+    endgame.clear()
+    history = [problem.start]
+    for jump in line_from(whole, problem.start)[:32 - FLOOR]:
+        history.append(apply_jump(history[-1], jump))
+    assert history[-1].bit_count() == FLOOR
+    after = apply_jump(history[-1], legal_jumps(problem.board, history[-1])[0])
+    with pytest.raises(Overrun, match="not loaded"):
+        part.can_win(after)
+    assert never_lose_exact(problem.board, problem.goal, history) is None
+    assert drive(prepare_steps(problem.board, problem.goal, history)) is False
+    endgame.install(table)
+    assert drive(prepare_steps(problem.board, problem.goal, history)) is True
+    assert never_lose_exact(problem.board, problem.goal, history) is not None
+
+
+
+
+@pytest.mark.parametrize(("change", "why"), [
+    (lambda h: h.update(closed="sideways"), "does not say how the rest is answered"),
+    (lambda h: h.update({"from": FLOOR + 1}), "lacks some level"),
+    (lambda h: h.update({"kind": "winnable"}), "whole set that lacks some level"),
+])
+def test_a_file_that_does_not_hold_what_it_says_is_refused(whole, change, why):
+    data = encode(over_table(whole, FLOOR))
+    with pytest.raises(StoreError, match=why):
+        decode(_with_header(data, change), D1D4.problem())
