@@ -11,7 +11,8 @@ solutions-left file when the counts fit), and the CPU seconds of each part.  ``-
 ``--update FILE`` replaces the rows of the games measured in that JSON and keeps the others.
 
 ``--floors 18,19,20`` measures, for an own-hole game, the set shipped only from each of those peg counts up
-(:mod:`pyapp.exact.partial`; ``K/L``, for any game: from ``K`` up and from ``L`` down): its bytes and classes,
+(:mod:`pyapp.exact.partial`; ``K/L``, for any game: from ``K`` up and from ``L`` down; ``K/table``: from ``K`` up
+over the goal's endgame table, :mod:`pyapp.exact.overtable`): its bytes and classes,
 the CPU and peak memory to decode it (in a fresh process), and the CPU milliseconds of a never-lose answer
 (:func:`pyapp.analysis.neverlose_exact.never_lose_exact`, its search's verdicts forgotten before each) on every
 position of seeded games whose answer needs the search between the shipped levels and their complements (or
@@ -38,13 +39,16 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from pyapp.analysis.neverlose_exact import never_lose_exact  # noqa: E402
+from pyapp.analysis.neverlose_exact import never_lose_exact, prepare_steps  # noqa: E402
 from pyapp.bench.rows import percentile  # noqa: E402
 from pyapp.core.budget import drive  # noqa: E402
 from pyapp.core.catalogue import get_board, get_entry  # noqa: E402
 from pyapp.core.moves import apply_jump, legal_jumps  # noqa: E402
 from pyapp.core.problem import make_problem  # noqa: E402
+from pyapp.exact.endgame import install  # noqa: E402
+from pyapp.exact.endgame_files import sweep_table  # noqa: E402
 from pyapp.exact.estimate import MICROSECONDS_PER_POSITION, estimate_positions  # noqa: E402
+from pyapp.exact.overtable import over_table  # noqa: E402
 from pyapp.exact.partial import PartialWinnable, partial  # noqa: E402
 from pyapp.exact.store import decode, encode, encode_ways, start_hole  # noqa: E402
 from pyapp.exact.ways import ways_steps  # noqa: E402
@@ -118,18 +122,22 @@ def decode_peak(data: bytes, problem_args: tuple[str, str, str]) -> dict:
             "decode_rss_mb": round((after - before) / 1024, 1)}
 
 
-def measure_floor(win: Winnable, floor: int, upto: int = 0) -> dict:
-    """What shipping ``win`` from ``floor`` pegs up (and from ``upto`` down, when given) costs (see the
-    module docstring)."""
+def measure_floor(win: Winnable, floor: int, upto: int = 0, table: bool = False) -> dict:
+    """What shipping ``win`` from ``floor`` pegs up (and from ``upto`` down, when given; over the goal's endgame
+    table, shipped by the site, when ``table``) costs (see the module docstring)."""
     problem = win.problem
     board, goal = problem.board, problem.goal
-    data = encode(partial(win, floor, upto))
+    data = encode(over_table(win, floor) if table else partial(win, floor, upto))
     part = decode(data, problem)
-    row: dict = {"from": floor, **({"upto": upto} if upto else {}), "bytes": len(data), "classes": len(part),
-                 "key_bytes": part.nbytes}
+    row: dict = {"from": floor, **({"upto": upto} if upto else {}), **({"over": "endgame table"} if table else {}),
+                 "bytes": len(data), "classes": len(part), "key_bytes": part.nbytes}
     game = (board.id, start_hole(problem), goal.text(board))
     row.update(decode_peak(data, game))
     assert isinstance(part, PartialWinnable)
+    memo = part.memo
+    if table:  # the table the site ships for the goal
+        install(sweep_table(problem))
+        memo = part.table(problem.start).memo
     register(part)  # never_lose_exact finds it as it finds a shipped set
     rng = random.Random(floor)
     cpu_ms: list[float] = []
@@ -137,10 +145,13 @@ def measure_floor(win: Winnable, floor: int, upto: int = 0) -> dict:
         history = [problem.start]
         while jumps := legal_jumps(board, history[-1]):
             pos = history[-1]
-            if part.low < pos.bit_count() <= floor:  # the position or the ones after its jumps are searched
-                part.memo.clear()
+            if (floor - 1 if table else part.low + 1) <= pos.bit_count() <= (problem.start.bit_count() if table
+                                                                              else floor):
+                # over a table: every answer whose line or jumps it reads; else: those the search answers
+                memo.clear()
                 t0 = time.process_time()
-                never_lose_exact(board, goal, history)
+                assert drive(prepare_steps(board, goal, history))
+                assert never_lose_exact(board, goal, history) is not None
                 cpu_ms.append((time.process_time() - t0) * 1e3)
             good = [j for j in jumps if win.can_win(apply_jump(pos, j))] if game % 2 == 0 else []
             history.append(apply_jump(pos, rng.choice(good or jumps)))
@@ -151,7 +162,7 @@ def measure_floor(win: Winnable, floor: int, upto: int = 0) -> dict:
 
 
 def measure(board_id: str, start: str, goal: str, compute: float, save: str | None = None,
-            whole: str | None = None, floors: tuple[tuple[int, int], ...] = ()) -> dict:
+            whole: str | None = None, floors: tuple[tuple[int, int, bool], ...] = ()) -> dict:
     board = get_board(board_id)
     problem = make_problem(board, start=start, goal=goal)
     row: dict = {"board": board_id, "start": start, "goal": goal}
@@ -182,7 +193,7 @@ def measure(board_id: str, start: str, goal: str, compute: float, save: str | No
         with open(os.path.join(save, file_name(Game(board_id, start, goal))), "wb") as f:
             f.write(data)
     if floors:  # shipped from a level up: no solution counts (they need every level)
-        row["floors"] = [measure_floor(win, floor, upto) for floor, upto in floors]
+        row["floors"] = [measure_floor(win, floor, upto, table) for floor, upto, table in floors]
         shipped = [g for g in SHIPPED if (g.board, g.start, g.goal) == (board_id, start, goal) and g.floor]
         if shipped:
             row.update(shipped="committed artefact", shipped_from=shipped[0].floor)
@@ -207,12 +218,13 @@ def main() -> None:
     parser.add_argument("--save", help="also write each computed set file into this folder (named as shipped)")
     parser.add_argument("--whole", help="read each whole set from this folder when saved there (else compute it)")
     parser.add_argument("--floors", help="peg counts to measure shipping the set from (own-hole games), or "
-                        "K/L: from K up and from L down (any game)")
+                        "K/L: from K up and from L down (any game), or K/table: from K up over the goal's "
+                        "endgame table")
     parser.add_argument("--out")
     parser.add_argument("--update", help="a JSON written by --out: replace the rows of the games measured")
     args = parser.parse_args()
-    floors = tuple((int(k), int(low or 0)) for k, _, low in (f.partition("/") for f in args.floors.split(","))) \
-        if args.floors else ()
+    floors = tuple((int(k), 0 if low == "table" else int(low or 0), low == "table")
+                   for k, _, low in (f.partition("/") for f in args.floors.split(","))) if args.floors else ()
     rows = []
     for board_id, start, goal in games():
         if args.only and not {board_id, f"{board_id}-{start}-{goal}"} & set(args.only.split(",")):
