@@ -20,6 +20,7 @@ import pytest
 from pyapp.core.budget import Budget
 from pyapp.core.moves import apply_jump, legal_jumps
 from pyapp.core.problem import Problem
+from pyapp.exact import endgame
 from pyapp.exact.endgame import Endgame, Overrun
 from pyapp.exact.openingbook import Book
 from pyapp.search.solver import solve
@@ -70,6 +71,10 @@ def _random_game(problem: Problem, rng: random.Random) -> list[int]:
 def test_a_shipped_set_agrees_with_the_solver_on_random_games(game: Game, monkeypatch):
     problem = game.problem()
     win = _shipped(game, monkeypatch)
+    if game.over_table:  # its levels under the floor: the goal's endgame table, as the site ships it
+        monkeypatch.setattr(endgame, "_SHIPPED", dict(endgame._SHIPPED))
+        endgame.install(_shipped(next(g for g in SHIPPED if g.endgame and (g.board, g.goal) == (game.board, game.goal)),
+                                 monkeypatch))
     rng = random.Random(zlib.crc32(game.stem.encode()))
     checked = {True: 0, False: 0}
     solved: dict[int, str] = {}  # one solve a position: the games often share their first jump (from d1: always)
@@ -81,7 +86,11 @@ def test_a_shipped_set_agrees_with_the_solver_on_random_games(game: Game, monkey
             status = solved[pos]
             if status == "unknown":
                 continue
-            assert win.can_win(pos) == (status == "solved"), (game.stem, problem.board.pegs(pos), status)
+            try:
+                verdict = win.can_win(pos)
+            except Overrun:  # under the floor of a set held over the table, past the table's limit
+                continue
+            assert verdict == (status == "solved"), (game.stem, problem.board.pegs(pos), status)
             checked[status == "solved"] += 1
     # a winnable position is met on every game's first moves; a lost one soon after on random play
     assert checked[True] and checked[False], checked

@@ -191,6 +191,8 @@ def index_entry(game: Game, data: bytes, ways: bytes | None) -> dict:
     for field in ("from", "upto", "low", "deepest"):
         if field in header:
             entry[field] = header[field]
+    if game.over_table:  # the page waits for the goal's endgame table too: the set answers nothing without it
+        entry["over_table"] = True
     if game.book:  # the start's pegs: the page waits for the book while a game is above its deepest level
         entry["start_pegs"] = header["levels"][0][0]
     if game.endgame:  # the pegs it answers (by lookup or search): the page waits for it below them

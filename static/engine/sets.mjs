@@ -120,18 +120,23 @@ export function createSets(root, start) {
    *  bigger and only needed once the game is down to about 24 pegs, is fetched beside the first request of its
    *  game, and waited for once the position is below the table's reach (a link or a posed position there, or a
    *  game played down faster than the table loads); the opening book (tens of KB, answering the first moves)
-   *  beside it too, and waited for while the position is one the book answers. */
+   *  beside it too, and waited for while the position is one the book answers; the table is waited for at any
+   *  position of a game whose set is held over it. */
   async function ensure(fn, args) {
     const bench = fn === "bench";
     if (!bench && (!USES.has(fn) || !args || typeof args.board !== "string")) return;
     index ??= await readIndex();
-    const table = bench ? null : index.find((e) => endgameOf(e, args));
+    const entry = index.find((e) => (bench ? e.board === "english" && e.default : matches(e, args)));
+    // a set held over its goal's table (pyapp.exact.overtable) answers nothing without it (its lines end there), for
+    // the game and its symmetric images alike (those are asked as the set's own game)
+    const ownTable = (e) => e.kind === "endgame" && e.board === entry.board && e.goal === entry.goal;
+    const under = entry?.over_table ? index.find(ownTable) : null;
+    const table = bench ? null : under ?? index.find((e) => endgameOf(e, args));
     if (table && !done.has(table.file)) done.set(table.file, loadGame(table));
-    if (table && nearTable(table, args)) await done.get(table.file);
+    if (table && (under || nearTable(table, args))) await done.get(table.file);
     const book = bench ? null : index.find((e) => bookOf(e, args));
     if (book && !done.has(book.file)) done.set(book.file, loadGame(book));
     if (book && inBook(book, args)) await done.get(book.file);
-    const entry = index.find((e) => (bench ? e.board === "english" && e.default : matches(e, args)));
     if (!entry) return;
     if (!done.has(entry.file)) done.set(entry.file, loadGame(entry)); // two requests share one download
     await done.get(entry.file);
