@@ -143,3 +143,16 @@ def test_the_research_answers_replay_to_their_goal():
         problem = build(a["board"], start=a["start"], goal=a["goal"]).problem
         r = replay(problem.board, problem.start, a["moves"])
         assert r.valid and r.final == 1 << problem.board.bit_of[a["goal"]], a["cell"]
+
+
+def test_a_set_shipped_over_its_goals_table_is_named_so():
+    from pyapp.bench import report_sets
+
+    floor = {"from": 23, "over": "endgame table", "bytes": 4_200_000, "classes": 3_000_000, "key_bytes": 24_000_000,
+             "cpu_decode": 0.4, "answers": 300, "p50_ms": 1.0, "p95_ms": 20.0, "max_ms": 90.0}
+    game = {"board": "french", "start": "d2", "goal": "d6", "estimated_positions": 693330683, "estimated_cpu": 6240.0,
+            "floors": [floor], "shipped": "committed artefact", "shipped_from": 23}
+    text = report_sets.section({"python": "3.11", "machine": "m", "commands": [], "games": [game]})
+    assert "| french d2 -> d6 | exact set from 23 pegs up over the goal's endgame table (4.20 MB); committed artefact" \
+        in text
+    assert "never-lose from the set and the table: p50 1.0, p95 20.0, max 90 CPU ms over 300 answers" in text

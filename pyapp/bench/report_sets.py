@@ -27,15 +27,16 @@ def _cpu(game: dict) -> str:
 
 
 def _levels(f: dict) -> str:
-    return f"from {f['from']} pegs" + (f" up and {f['upto']} down" if f.get("upto") else "")
+    over = " up over the goal's endgame table" if f.get("over") else ""
+    return f"from {f['from']} pegs" + (f" up and {f['upto']} down" if f.get("upto") else over)
 
 
 def _floor_text(f: dict) -> str:
     peak = f", {f['peak_rss_mb']:.0f} MB peak RSS" if "peak_rss_mb" in f else ""
+    where = "from the set and the table" if f.get("over") else "between the levels"
     return (f"{_levels(f)}: {f['bytes'] / 1e6:.2f} MB, {f['classes']:,} classes "
             f"({f['key_bytes'] / 1e6:.0f} MB of keys, decoded in {f['cpu_decode']:.1f} CPU s{peak}); "
-            "never-lose between "
-            f"the levels: p50 {f['p50_ms']:.1f}, p95 {f['p95_ms']:.1f}, max {f['max_ms']:.0f} CPU ms over "
+            f"never-lose {where}: p50 {f['p50_ms']:.1f}, p95 {f['p95_ms']:.1f}, max {f['max_ms']:.0f} CPU ms over "
             f"{f['answers']:,} answers")
 
 
@@ -62,7 +63,10 @@ def _floors(games: list[dict]) -> list[str]:
     return ["", "Games shipped from a level up (`--floors`): an own-hole game's set is closed under complement, "
             "so a position with few pegs is looked up through its complement and one between by an exhaustive "
             "search down to the level the complements answer (`pyapp/exact/partial.py`); another game (`K/L`) ships "
-            "its low levels too, from L pegs down, and the search between ends in them; peak RSS is a fresh CPython "
+            "its low levels too, from L pegs down, and the search between ends in them; a big board's game (`K/table`) "
+            "ships from K up over its goal's endgame table, which answers every level under K (`pyapp/exact/overtable."
+            "py`; its answer times: every position from K - 1 pegs up, the table's memo emptied before each, its "
+            "searches settled first); peak RSS is a fresh CPython "
             "process's that decodes the file; the answer times are CPython "
             "CPU milliseconds of a whole never-lose answer (every jump and the line to the goal), the search's "
             "verdicts forgotten before each, on seeded games' positions whose answer needs the search; in Chromium "
@@ -76,6 +80,8 @@ def _method(game: dict) -> str:
     if "shipped" in game:
         held = [f for f in game.get("floors", [])
                 if (f["from"], f.get("upto")) == (game.get("shipped_from"), game.get("shipped_upto"))]
+        if held and held[0].get("over"):
+            return f"exact set {_levels(held[0])} ({held[0]['bytes'] / 1e6:.2f} MB); {game['shipped']}"
         if held:
             rest = "a short search down to them" if held[0].get("upto") else "complements and a short search"
             return (f"exact set {_levels(held[0])}{'' if held[0].get('upto') else ' up'} "
