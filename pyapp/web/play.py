@@ -8,6 +8,7 @@ data, holes by name, so it can be tested without the worker.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Generator, Sequence
 from typing import Any
 
@@ -63,11 +64,14 @@ def never_lose_job(problem: Problem, max_seconds: float | None,
     analyses already hold a winnable set computed from one of them, the answer is one lookup
     per jump (:mod:`pyapp.analysis.neverlose_exact`) and no search runs; a position the goal's
     endgame table answers (:mod:`pyapp.exact.endgame`, few pegs) is exact too."""
+    t0 = time.perf_counter()
     ready = yield from prepare_steps(problem.board, problem.goal, history, max_seconds)
     exact = never_lose_exact(problem.board, problem.goal, history) if history and ready else None
     if exact is not None:
         return never_lose_json(problem.board, exact, max_seconds, method="exact")
-    result: NeverLose = yield from never_lose_steps(problem, max_seconds=max_seconds)
+    # the search gets what the set's preparation left of the budget (a set over a table may settle for a while)
+    left = None if max_seconds is None else max(0.1, max_seconds - (time.perf_counter() - t0))
+    result: NeverLose = yield from never_lose_steps(problem, max_seconds=left)
     if result.solutions is not None:  # counted here: the earlier positions' counts are not known
         result.history = [*([None] * (len(history) - 1)), result.solutions]
     # an exact answer without a set of this game: the goal's endgame table (pyapp.exact.endgame)
