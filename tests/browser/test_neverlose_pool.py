@@ -1,15 +1,15 @@
-"""Never lose on the page's pool of workers (``?workers=2``): on the French board (no shipped set) the
+"""Never lose on the page's pool of workers (``?workers=2``): on the asymmetric board (no shipped set) the
 position's verdict and its jumps are decided side by side on two pool workers and merged in the engine
 worker; every position of a game gets its data-verdict, the note says the check ran on 2 workers, and the
 verdicts are the one-worker check's (CPython's ``never_lose``, the same code in one process).  The first check
 does not wait for the pool to start: it runs in the engine worker while the pool starts.
 
-The game follows the solver's line for the default game (d2 -> d6), opened by a link 14 jumps in (22 pegs, the
+The game follows the solver's line for the default game (d5 -> d5), opened by a link 16 jumps in (22 pegs, the
 endgame table's reach: below it the first check waits for the table, which then answers without the pool), then
 played on with never-lose on; an undo then answers from the engine's game-long table of proved positions (what the
 pool proved was recorded there by the merge: only the jumps it left undecided go to the pool again).  Before that, a
-jump played while the pool decides its first questions of the game (opened 12 jumps in, 24 pegs: above the table's
-reach and below the opening book's, where the pool searches for seconds) stops them at once.
+jump played while the pool decides its first questions of the game (opened 14 jumps in, 24 pegs: above the table's
+reach and below the opening book's, 32 pegs, where the pool searches for seconds) stops them at once.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from browser_support import close_app, go, open_app, screenshot_both, wait_state
 
 pytestmark = pytest.mark.browser
 
-OPENED, PLAYED, STOPPED = 14, 4, 12  # jumps in: the line's verdicts; where a move stops the pool
+BOARD, TOP = "asymmetric", 38  # its default game, d5 -> d5, and the pegs of its start
+OPENED, PLAYED, STOPPED = 16, 4, 14  # jumps in: the line's verdicts; where a move stops the pool
 # a custom 5x5 board, centre vacant, one peg on the centre: lost (position class) at once, yet asked as questions
 # (no set, no table under 33 holes), so the first check starts the pool without spending its budget
 WARM = "#board=square:" + "/".join(["ooooo", "ooooo", "oo.oo", "ooooo", "ooooo"]) + "&goal=c3"
@@ -46,11 +47,11 @@ def _verdict(page, pegs: int) -> dict:
 
 
 def _one_worker(position: int) -> dict:
-    """CPython's one-process never-lose verdicts of a French position (d2 -> d6)."""
+    """CPython's one-process never-lose verdicts of a position of the default game."""
     from pyapp.analysis.neverlose import never_lose
     from pyapp.core.problem import Problem, default_problem
 
-    problem = default_problem("french")
+    problem = default_problem(BOARD)
     board = problem.board
     r = never_lose(Problem(board, position, problem.goal), max_seconds=30)
     name = lambda j: [board.name_of[b] for b in j]  # noqa: E731
@@ -73,12 +74,13 @@ def _one_worker_verdicts(problem, positions: list[int]) -> list[dict]:
         openingbook.clear()
 
 
-def test_a_french_game_on_two_pool_workers_gets_the_one_worker_verdicts(pooled):
+def test_a_game_on_two_pool_workers_gets_the_one_worker_verdicts(pooled):
     from pyapp.core.moves import apply_jump
     from pyapp.core.problem import default_problem
     from pyapp.search.solver import solve
 
-    problem = default_problem("french")
+    problem = default_problem(BOARD)
+    assert problem.start.bit_count() == TOP
     board = problem.board
     line = solve(problem).jumps
     names = [(board.name_of[a], board.name_of[c]) for a, _, c in line]
@@ -99,7 +101,7 @@ def _play(pooled, names) -> list[dict]:
     """Never-lose on, the pool started, two jumps played while it decides, then the solver's next jumps: each
     position's answer from 22 pegs on."""
     # the first check does not wait for the pool to start: it runs in the engine worker while the pool starts.
-    # Asked on another board: on French the engine's check would load the game's endgame table, which then
+    # Asked on another board: on this one the engine's check would load the game's endgame table, which then
     # answers the positions below, and the pool would not be asked there
     go(pooled, WARM)
     wait_state(pooled, 0)
@@ -110,21 +112,21 @@ def _play(pooled, names) -> list[dict]:
     assert "workers" not in first and pooled.evaluate("window.pegLab.store.state.pool.status") != "off", first
     pooled.wait_for_function("() => window.pegLab.store.state.pool.status === 'ready'", timeout=120_000)
     _stop(pooled, names)
-    go(pooled, "#board=french&moves=" + ",".join(f"{x}-{y}" for x, y in names[:OPENED]))
+    go(pooled, f"#board={BOARD}&moves=" + ",".join(f"{x}-{y}" for x, y in names[:OPENED]))
     wait_state(pooled, OPENED)
-    results = [_verdict(pooled, 36 - OPENED)]
+    results = [_verdict(pooled, TOP - OPENED)]
     note = pooled.text_content("#neverlose-note") or ""
     for played, (x, y) in enumerate(names[OPENED:OPENED + PLAYED], OPENED + 1):
         pooled.click(f"[data-hole='{x}']")
         pooled.click(f"[data-hole='{y}']")
         wait_state(pooled, played)
-        results.append(_verdict(pooled, 36 - played))
+        results.append(_verdict(pooled, TOP - played))
     assert results[0]["workers"] == 2 and "on 2 workers" in note, note
     # at 17-21 pegs the pool asks the shared level search of every class too (as the one-worker check runs
     # it), told of the classes decided when it starts
     asked = pooled.evaluate("window.pegLab.neverloseAsked")
     together = [a for a in asked if a["decide"] == "jumps"]
-    assert together and all(re.fullmatch(r"[a-g][1-7]-[a-g][1-7]", d) for a in together for d in a["decided"]), asked
+    assert together and all(re.fullmatch(r"[a-h][1-8]-[a-h][1-8]", d) for a in together for d in a["decided"]), asked
     assert len(pooled.workers) == 3  # the page's engine and the two pool workers
     screenshot_both(pooled, "body", "never-lose-pool")
     return results
@@ -152,7 +154,7 @@ def _undo(pooled, results: list[dict]) -> None:
       if (s.neverlose.pool) window.nlAsked = Math.max(window.nlAsked, s.neverlose.pool.total); }); }""")
     pooled.click("#undo")
     wait_state(pooled, OPENED + PLAYED - 1)
-    again, before = _verdict(pooled, 36 - OPENED - PLAYED + 1), results[-2]
+    again, before = _verdict(pooled, TOP - OPENED - PLAYED + 1), results[-2]
     print("ms per position:", [r["ms"] for r in results], "unknown:", [len(r["unknown"]) for r in results],
           "undo:", again["ms"], "ms, asked again", pooled.evaluate("window.nlAsked"))
     assert pooled.evaluate("window.nlAsked") <= len(before["unknown"]) + 1  # (+1: the jumps question, if asked)
@@ -166,7 +168,7 @@ def _stop(pooled, names) -> None:
     """A jump played while the pool decides the first questions of the game: every question stops (answers) within
     the grace period, although each pool worker is decoding the game's endgame table meanwhile (fetched beside its
     first question; seconds in Pyodide, in steps: static/engine/sets.mjs)."""
-    go(pooled, "#board=french&moves=" + ",".join(f"{x}-{y}" for x, y in names[:STOPPED]))
+    go(pooled, f"#board={BOARD}&moves=" + ",".join(f"{x}-{y}" for x, y in names[:STOPPED]))
     wait_state(pooled, STOPPED)
     pooled.wait_for_function("() => !!window.pegLab.store.state.neverlose.pool", timeout=60_000)
     x, y = names[STOPPED]
@@ -190,8 +192,8 @@ def test_a_pool_worker_takes_the_classes_decided_while_its_jumps_question_runs(p
     from pyapp.search.solver import solve
     from pyapp.web.neverpool_shares import POSITION, questions
 
-    problem = default_problem("french")
-    line = solve(problem).jumps[:24]  # 12 pegs: decided in well under a second
+    problem = default_problem(BOARD)
+    line = solve(problem).jumps[:24]  # 14 pegs: decided in well under a second
     pos = problem.start
     for jump in line:
         pos = apply_jump(pos, jump)
@@ -201,7 +203,7 @@ def test_a_pool_worker_takes_the_classes_decided_while_its_jumps_question_runs(p
       const { Engine } = await import("./static/engine/protocol.mjs");
       const engine = new Engine();
       await engine.ready;
-      const args = { board: "french", moves, max_seconds: 20 };
+      const args = { board: "asymmetric", moves, max_seconds: 20 };
       await engine.request("never_lose", { ...args, workers: 2 }).promise;  // the worker warm, as in play
       const { id, promise } = engine.request("never_lose", { ...args, decide: "jumps" });
       engine.tell(id, { decided: names.slice(0, -2) });
@@ -220,13 +222,13 @@ def test_a_cancel_sent_while_the_games_table_loads_is_answered_not_lost(pooled):
     from pyapp.core.problem import default_problem
     from pyapp.search.solver import solve
 
-    problem = default_problem("french")
-    moves = format_moves(problem.board, solve(problem).jumps[:15])  # 21 pegs: the check waits for the table
+    problem = default_problem(BOARD)
+    moves = format_moves(problem.board, solve(problem).jumps[:TOP - 21])  # 21 pegs: the check waits for the table
     out = pooled.evaluate("""async (moves) => {
       const { Engine } = await import("./static/engine/protocol.mjs");
       const engine = new Engine();  // a new engine worker: no set loaded yet
       await engine.ready;
-      const { id, promise } = engine.request("never_lose", { board: "french", moves, max_seconds: 20 });
+      const { id, promise } = engine.request("never_lose", { board: "asymmetric", moves, max_seconds: 20 });
       engine.cancel(id);
       const answer = await promise;
       engine.destroy();
