@@ -74,11 +74,11 @@ def test_never_lose_matches_the_whole_set_its_lines_replay_and_the_table_is_sett
     histories = [h for h in _random_positions(whole, 11, 4) if 14 <= h[-1].bit_count() <= FLOOR + 3]
     got = same_never_lose(problem, whole, part, histories, "shipped from 20 pegs up")
     assert any("endgame table" in g.answered for g in got)
-    # on a fresh memo, prepare_steps settles in pauses (a chunk of 50 classes here) what a winnable answer reads:
-    # the answer searches nothing more
+    # on a fresh memo, prepare_steps settles in pauses (a chunk of 50 classes here) what the answer reads (of a lost
+    # position, only its own verdict: it files no jump): the answer searches nothing more
     monkeypatch.setattr(endgame, "CHUNK", 50)
-    for pegs in (FLOOR + 1, FLOOR, FLOOR - 2):
-        history = next(h for h in histories if h[-1].bit_count() == pegs and whole.can_win(h[-1]))
+    for pegs, wins in ((FLOOR + 1, True), (FLOOR, True), (FLOOR - 2, True), (FLOOR - 2, False)):
+        history = next(h for h in histories if h[-1].bit_count() == pegs and whole.can_win(h[-1]) == wins)
         table.memo.clear()
         before = table.searched
         pauses, ready = pauses_and_value(prepare_steps(problem.board, problem.goal, history))
@@ -86,6 +86,7 @@ def test_never_lose_matches_the_whole_set_its_lines_replay_and_the_table_is_sett
         answer = never_lose_exact(problem.board, problem.goal, history)
         assert ready and answer is not None and answer.status != "unknown"
         assert table.searched == settled and pauses >= (settled - before) // 100 > 0, (pegs, pauses, settled - before)
+        assert answer.status == ("winnable" if wins else "lost")
 
 
 def test_without_its_table_it_gives_no_answer_and_the_caller_searches(whole, table):

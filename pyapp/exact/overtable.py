@@ -68,33 +68,49 @@ class OverTable(PartialWinnable):
     def known(self, pos: int) -> bool:
         return pos.bit_count() < self.floor and self.table(pos).known(pos)
 
-    def needs(self, pos: int) -> list[int]:
-        """The positions under the floor whose verdicts a never-lose answer for ``pos`` reads from the table: the
-        position and those after its jumps, in that order."""
-        after = [apply_jump(pos, jump) for jump in legal_jumps(self.problem.board, pos)]
-        return [p for p in (pos, *after) if p.bit_count() < self.floor]
-
     def settle_steps(self, pos: int, budget: Budget) -> Generator[Progress, None, bool]:
         """Settle in the table, in chunks (:meth:`.endgame.Endgame.settle_steps`, yielding progress), what a
-        never-lose answer or Hint for ``pos`` asks it: the verdicts of :meth:`needs`, then for each winnable
-        position after a jump the first step under the floor of its line to the goal (so the line is read from the
-        memo).  False when the table is missing or ``budget`` or the table's limit runs out first."""
+        never-lose answer or Hint for ``pos`` asks it: the position's verdict when it is under the floor; if it can
+        still win, those of the positions after its jumps under the floor, then for each winnable one held by the
+        set the first step under the floor of its line to the goal (so the line is read from the memo).  A lost
+        position files no jump, so nothing more is asked.  False when the table is missing or ``budget`` or the
+        table's limit runs out first."""
+        board, floor = self.problem.board, self.floor
         try:
-            need = self.needs(pos)
             table = self.table(pos)
         except Overrun:
             return False
-        nodes = table.limit * max(1, len(need) + 1)
-        if need and not (yield from table.settle_steps(need, budget, nodes)):
-            return False
-        for start in (apply_jump(pos, jump) for jump in legal_jumps(self.problem.board, pos)):
-            if start.bit_count() < self.floor or not Winnable.can_win(self, start):
-                continue
-            edge = self._edge(start)  # the line's last position held by the set
-            for child in (apply_jump(edge, jump) for jump in legal_jumps(self.problem.board, edge)):
-                if not (yield from table.settle_steps([child], budget, table.limit)):
+        if pos.bit_count() <= table.low:  # a lookup, and so is every position after it
+            return True
+
+        def settled(p: int) -> Generator[Progress, None, bool | None]:
+            """The verdict of ``p`` (under the floor) once settled, None when the search did not end."""
+            if not (yield from table.settle_steps([p], budget, table.limit)):
+                return None
+            table.question(keep=True)
+            return table.can_win(p)  # read from the memo (or a lookup)
+
+        if pos.bit_count() < floor:
+            won = yield from settled(pos)
+            if won is None:
+                return False
+        else:
+            won = Winnable.can_win(self, pos)
+        if not won:
+            return True
+        for after in (apply_jump(pos, jump) for jump in legal_jumps(board, pos)):
+            if after.bit_count() < floor:
+                if (yield from settled(after)) is None:
                     return False
-                if table.known(child):
+                continue
+            if not Winnable.can_win(self, after):
+                continue
+            edge = self._edge(after)  # the line's last position held by the set
+            for child in (apply_jump(edge, jump) for jump in legal_jumps(board, edge)):
+                verdict = yield from settled(child)
+                if verdict is None:
+                    return False
+                if verdict:
                     break
         return True
 
