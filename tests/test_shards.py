@@ -331,3 +331,25 @@ def test_a_sharded_count_survives_a_killed_worker(tmp_path):
     got = done["count"]
     assert (got.solutions, got.positions) == (want.solutions, want.positions)
     assert killed and pool.lost_workers == 1  # the kill landed during the run, and it was noticed
+
+
+def test_the_workers_exchange_through_a_folder_on_disk_when_asked(tmp_path):
+    """``--exchange DIR`` (pyapp.exact.pool.Processes): the buckets pass through DIR instead of /dev/shm, the sweep
+    gives the same levels, and the folder made there is removed with the pool; a folder that cannot be made, and the
+    option where no files are exchanged, are refused with a message."""
+    s = sides(build("triangle6", start="5").problem)
+    folder = tmp_path / "exchange"
+    with make_pool(2, exchange=str(folder)) as pool:
+        assert pool.exchange_dir is not None and os.path.dirname(pool.exchange_dir) == str(folder)
+        got = _levels(Parallel(pool, shards=3).sweep(s.codec, [s.start], 1, weights=False))
+        made = pool.exchange_dir
+    assert got == _levels(sweep(s.codec, [s.start], 1, weights=False))
+    assert not os.path.exists(made) and folder.is_dir()
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    for extra, why in ((["--workers", "2", "--exchange", str(blocked / "x")], "cannot use"),
+                       (["--workers", "1", "--exchange", str(folder)], "--exchange is for two local workers")):
+        out = subprocess.run([sys.executable, "-m", "pyapp", "count", "triangle5", *extra], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode != 0 and why in out.stderr and "Traceback" not in out.stderr, out.stderr

@@ -29,6 +29,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ..core.errors import PegError
+
 
 class Pool:
     """The executor interface the sharded sweep and the parallel tables run on (see the module docstring)."""
@@ -165,7 +167,17 @@ class Processes(Pool):
 
     name = "processes"
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, exchange: str | None = None) -> None:
+        """``exchange``: the folder for :attr:`exchange_dir` (default: ``/dev/shm`` where there is one, which is
+        memory: at hundreds of millions of positions a level's buckets take gigabytes of it, beside the workers;
+        a folder on disk spares it).  A folder that cannot be made is refused before any worker starts."""
+        where = None
+        if exchange is not None:
+            try:
+                os.makedirs(exchange, exist_ok=True)
+                where = tempfile.mkdtemp(prefix=f"pyapp-shards-{os.getpid()}-", dir=exchange)
+            except OSError as err:
+                raise PegError(f"cannot use {exchange!r} for the workers' exchange: {err.strerror or err}") from None
         self.workers = max(1, workers or os.cpu_count() or 1)
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
@@ -175,10 +187,14 @@ class Processes(Pool):
         self._unfinished: list[_Job] = []
         self.lost_workers = 0
         """Workers that died during the run (each cost a rerun of the unfinished tasks)."""
-        shm = "/dev/shm"
-        where = shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else tempfile.gettempdir()
-        _remove_stale(where)
-        self.exchange_dir = tempfile.mkdtemp(prefix=f"pyapp-shards-{os.getpid()}-", dir=where)
+        if where is None:
+            shm = "/dev/shm"
+            base = shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else tempfile.gettempdir()
+            _remove_stale(base)
+            where = tempfile.mkdtemp(prefix=f"pyapp-shards-{os.getpid()}-", dir=base)
+        else:
+            _remove_stale(os.path.dirname(where))
+        self.exchange_dir = where
 
     def submit(self, fn: Callable, *args: Any, **kwargs: Any) -> Any:
         job = _Job(fn, _resolve(self, args), kwargs)

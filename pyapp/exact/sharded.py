@@ -366,13 +366,14 @@ def _disk_fetch(paths: list[str], weights: bool):
     return lambda: _assemble([load_bucket(path, weights) for path in paths], weights)
 
 
-def make_pool(workers: int | None = None, cluster: str | None = None) -> Pool:
+def make_pool(workers: int | None = None, cluster: str | None = None, exchange: str | None = None) -> Pool:
     """The pool the command line asks for: ``cluster`` (a Dask scheduler address), else ``workers``
-    local processes (``None``: every core), else (``workers == 1``) in-process."""
+    local processes (``None``: every core; ``exchange``: the folder their buckets pass through, see
+    :class:`~.pool.Processes`), else (``workers == 1``) in-process."""
     if cluster:
         from .dask_pool import DaskPool
         return DaskPool(cluster)
     n = workers or os.cpu_count() or 1
     if n < 1:
         raise PegError(f"--workers needs at least 1 worker, not {n}")
-    return InProcess() if n == 1 else Processes(n)
+    return InProcess() if n == 1 else Processes(n, exchange)

@@ -4,6 +4,8 @@
 processes; ``--workers 1`` is the in-process sweep, today's code path and node counts.
 ``--cluster tcp://HOST:PORT`` runs them on a Dask scheduler's workers (Dask optional: a clear
 error without it).  ``--checkpoint DIR`` writes each finished level there and resumes from it.
+``--exchange DIR`` puts the local workers' buckets in DIR instead of ``/dev/shm``, which is memory
+(French d2 -> d6's backward level 20: about 7 GB of it beside the workers).
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ def add_parallel_args(p: argparse.ArgumentParser) -> None:
                    help="run the level sweeps on this Dask scheduler's workers (needs the distributed package)")
     p.add_argument("--checkpoint", metavar="DIR",
                    help="write each finished level to DIR; a run killed mid-level resumes from the last one")
+    p.add_argument("--exchange", metavar="DIR",
+                   help="where local workers pass a level's buckets (default: /dev/shm, which is memory; a folder "
+                        "on disk spares it on sweeps of hundreds of millions of positions)")
     p.add_argument("--shards", type=positive_int, default=None,
                    help="shards per level (default: one per local worker, two per Dask worker; a checkpoint "
                         "keeps its own)")
@@ -34,6 +39,9 @@ def parallel_from_args(args: argparse.Namespace) -> Parallel | None:
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
     if args.cluster and args.workers is not None:
         raise PegError("give --workers or --cluster, not both")
+    if args.exchange and (args.cluster or workers == 1):
+        raise PegError("--exchange is for two local workers or more (--workers N): a cluster's workers and a "
+                       "sweep in this process exchange no files")
     if not args.cluster and workers == 1 and not args.checkpoint and not args.shards:
         return None
     ck = None
@@ -42,7 +50,7 @@ def parallel_from_args(args: argparse.Namespace) -> Parallel | None:
             ck = Checkpoint(args.checkpoint)
         except (OSError, ValueError) as err:
             raise PegError(f"cannot use the checkpoint folder {args.checkpoint!r}: {err}") from None
-    return Parallel(make_pool(workers, args.cluster), ck, args.shards)
+    return Parallel(make_pool(workers, args.cluster, args.exchange), ck, args.shards)
 
 
 def add_pool_args(p: argparse.ArgumentParser, prefix: str = "") -> None:
