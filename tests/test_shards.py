@@ -72,6 +72,27 @@ def test_every_level_equals_the_unsharded_sweep(weights, shards, merge_keys, pro
         assert _levels(Parallel(pool, shards=shards).sweep(s.codec, src, 1, weights=weights)) == want
 
 
+def test_a_reachability_step_sends_its_children_in_runs_that_the_owner_merges(monkeypatch):
+    """pyapp.exact.shards.reach_children: with FLUSH at 50 children (and parents 10 at a time) a shard's step
+    moves its owners' sets into sorted arrays many times; a bucket then holds runs, each sorted and without repeats,
+    a key in several of them, and the sweep's levels are still the unsharded sweep's, key for key (each held once)."""
+    from pyapp.exact import shards as module
+
+    s = sides(build("triangle6", start="5").problem)
+    want = _levels(sweep(s.codec, [s.start], 1, weights=False))
+    monkeypatch.setattr(module, "FLUSH", 50)
+    monkeypatch.setattr(module, "CHUNK", 10)  # parents expanded 10 at a time, so the flushes fall inside a level
+    spec = Spec(s.codec.board, s.codec.group, False, 3)
+    level = max(want, key=lambda pegs: len(want[pegs][0]))
+    sent = []
+    for keys, _ in module.expand(spec, array("Q", want[level][0]), None):
+        sent.append(array("Q"))
+        sent[-1].frombytes(keys)
+    assert sum(map(len, sent)) > sum(len(set(run)) for run in sent)  # some key sent twice: runs, not one set
+    assert sorted(set().union(*sent)) == want[level - 1][0]
+    assert _levels(Parallel(InProcess(), shards=3).sweep(s.codec, [s.start], 1, weights=False)) == want
+
+
 def test_count_and_levels_equal_in_process(processes):
     problem = build("triangle6").problem
     ref = in_process_count("triangle6")

@@ -209,9 +209,41 @@ def _weights_of(values: list[int]) -> array | list:
         return values
 
 
+FLUSH = 1 << 24
+"""Children a reachability step routes into its owners' sets (up to about 1.5 GB of Python sets) before it moves them
+into sorted arrays, 8 bytes a key.  Held in sets to the end, French d2 -> d6's backward level 20 took 12 GB a worker
+for one of 8 shards, and the kernel killed the workers.  One sender may then send a key once a run; the owner's merge
+(:func:`accumulate`) keeps it once.  A counting step keeps its dicts whole: a bucket holds each key once, weights
+summed."""
+
+
 def expand(spec: Spec, keys: array, weights: array | list | None) -> list[tuple[bytes, bytes | None]]:
-    """The children of a shard, canonical and merged, bucketed by their shard."""
-    return bucket(spec, children(spec, keys, weights))
+    """The children of a shard, canonical, bucketed by their shard: merged (each key once a bucket) when counting,
+    else merged a run of :data:`FLUSH` children at a time (:func:`reach_children`)."""
+    if spec.weights:
+        return bucket(spec, children(spec, keys, weights))
+    return [(run.tobytes(), None) for run in reach_children(spec, keys)]
+
+
+def reach_children(spec: Spec, keys: array) -> list[array]:
+    """The canonical children of a shard's positions, one array per owner shard: runs of sorted keys, each run the
+    children routed since the last, moved out of the owners' sets once :data:`FLUSH` children were routed."""
+    cd = spec.codec()
+    route = router(cd, spec.owner_source("c"), False)
+    accs: list[set[int]] = [set() for _ in range(spec.shards)]
+    runs = [array("Q") for _ in range(spec.shards)]
+    routed = 0
+    for lo in range(0, len(keys), CHUNK):
+        raw: set[int] = set()
+        cd.expand_set(keys, lo, min(len(keys), lo + CHUNK), raw)
+        route(raw, accs)
+        routed += len(raw)
+        if routed >= FLUSH or lo + CHUNK >= len(keys):
+            for run, acc in zip(runs, accs, strict=True):
+                run.extend(_q(sorted(acc)))
+                acc.clear()
+            routed = 0
+    return runs
 
 
 def children(spec: Spec, keys: array, weights: array | list | None) -> list[dict[int, int]] | list[set[int]]:
