@@ -245,7 +245,7 @@ def _breakdown_once(sh, cd, spec, level, parts) -> dict:
         c0 = clock()
         kids = sh.children(spec, sh._q(ks), sh._q(ws))
         c1 = clock()
-        made.append(sh.bucket(spec, kids))
+        made.append(sh.bucket(kids))
         cost["expand"] += c1 - c0
         cost["bucket"] += clock() - c1
         per_shard[j] += clock() - c0

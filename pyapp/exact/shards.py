@@ -221,7 +221,8 @@ def expand(spec: Spec, keys: array, weights: array | list | None) -> list[tuple[
     """The children of a shard, canonical, bucketed by their shard: merged (each key once a bucket) when counting,
     else merged a run of :data:`FLUSH` children at a time (:func:`reach_children`)."""
     if spec.weights:
-        return bucket(spec, children(spec, keys, weights))
+        assert weights is not None, "a counting shard's step expands its weights too"
+        return bucket(children(spec, keys, weights))
     return [(run.tobytes(), None) for run in reach_children(spec, keys)]
 
 
@@ -246,24 +247,20 @@ def reach_children(spec: Spec, keys: array) -> list[array]:
     return runs
 
 
-def children(spec: Spec, keys: array, weights: array | list | None) -> list[dict[int, int]] | list[set[int]]:
-    """The canonical children of a shard's positions, one dict (weights summed) or set per owner shard.
+def children(spec: Spec, keys: array, weights: array | list) -> list[dict[int, int]]:
+    """The canonical children of a counting shard's positions, one dict (weights summed) per owner shard (a
+    reachability shard's: :func:`reach_children`).
 
     Each chunk's children are first merged by exact position (the codec's generated expansion), then
     canonicalised, routed to their owner's dict and merged there in one generated loop (:func:`router`),
     so splitting them by owner costs one hash per child and no second pass."""
     cd = spec.codec()
-    route = router(cd, spec.owner_source("c"), spec.weights)
+    route = router(cd, spec.owner_source("c"), True)
     n = len(keys)
-    accs: list = [{} if spec.weights else set() for _ in range(spec.shards)]
+    accs: list[dict[int, int]] = [{} for _ in range(spec.shards)]
     for lo in range(0, n, CHUNK):
-        hi = min(n, lo + CHUNK)
-        if spec.weights:
-            raw: dict[int, int] | set[int] = {}
-            cd.expand_counts(keys, weights, lo, hi, raw)
-        else:
-            raw = set()
-            cd.expand_set(keys, lo, hi, raw)
+        raw: dict[int, int] = {}
+        cd.expand_counts(keys, weights, lo, min(n, lo + CHUNK), raw)
         route(raw, accs)
     return accs
 
@@ -283,11 +280,9 @@ def router(cd: Codec, owner: str, weights: bool) -> Callable:
     return cd.compile_source(src, "route")
 
 
-def bucket(spec: Spec, accs: list[dict[int, int]] | list[set[int]]) -> list[tuple[bytes, bytes | None]]:
-    """Each owner's children as the bytes of its bucket (keys, and weights in the same order)."""
-    if spec.weights:
-        return [(_q(a).tobytes(), encode_weights(a.values())) for a in accs]  # type: ignore[union-attr]
-    return [(_q(a).tobytes(), None) for a in accs]
+def bucket(accs: list[dict[int, int]]) -> list[tuple[bytes, bytes | None]]:
+    """Each owner's children (:func:`children`) as the bytes of its bucket: keys, and weights in the same order."""
+    return [(_q(a).tobytes(), encode_weights(a.values())) for a in accs]
 
 
 def first_buckets(spec: Spec, sources, weights: dict[int, int] | None = None
