@@ -242,6 +242,45 @@ def test_cancel_stops_every_worker_at_once():
     assert handles
 
 
+class _SlowLargeTask:
+    """An argument that takes 0.5 s to pickle and pickles to 256 KB, more than a pipe holds."""
+
+    def __reduce__(self):
+        time.sleep(0.5)
+        return bytes, (bytes(1 << 18),)
+
+
+def test_cancel_returns_while_a_large_task_is_being_sent():
+    """The pool's feeder was still pickling a large task when ``terminate`` drained the task pipe and stopped
+    the workers: the task then filled a pipe nobody read and ``terminate`` waited for the feeder for ever (a
+    rare hang on Ctrl+C, seen in ``table --workers 2``).  Here it is made certain: the one worker is busy, the
+    second task is slow to pickle and larger than the pipe, and the cancel comes while it is pickled."""
+    import threading
+    pool = Processes(1)
+    pool.submit(time.sleep, 30)
+    time.sleep(0.3)  # the worker has taken the sleep: nothing is left in the pipe
+    pool.submit(len, _SlowLargeTask())
+    time.sleep(0.1)
+    done = threading.Event()
+    threading.Thread(target=lambda: (pool.cancel(), done.set()), daemon=True).start()
+    assert done.wait(20), "cancel hung: the feeder is blocked writing a task nobody reads"
+
+
+def test_boards_travel_to_workers_as_their_spec():
+    """A task carrying a board pickles its spec, not its compiled tables (73 KB for English), and the worker's
+    board is the same board."""
+    import pickle
+    board = build("english", start="d4").problem.board
+    data = pickle.dumps(board)
+    assert len(data) < 1000 and pickle.loads(data) == board
+    with Processes(1) as pool:
+        assert pool.result(pool.submit(_names, board)) == board.names
+
+
+def _names(board):
+    return board.names
+
+
 def test_make_pool_and_a_missing_dask(monkeypatch):
     assert isinstance(make_pool(1), InProcess)
     monkeypatch.setitem(sys.modules, "distributed", None)

@@ -25,6 +25,7 @@ import os
 import shutil
 import signal
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -253,6 +254,7 @@ class Processes(Pool):
 
     def cancel(self) -> None:
         if self._open:
+            threading.Thread(target=_unblock_feeder, args=(self._pool,), daemon=True).start()
             self._pool.terminate()
             self._open = False
         self._remove()
@@ -271,6 +273,31 @@ class Processes(Pool):
         if self.exchange_dir:
             shutil.rmtree(self.exchange_dir, ignore_errors=True)
             self.exchange_dir = None
+
+
+def _unblock_feeder(pool: Any) -> None:
+    """Read and drop what the pool's task feeder still writes once every worker is gone, until it ends.
+
+    ``multiprocessing.Pool.terminate`` drains the task pipe only while it finds data there, then terminates
+    the workers and joins the feeder thread.  A feeder that was pickling a task at that moment then writes it
+    into a pipe nobody reads: a task larger than the pipe's buffer (64 KB on Linux) blocks it for ever, and
+    ``terminate`` with it (a rare hang on Ctrl+C).  This thread is the missing reader.  It starts reading only
+    when every worker has exited, that is after ``terminate``'s own drain, which holds the read lock and must
+    not share the pipe with a second reader.  It uses the pool's private attributes; without them it does
+    nothing."""
+    feeder = getattr(pool, "_task_handler", None)
+    reader = getattr(getattr(pool, "_inqueue", None), "_reader", None)
+    if feeder is None or reader is None:
+        return
+    while feeder.is_alive():
+        if any(p.exitcode is None for p in list(getattr(pool, "_pool", []))):
+            time.sleep(0.01)
+            continue
+        try:
+            if reader.poll(0.05):
+                reader.recv_bytes()
+        except (OSError, EOFError):
+            return
 
 
 def _remove_stale(where: str) -> None:
