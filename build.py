@@ -141,23 +141,28 @@ def write_opening(dist: Path) -> None:
     """``opening.json``: the never-lose answer at the start of every catalogue board's default game
     (:mod:`pyapp.web.opening`), after loading the shipped sets so their games are answered by lookup; the
     page shows it before the engine is ready.  It takes most of a build on a warm set cache (about a CPU minute),
-    and it follows from the library (``pyapp.zip``, the same bytes from the same sources) and the shipped sets
-    (``sets/index.json`` names each file's SHA-256) alone, so it is kept in the set cache under a hash of both."""
+    and it follows from the library (``pyapp.zip``, the same bytes from the same sources), the shipped sets
+    (``sets/index.json`` names each file's SHA-256) and this file (which loads them) alone, so it is kept in the
+    set cache under a hash of the three."""
     from pyapp.web.opening import opening_book
     from pyapp.web.setfiles import cached_text
     from pyapp.web.sets import load
     from pyapp.web.wire import dumps
 
     def compute() -> str:
-        for entry in json.loads((dist / "sets" / "index.json").read_text(encoding="utf-8")):
-            if entry.get("kind") in ("endgame", "book"):  # the starts are above any endgame table; the engine
-                continue  # asks the opening book itself, and opening.json stays the search's answers
+        index = json.loads((dist / "sets" / "index.json").read_text(encoding="utf-8"))
+        under = {(e["board"], e["goal"]) for e in index if e.get("over_table")}
+        for entry in index:
+            if entry.get("kind") == "book" or entry.get("kind") == "endgame" and (entry["board"], entry["goal"]) \
+                    not in under:  # the starts are above any endgame table, but a set held over one ends its
+                continue  # lines there; the engine asks the opening book itself
             for key in ("file", "ways"):
                 if key in entry:
                     load((dist / "sets" / entry[key]).read_bytes())
         return dumps(opening_book())
 
-    inputs = [sys.version.encode(), (dist / "pyapp.zip").read_bytes(), (dist / "sets" / "index.json").read_bytes()]
+    inputs = [sys.version.encode(), (dist / "pyapp.zip").read_bytes(), (dist / "sets" / "index.json").read_bytes(),
+              Path(__file__).read_bytes()]  # and this function, which loads the files
     (dist / "opening.json").write_text(cached_text(SETS_CACHE, "opening", inputs, compute), encoding="utf-8")
 
 

@@ -8,7 +8,9 @@ change to what the keys mean (the build then says which file is missing): it com
 of older key versions.  ``--check`` only decodes every committed file and exits 1 if one is refused.
 A game shipped from some level up (``Game.floor``; and down from ``Game.upto``, triangle 7) is cut from its
 whole set; ``--whole FOLDER`` takes that whole set from a file there (named as shipped, e.g. by
-``scripts/measure_sets.py --save FOLDER``) instead of computing it.
+``scripts/measure_sets.py --save FOLDER``) instead of computing it.  A game shipped over its goal's endgame table
+(``Game.over_table``: French d2 -> d6), whose sweeps need several processes and hours, is made by
+``scripts/make_overtable.py`` instead; ``--check`` checks its file too.
 
     nice python scripts/make_sets.py [english-d1-d1 ...] [--force] [--check] [--whole FOLDER]
 """
@@ -61,6 +63,11 @@ def main() -> int:
             continue
         if why is None and not args.force:
             print(f"{game.stem}: {file_name(game)} decodes, kept")
+            continue
+        if game.over_table and not args.whole:
+            print(f"{game.stem}: {why or 'forced'}; make it with python scripts/make_overtable.py {game.stem} "
+                  "--checkpoint DIR (hours on 2 cores), or cut it from its whole set with --whole FOLDER")
+            bad += 1
             continue
         t0 = time.process_time()
         whole = None

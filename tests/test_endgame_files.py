@@ -91,7 +91,7 @@ def test_the_sites_loader_installs_it_and_never_lose_answers_from_it():
     assert entry["kind"] == "endgame" and entry["goal"] == "d6" and entry["images"] == [] and entry["low"] == table.low
     assert entry["file"].endswith(".endgame.bin")
     with pytest.raises(PegError, match="no shipped winnable set"):  # a table is not the game's winnable set
-        sets.game_of("french")
+        sets.game_of("german")
     endgame.clear()
     answer = sets.load(data)
     assert answer["kind"] == "endgame" and answer["keys"] == len(table)
