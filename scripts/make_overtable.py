@@ -45,7 +45,7 @@ from pyapp.exact.store import encode  # noqa: E402
 from pyapp.exact.sweep import Level  # noqa: E402
 from pyapp.exact.winnable import EXPAND_CHUNK, _up, member  # noqa: E402
 from pyapp.web.setfiles import checked  # noqa: E402
-from pyapp.web.sets import SHIPPED, Game, file_name  # noqa: E402
+from pyapp.web.sets import FRENCH_GAME, SHIPPED, Game, file_name  # noqa: E402
 
 SHARDS = 8
 
@@ -157,7 +157,7 @@ def join(ck: Checkpoint, s: Sides, fwd: str, back: str, workers: int, folder: st
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("game", help="a game of pyapp.web.sets.SHIPPED shipped over its table (french-d2-d6), or "
+    ap.add_argument("game", help="a game shipped over its table (pyapp.web.sets: french-d2-d6), or "
                                  "BOARD-START-GOAL with --floor")
     ap.add_argument("--checkpoint", required=True, help="the folder the sweeps and the join are recorded in")
     ap.add_argument("--workers", type=int, default=2)
@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--floor", type=int, help="the fewest pegs held (default: the shipped game's floor)")
     ap.add_argument("--out", help="the file to write (default: sets/ and the shipped file name)")
     args = ap.parse_args(argv)
-    game = next((g for g in SHIPPED if g.over_table and g.stem == args.game), None)
+    game = next((g for g in (*SHIPPED, FRENCH_GAME) if g.over_table and g.stem == args.game), None)
     if game is None:
         board, start, goal = args.game.rsplit("-", 2)
         if args.floor is None:
