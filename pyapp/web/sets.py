@@ -126,7 +126,7 @@ CPython CPU ms (max 62).  From 17/10 the keys drop to 20 MB but the p95 nearly t
 answers within tens of milliseconds."""
 
 FRENCH = 23
-"""The fewest pegs of French d2 -> d6's shipped levels: one above its goal's endgame table's ceiling (22 pegs),
+"""The fewest pegs of French d2 -> d6's committed levels: one above its goal's endgame table's ceiling (22 pegs),
 the highest floor an :class:`~pyapp.exact.overtable.OverTable` allows, and the smallest file: 9,486,223 classes
 in 10.4 MB (76 MB of keys once decoded), made by ``scripts/make_overtable.py`` (its join, from the middle up,
 62 minutes on 2 cores)."""
