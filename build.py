@@ -153,9 +153,11 @@ def write_opening(dist: Path) -> None:
         index = json.loads((dist / "sets" / "index.json").read_text(encoding="utf-8"))
         under = {(e["board"], e["goal"]) for e in index if e.get("over_table")}
         for entry in index:
-            if entry.get("kind") == "book" or entry.get("kind") == "endgame" and (entry["board"], entry["goal"]) \
-                    not in under:  # the starts are above any endgame table, but a set held over one ends its
-                continue  # lines there; the engine asks the opening book itself
+            # the engine asks the opening book itself; the starts are above any endgame table, but a set held over
+            # one ends its lines there
+            kind = entry.get("kind")
+            if kind == "book" or (kind == "endgame" and (entry["board"], entry["goal"]) not in under):
+                continue
             for key in ("file", "ways"):
                 if key in entry:
                     load((dist / "sets" / entry[key]).read_bytes())

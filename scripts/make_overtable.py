@@ -14,7 +14,7 @@ Four steps, each resumed from ``DIR`` after a stop (Ctrl+C, a reboot: a level in
 3. the join, in ``--workers`` forked processes, saved level by level in ``DIR/join``: the middle level's
    winnable positions are the reachable parents of the positions that can reach the goal one level down
    (the complements of that backward level's children), and each level above the reachable parents of the
-   winnable ones below (:func:`pyapp.exact.winnable._up`);
+   winnable ones below (both :func:`pyapp.exact.winnable.reachable_parents`);
 4. the levels from ``K`` pegs up (the game's ``floor``) encoded as an :class:`~pyapp.exact.overtable.OverTable`,
    checked as the build checks it (:func:`pyapp.web.setfiles.checked`) and written to ``sets/`` (its file name
    says the game and the key version).
@@ -43,7 +43,7 @@ from pyapp.exact.setup import Sides, sides  # noqa: E402
 from pyapp.exact.sharded import Checkpoint, Parallel, _disk_fetch  # noqa: E402
 from pyapp.exact.store import encode  # noqa: E402
 from pyapp.exact.sweep import Level  # noqa: E402
-from pyapp.exact.winnable import EXPAND_CHUNK, _up, member  # noqa: E402
+from pyapp.exact.winnable import _up, reachable_parents  # noqa: E402
 from pyapp.web.setfiles import checked  # noqa: E402
 from pyapp.web.sets import FRENCH_GAME, SHIPPED, Game, file_name  # noqa: E402
 
@@ -84,22 +84,12 @@ _SHARED: dict = {}
 
 
 def _middle_part(part: tuple[int, int]) -> array:
-    """The winnable positions of the middle level among the parents of one slice of the backward level below."""
+    """The winnable positions of the middle level among the parents of one slice of the backward level below (it
+    stores complements)."""
     i, parts = part
-    s: Sides = _SHARED["sides"]
-    cd, back, reach = s.wide_codec, _SHARED["back"], _SHARED["reach"]
+    back, reach = _SHARED["back"], _SHARED["reach"]
     lo, hi = len(back) * i // parts, len(back) * (i + 1) // parts
-    everything, least_greatest = cd.everything, cd.least_greatest
-    out: set[int] = set()
-    raw: set[int] = set()
-    for a in range(lo, hi, EXPAND_CHUNK):
-        raw.clear()
-        cd.expand_set(back, a, min(hi, a + EXPAND_CHUNK), raw)  # children of complements: complements of parents
-        for z in raw:
-            key = everything ^ least_greatest(z)[1]
-            if key not in out and member(reach, key):
-                out.add(key)
-    return array("Q", sorted(out))
+    return drive(reachable_parents(_SHARED["sides"].wide_codec, back, reach, _SHARED["pegs"], Budget(), lo, hi))
 
 
 def _up_part(part: tuple[int, int]) -> array:
@@ -142,7 +132,8 @@ def join(ck: Checkpoint, s: Sides, fwd: str, back: str, workers: int, folder: st
     n, meet = s.holes, s.meet()
     win = _saved(folder, meet)
     if win is None:
-        win = _across(workers, _middle_part, sides=s, reach=level(ck, fwd, meet), back=level(ck, back, n - meet + 1))
+        win = _across(workers, _middle_part, sides=s, reach=level(ck, fwd, meet), back=level(ck, back, n - meet + 1),
+                      pegs=meet)
         _save(folder, meet, win)
     levels = {meet: win}
     for pegs in range(meet + 1, s.first_pegs + 1):

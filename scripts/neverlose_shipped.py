@@ -96,21 +96,18 @@ def run_game(spec: str, games: int, seed: int, sample: int) -> dict:
     files = game_files(game, build.SETS_CACHE, build.SETS_ARTEFACTS)
     if files is None:
         raise SystemExit(f"error: {spec}: no shipped file here (build.py or scripts/make_sets.py makes it)")
-    shipped = sum(len(data) for _, data in files.values())
-    for kind in ("winnable", "ways"):
-        if kind in files:
-            loaded = json.loads(api.load_set(files[kind][1]))
-            if "error" in loaded:
-                raise SystemExit(f"error: {spec}: the shipped {kind} file is refused: {loaded['error']}")
+    loads = [(f"{kind} file", files[kind][1]) for kind in ("winnable", "ways") if kind in files]
     if game.over_table:  # the page fetches the goal's endgame table with such a set: it answers under the floor
         table = next(g for g in SHIPPED if g.endgame and (g.board, g.goal) == (game.board, game.goal))
         found = game_files(table, build.SETS_CACHE, build.SETS_ARTEFACTS)
         if found is None:
             raise SystemExit(f"error: {spec}: no endgame table for its goal here (build.py makes it)")
-        shipped += sum(len(data) for _, data in found.values())
-        loaded = json.loads(api.load_set(found["winnable"][1]))
+        loads.append(("endgame table", found["winnable"][1]))
+    shipped = sum(len(data) for _, data in loads)
+    for what, data in loads:
+        loaded = json.loads(api.load_set(data))
         if "error" in loaded:
-            raise SystemExit(f"error: {spec}: the shipped endgame table is refused: {loaded['error']}")
+            raise SystemExit(f"error: {spec}: the shipped {what} is refused: {loaded['error']}")
     whole = _whole(game, problem)
     rng = random.Random(seed)
     request = {"board": game.board, "start": game.start, "goal": game.goal}

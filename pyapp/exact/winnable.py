@@ -349,19 +349,28 @@ def _flipped(cd: Codec, keys: array) -> array:
 def _up(cd: Codec, below: array, reach: array, pegs: int, budget: Budget) -> Generator[Progress, None, array]:
     """Winnable positions with ``pegs`` pegs: reachable parents of the winnable ones below (their complements
     expanded :data:`EXPAND_CHUNK` at a time, as :func:`_down` does)."""
+    everything = cd.everything
+    return (yield from reachable_parents(cd, to_array(key ^ everything for key in below), reach, pegs, budget))
+
+
+def reachable_parents(cd: Codec, flipped: array, reach: array, pegs: int, budget: Budget, lo: int = 0,
+                      hi: int | None = None) -> Generator[Progress, None, array]:
+    """The positions of the sorted level ``reach`` (``pegs`` pegs) that are parents of a position whose complement
+    is among ``flipped[lo:hi]`` (children of a complement are the complements of parents), sorted: :func:`_up`, and
+    a level made from the complements a backward sweep stores (``scripts/make_overtable.py``)."""
     least_greatest = cd.least_greatest
     everything = cd.everything
-    flipped = to_array(key ^ everything for key in below)
+    hi = len(flipped) if hi is None else hi
     out: set[int] = set()
     raw: set[int] = set()
-    for lo in range(0, len(flipped), EXPAND_CHUNK):
-        hi = min(len(flipped), lo + EXPAND_CHUNK)
+    for a in range(lo, hi, EXPAND_CHUNK):
+        b = min(hi, a + EXPAND_CHUNK)
         raw.clear()
-        cd.expand_set(flipped, lo, hi, raw)
+        cd.expand_set(flipped, a, b, raw)
         for z in raw:
             key = everything ^ least_greatest(z)[1]  # z is a child of a complement: flip it back
             if key not in out and member(reach, key):
                 out.add(key)
         stop_if_over(budget)
-        yield Progress("can still win", pegs, hi, len(below), len(out), 0, 0, budget.elapsed())
+        yield Progress("can still win", pegs, b - lo, hi - lo, len(out), 0, 0, budget.elapsed())
     return to_array(sorted(out))
