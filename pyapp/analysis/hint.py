@@ -34,7 +34,8 @@ class Hint:
     bad: list[Jump] = field(default_factory=list)
     unknown: list[Jump] = field(default_factory=list)
     lines: dict[Jump, list[Jump]] = field(default_factory=dict)
-    """For each good jump, a continuation that reaches the goal after it."""
+    """For each good jump, a continuation that reaches the goal after it (from a set held over the goal's endgame
+    table, for the first good jump or none: :func:`~pyapp.analysis.neverlose_exact.exact_lines`)."""
     reasons: dict[Jump, str] = field(default_factory=dict)
     """For each bad or unknown jump, why."""
     best_pegs: int | None = None

@@ -72,19 +72,39 @@ def _map_hint(hint: Hint, back: Callable[[Jump], Jump]) -> Hint:
     return out
 
 
-def file_jumps(win: Winnable, position: int, jumps: Sequence[Jump], proof: str = "exact analysis") -> Hint:
+def file_jumps(win: Winnable, position: int, jumps: Sequence[Jump], proof: str = "exact analysis",
+               lines: int | None = None, partial: bool = False) -> Hint:
     """``jumps`` from ``position`` filed as good (with a line to the goal) or bad (the goal cannot be reached
-    after it), each by one lookup in ``win`` (``proof`` starts the reason of a bad one)."""
+    after it), each by one lookup in ``win`` (``proof`` starts the reason of a bad one).  ``lines``: how many of
+    the good jumps, the first ones, get a line (None: all).  A line is lookups in most sets, but table searches in
+    one held over the goal's endgame table (:class:`~pyapp.exact.overtable.OverTable`), whose callers ask for one
+    line or none (:func:`exact_lines`).  ``partial``: from such a set, only what its table has settled is read (no
+    search), and a jump it has not settled is filed unknown, saying why."""
     hint = Hint()
     for jump in jumps:
         after = apply_jump(position, jump)
-        if win.can_win(after):
+        wins = win.settled(after) if partial and isinstance(win, OverTable) else win.can_win(after)
+        if wins is None:
+            hint.unknown.append(jump)
+            hint.reasons[jump] = ("not decided in time: the goal's endgame table's search for it was stopped by the "
+                                  "check's budget")
+            continue
+        if wins:
             hint.good.append(jump)
-            hint.lines[jump] = line_from(win, after)
+            if lines is None or len(hint.lines) < lines:
+                hint.lines[jump] = line_from(win, after)
         else:
             hint.bad.append(jump)
             hint.reasons[jump] = f"{proof}: the goal cannot be reached after it ({win.why_not(after)})"
     return hint
+
+
+def exact_lines(win: Winnable, line: bool) -> int | None:
+    """How many good jumps :func:`file_jumps` gives a line from ``win``: all (None) where lines are lookups; from a
+    set over the goal's endgame table (:class:`~pyapp.exact.overtable.OverTable`), whose lines cost table searches
+    from 22 pegs on French (seconds of CPython), the first good jump's when ``line`` asks for the answer's line
+    (:meth:`~pyapp.exact.overtable.OverTable.settle_steps` settles it), else none."""
+    return (1 if line else 0) if isinstance(win, OverTable) else None
 
 
 def never_lose_book(board: Board, goal: Goal, position: int) -> NeverLose | None:
@@ -168,7 +188,8 @@ def never_lose_endgame(board: Board, goal: Goal, position: int, settled: bool = 
 
 def hint_exact(board: Board, goal: Goal, history: Sequence[int]) -> Hint | None:
     """Hint for the last of ``history`` from a computed or shipped winnable set (every legal jump filed by
-    lookup, no search), or None when none speaks for this game."""
+    lookup, no search), or None when none speaks for this game.  The page's Hint shows no lines: a set over the
+    goal's endgame table gives none (:func:`exact_lines`), so ask :func:`prepare_steps` with ``line`` False."""
     win = winnable_for(board, goal, history)
     if win is None:
         image = symmetric_image(board, goal, history)
@@ -176,15 +197,15 @@ def hint_exact(board: Board, goal: Goal, history: Sequence[int]) -> Hint | None:
         return None if found is None or image is None else _map_hint(found, _back(board, image[0]))
     t0 = time.perf_counter()
     try:
-        hint = file_jumps(win, history[-1], legal_jumps(board, history[-1]))
+        hint = file_jumps(win, history[-1], legal_jumps(board, history[-1]), lines=exact_lines(win, False))
     except Overrun:  # a set over the goal's endgame table, which cannot say (not loaded, or past its limit)
         return None
     hint.seconds = time.perf_counter() - t0
     return hint
 
 
-def prepare_steps(board: Board, goal: Goal, history: Sequence[int], max_seconds: float | None = None
-                  ) -> Generator[Progress, None, bool]:
+def prepare_steps(board: Board, goal: Goal, history: Sequence[int], max_seconds: float | None = None,
+                  line: bool = True) -> Generator[Progress, None, bool]:
     """Make, in pauses, what the set that is about to answer the last of ``history`` needs beyond lookups, and say
     whether :func:`never_lose_exact` and :func:`hint_exact` may then answer from it (False: ask the search).
 
@@ -192,8 +213,9 @@ def prepare_steps(board: Board, goal: Goal, history: Sequence[int], max_seconds:
     makes that search's filter (:meth:`~pyapp.exact.partial.PartialWinnable.subtree_steps`): its first search would
     otherwise build it in one go, 0.9-1.2 s in Pyodide for English c1 and c3, during which a web worker takes no
     message (a cancel waits).  A set over the goal's endgame table (:class:`~pyapp.exact.overtable.OverTable`)
-    settles the table's searches its answer reads (:meth:`~pyapp.exact.overtable.OverTable.settle_steps`), within
-    ``max_seconds``: False when they do not end in time or the table is not loaded."""
+    settles the table's searches its answer reads (:meth:`~pyapp.exact.overtable.OverTable.settle_steps`, the
+    answer's line only when ``line`` asks for it), within ``max_seconds``: False when they do not end in time or
+    the table is not loaded."""
     win = winnable_for(board, goal, history) if history else None
     position = history[-1] if history else 0
     if win is None and history:
@@ -201,7 +223,7 @@ def prepare_steps(board: Board, goal: Goal, history: Sequence[int], max_seconds:
         win = None if image is None else winnable_for(board, image[1], image[2])
         position = image[2][-1] if image is not None else position
     if isinstance(win, OverTable):
-        return (yield from win.settle_steps(position, Budget(max_seconds)))
+        return (yield from win.settle_steps(position, Budget(max_seconds), line))
     if not isinstance(win, PartialWinnable) or win.search_ready:
         return True
     pegs = position.bit_count()
@@ -212,14 +234,27 @@ def prepare_steps(board: Board, goal: Goal, history: Sequence[int], max_seconds:
     return True
 
 
-def never_lose_exact(board: Board, goal: Goal, history: Sequence[int]) -> NeverLose | None:
+def never_lose_prepared(board: Board, goal: Goal, history: Sequence[int], ready: bool, spent: bool,
+                        line: bool = True) -> NeverLose | None:
+    """:func:`never_lose_exact` after :func:`prepare_steps` said ``ready``; when it did not and the check's time is
+    ``spent`` (settling a set over the goal's table, at its floor: French d2 -> d6's 23 pegs, whose lost jumps are
+    each a table search of up to 450,000 classes), the answer from what it settled, the others unknown, rather than
+    a search with no time left; else None (the caller searches)."""
+    if not history or not (ready or spent):
+        return None
+    return never_lose_exact(board, goal, history, line, partial=not ready)
+
+
+def never_lose_exact(board: Board, goal: Goal, history: Sequence[int], line: bool = True,
+                     partial: bool = False) -> NeverLose | None:
     """The never-lose answer for the last of ``history`` (the game's positions, each one jump
     after the one before) from a computed winnable set, or None when none was computed for
-    this game."""
+    this game.  ``line`` False: a set whose lines cost searches gives none (:func:`exact_lines`; the answer's
+    ``line`` is then empty); ``partial``: jumps it cannot decide are filed unknown (:func:`file_jumps`)."""
     win = winnable_for(board, goal, history)
     if win is None:
         image = symmetric_image(board, goal, history)
-        found = None if image is None else never_lose_exact(board, image[1], image[2])
+        found = None if image is None else never_lose_exact(board, image[1], image[2], line, partial)
         if found is None or image is None:
             return None
         back = _back(board, image[0])
@@ -228,12 +263,24 @@ def never_lose_exact(board: Board, goal: Goal, history: Sequence[int]) -> NeverL
         found.through = {back(j): n for j, n in found.through.items()}
         return found
     try:
-        return _from_set(win, board, goal, history)
+        return _from_set(win, board, goal, history, line, partial)
     except Overrun:  # a set over the goal's endgame table, which cannot say (not loaded, or past its limit)
         return None
 
 
-def _from_set(win: Winnable, board: Board, goal: Goal, history: Sequence[int]) -> NeverLose:
+def _verdict(win: Winnable, pos: int, partial: bool) -> bool:
+    """Whether ``pos`` can still win, from ``win``; ``partial``: without a search (:meth:`OverTable.settled`),
+    :class:`Overrun` when that cannot say."""
+    if not (partial and isinstance(win, OverTable)):
+        return win.can_win(pos)
+    wins = win.settled(pos)
+    if wins is None:
+        raise Overrun("the goal's endgame table has not settled this position")
+    return wins
+
+
+def _from_set(win: Winnable, board: Board, goal: Goal, history: Sequence[int], line: bool,
+              partial: bool) -> NeverLose:
     """:func:`never_lose_exact` from the set ``win`` of this game."""
     t0 = time.perf_counter()
     position = history[-1]
@@ -241,13 +288,13 @@ def _from_set(win: Winnable, board: Board, goal: Goal, history: Sequence[int]) -
     if not jumps:
         reached = goal.reached(position)
         out = NeverLose("over", None if reached else "no jump is possible")
-    elif not win.can_win(position):
+    elif not _verdict(win, position, partial):
         out = NeverLose("lost", f"exact analysis: this position cannot reach the goal ({win.why_not(position)})")
     else:
         out = NeverLose("winnable")
-        out.jumps = file_jumps(win, position, jumps)
-        first = out.jumps.good[0]
-        out.line = [first, *out.jumps.lines[first]]
+        out.jumps = file_jumps(win, position, jumps, lines=exact_lines(win, line), partial=partial)
+        first = out.jumps.good[0] if out.jumps.good else None
+        out.line = [first, *out.jumps.lines[first]] if first in out.jumps.lines else []
     if win.ways is not None:  # the survival funnel: lookups too
         ways = win.ways
         out.solutions = ways_of(win, ways, position)

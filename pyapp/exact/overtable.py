@@ -28,6 +28,11 @@ from .partial import PartialWinnable
 from .subtree import Overrun
 from .winnable import Winnable
 
+FIRST_LOOK = 1_000
+"""Classes :meth:`OverTable._settle_line` first gives each child of a line's edge (about 5 CPython ms)."""
+GROWTH = 4
+"""How many times more classes each of :meth:`OverTable._settle_line`'s rounds gives an unsettled child."""
+
 
 @dataclass
 class OverTable(PartialWinnable):
@@ -65,16 +70,31 @@ class OverTable(PartialWinnable):
         table.question(keep=True)  # a fresh limit for this position; the memo kept (it holds what was settled)
         return table.can_win(pos)
 
+    def settled(self, pos: int) -> bool | None:
+        """The verdict of ``pos`` without a search: a lookup, or what the table's memo holds; None when the table
+        has not settled it (or is not loaded)."""
+        if pos.bit_count() >= self.floor:
+            return Winnable.can_win(self, pos)
+        try:
+            table = self.table(pos)
+        except Overrun:
+            return None
+        return table.can_win(pos) if pos.bit_count() <= table.low else table.memo.get(table.codec.canon(pos))
+
     def known(self, pos: int) -> bool:
         return pos.bit_count() < self.floor and self.table(pos).known(pos)
 
-    def settle_steps(self, pos: int, budget: Budget) -> Generator[Progress, None, bool]:
+    def settle_steps(self, pos: int, budget: Budget, line: bool = True) -> Generator[Progress, None, bool]:
         """Settle in the table, in chunks (:meth:`.endgame.Endgame.settle_steps`, yielding progress), what a
-        never-lose answer or Hint for ``pos`` asks it: the position's verdict when it is under the floor; if it can
-        still win, those of the positions after its jumps under the floor, then for each winnable one held by the
-        set the first step under the floor of its line to the goal (so the line is read from the memo).  A lost
-        position files no jump, so nothing more is asked.  False when the table is missing or ``budget`` or the
-        table's limit runs out first."""
+        never-lose answer or Hint for ``pos`` asks it (:func:`~pyapp.analysis.neverlose_exact.file_jumps` with
+        one line): the position's verdict when it is under the floor; if it can still win, those of the positions
+        after its jumps under the floor (above it they are lookups), and, when ``line`` asks for the answer's line
+        and the first good jump's position is held by the set, the first step under the floor of that line
+        (:meth:`_settle_line`), so the line is read from the memo.  Only that one line: the other good jumps' lines
+        would each cost table searches too (1.5-18 CPython s a position on French d2 -> d6 for all of them), and
+        no answer gives them (:func:`~pyapp.analysis.neverlose_exact.exact_lines`).  A
+        lost position files no jump, so nothing more is asked.  False when the table is missing or ``budget`` or
+        the table's limit runs out first."""
         board, floor = self.problem.board, self.floor
         try:
             table = self.table(pos)
@@ -98,21 +118,45 @@ class OverTable(PartialWinnable):
             won = Winnable.can_win(self, pos)
         if not won:
             return True
+        lined = not line  # the first good jump's line is settled (or, under the floor, its verdict), or not asked
         for after in (apply_jump(pos, jump) for jump in legal_jumps(board, pos)):
             if after.bit_count() < floor:
-                if (yield from settled(after)) is None:
-                    return False
-                continue
-            if not Winnable.can_win(self, after):
-                continue
-            edge = self._edge(after)  # the line's last position held by the set
-            for child in (apply_jump(edge, jump) for jump in legal_jumps(board, edge)):
-                verdict = yield from settled(child)
+                verdict = yield from settled(after)
                 if verdict is None:
                     return False
-                if verdict:
-                    break
+                lined = lined or verdict
+            elif not lined and Winnable.can_win(self, after):
+                lined = True
+                if not (yield from self._settle_line(table, self._edge(after), budget)):
+                    return False
         return True
+
+    def _settle_line(self, table: Endgame, edge: int, budget: Budget) -> Generator[Progress, None, bool]:
+        """Settle a winning child of the held ``edge`` (:attr:`floor` pegs) in the table, so
+        :func:`~.winnable.line_from` steps to it (:meth:`known`) without searching the others.  Which child wins
+        is known (the set holds ``edge``), but not how much each costs: a lost one is proved only by searching
+        its whole subtree down to the table's levels (up to the table's limit on French from 22 pegs).  So the
+        children share growing rounds: each unsettled one gets :data:`FIRST_LOOK` classes, then
+        :data:`GROWTH` times as many, up to the table's limit, until one is found to win.  A search resumed in a
+        later round keeps the subtrees it finished (:meth:`.endgame.Endgame.settle_steps`), so the rounds cost
+        little more than searching the cheapest winning child alone, once per child.  False when ``budget`` or
+        the limit runs out first."""
+        children = [apply_jump(edge, jump) for jump in legal_jumps(self.problem.board, edge)]
+        look = min(FIRST_LOOK, table.limit)
+        while children:
+            for child in list(children):
+                done = yield from table.settle_steps([child], budget, look)
+                if budget.over():
+                    return False
+                if done:
+                    table.question(keep=True)
+                    if table.can_win(child):  # read from the memo
+                        return True
+                    children.remove(child)
+            if look >= table.limit:
+                return False
+            look = min(look * GROWTH, table.limit)
+        return False  # pragma: no cover - a held position always has a child that can win
 
     def _edge(self, pos: int) -> int:
         """The position with :attr:`floor` pegs that :func:`~.winnable.line_from` reaches from the held ``pos``:

@@ -92,8 +92,9 @@ def never_lose_job(args: dict) -> Job:
         job = Job(gen, lambda value: value, _progress, budget)
         job.told = told
         return job
-    gen = neverpool.plan_steps(s.problem, seconds, history, workers) if workers > 1 else \
-        webplay.never_lose_job(s.problem, seconds, history)
+    line = fields.flag(args, "line", True)  # the page shows no line: it asks for none (costly from some sets)
+    gen = neverpool.plan_steps(s.problem, seconds, history, workers, line) if workers > 1 else \
+        webplay.never_lose_job(s.problem, seconds, history, line)
     return Job(gen, lambda value: value, progress, cancelled=cancelled)
 
 
@@ -140,7 +141,7 @@ def hint_job(args: dict) -> Job:
 
     def steps() -> Generator[Progress, None, Any]:
         # a held set's search made in pauses first (its first search would make it in one go)
-        ready = yield from prepare_steps(board, s.problem.goal, history, budget.max_seconds)
+        ready = yield from prepare_steps(board, s.problem.goal, history, budget.max_seconds, line=False)
         exact = hint_exact(board, s.problem.goal, history) if ready else None
         if exact is not None:
             method[0] = "exact"

@@ -33,7 +33,7 @@ from typing import Any
 from ..analysis.hint import file_class, order_as
 from ..analysis.neverlose import NeverLose, conclude, turns_options
 from ..analysis.neverlose import shares as runs_shared
-from ..analysis.neverlose_exact import never_lose_endgame_steps, never_lose_exact, prepare_steps
+from ..analysis.neverlose_exact import never_lose_endgame_steps, never_lose_prepared, prepare_steps
 from ..analysis.proven import Proven, table_for
 from ..analysis.sharedjumps import applies
 from ..core import fields
@@ -66,16 +66,17 @@ def _known(table: Proven, problem: Problem, pos: int, book: Book | None) -> bool
 
 
 def plan_steps(problem: Problem, max_seconds: float | None, history: Sequence[int],
-               workers: int = 2) -> Generator[Progress, None, dict]:
+               workers: int = 2, line: bool = True) -> Generator[Progress, None, dict]:
     """Step 1 (module docstring): the one-worker answer, or ``{"shares", "decided", "items", "seconds"}`` for a pool
-    of ``workers``."""
+    of ``workers`` (``line``: as :func:`pyapp.web.play.never_lose_job`'s)."""
     t0 = time.perf_counter()
     board, goal = problem.board, problem.goal
     jumps, _, asked = questions(problem)
     table = table_for(problem)
     book = book_for(board, goal)
-    ready = yield from prepare_steps(board, goal, history, max_seconds)
-    exact = never_lose_exact(board, goal, history) if history and ready else None
+    ready = yield from prepare_steps(board, goal, history, max_seconds, line)
+    spent = max_seconds is not None and time.perf_counter() - t0 >= max_seconds - 0.1
+    exact = never_lose_prepared(board, goal, history, ready, spent, line)
     build = when_to_build(problem)
     if exact is None and build:  # the goal's endgame table (loaded from the site, or swept here): as one worker
         budget = Budget(max_seconds)
@@ -88,7 +89,7 @@ def plan_steps(problem: Problem, max_seconds: float | None, history: Sequence[in
         [name for name, pos in asked.items() if not _known(table, problem, pos, book)]
     if len(shares) < 2:  # on what the table's attempt left of the check's time (the pool's shares get the same)
         left = None if max_seconds is None else max(0.1, max_seconds - (time.perf_counter() - t0))
-        return (yield from webplay.never_lose_job(problem, left, history))
+        return (yield from webplay.never_lose_job(problem, left, history, line))
     decided = [name for name in list(asked)[1:] if name not in shares]
     if len([name for name in shares if name != POSITION]) >= 2 and together(problem):
         shares.insert(1 if shares[0] == POSITION else 0, JUMPS)

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..analysis.hint import DEFAULT_HINT_SECONDS
 from ..analysis.neverlose import NeverLose, never_lose_steps
-from ..analysis.neverlose_exact import never_lose_exact, prepare_steps
+from ..analysis.neverlose_exact import never_lose_prepared, prepare_steps
 from ..analysis.puzzle import MAX_SEED, make_puzzle
 from ..core.board import Board
 from ..core.errors import PegError
@@ -57,16 +57,18 @@ def puzzle_json(board: Board, spec: str, args: dict) -> dict:
 
 
 def never_lose_job(problem: Problem, max_seconds: float | None,
-                   history: Sequence[int] = ()) -> Generator[Progress, None, dict]:
+                   history: Sequence[int] = (), line: bool = True) -> Generator[Progress, None, dict]:
     """The never-lose analysis as a step generator returning the page's JSON.
 
     ``history`` is the game's positions so far, ending with ``problem.start``: when the exact
     analyses already hold a winnable set computed from one of them, the answer is one lookup
     per jump (:mod:`pyapp.analysis.neverlose_exact`) and no search runs; a position the goal's
-    endgame table answers (:mod:`pyapp.exact.endgame`, few pegs) is exact too."""
+    endgame table answers (:mod:`pyapp.exact.endgame`, few pegs) is exact too.  ``line`` False: the caller shows
+    no line, so a set whose lines cost searches gives none (:func:`pyapp.analysis.neverlose_exact.exact_lines`)."""
     t0 = time.perf_counter()
-    ready = yield from prepare_steps(problem.board, problem.goal, history, max_seconds)
-    exact = never_lose_exact(problem.board, problem.goal, history) if history and ready else None
+    ready = yield from prepare_steps(problem.board, problem.goal, history, max_seconds, line)
+    spent = max_seconds is not None and time.perf_counter() - t0 >= max_seconds - 0.1
+    exact = never_lose_prepared(problem.board, problem.goal, history, ready, spent, line)
     if exact is not None:
         return never_lose_json(problem.board, exact, max_seconds, method="exact")
     # the search gets what the set's preparation left of the budget (a set over a table may settle for a while)
@@ -79,7 +81,8 @@ def never_lose_job(problem: Problem, max_seconds: float | None,
 
 
 def never_lose_json(board: Board, r: NeverLose, max_seconds: float | None, method: str = "search") -> dict:
-    """``status`` (winnable / lost / unknown / over), ``reason``, ``line`` (moves to the goal),
+    """``status`` (winnable / lost / unknown / over), ``reason``, ``line`` (moves to the goal; empty from an exact
+    set when the request said ``line`` false and lines cost it searches),
     the legal jumps as ``good`` / ``bad`` / ``unknown`` (each bad or unknown one with its reason),
     and ``method``: ``search`` (the solver, on the Hint budget) or ``exact`` (the winnable set)."""
     h = r.jumps

@@ -171,7 +171,8 @@ export function createNeverLose(ctx) {
       if (!EARLY[p.verdict] || positionKey(s) !== key || !s.neverlose.checking) return; // "unknown" only at the end
       store.do("neverlose/early", key, p.verdict, Math.round(performance.now() - t0));
     };
-    const args = { ...gameArgs(s.game), max_seconds: NEVER_LOSE_SECONDS };
+    // no line asked: the panel shows the verdicts only, and some sets' lines cost searches (pyapp.web.play)
+    const args = { ...gameArgs(s.game), max_seconds: NEVER_LOSE_SECONDS, line: false };
     const mine = poolWanted(ctx)
       ? checkOnPool(ctx, args, { onVerdict: (verdict) => early({ verdict }), onPool: (p) => store.do("neverlose/pool", key, p) })
       : oneWorker(ctx.engine, args, early);
