@@ -223,7 +223,8 @@ def write_service_worker(dist: Path) -> str:
     the sets of the games they use never-lose on, and the service worker keeps each one (``LAZY``)."""
     assets = sorted(p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file() and p.name != "sw.js")
     digest = hashlib.sha256()
-    entries, lazy = {}, {}
+    entries: dict[str, dict[str, object]] = {}
+    lazy: dict[str, dict[str, object]] = {}
     for name in assets:
         data = (dist / name).read_bytes()
         entry = {"hash": hashlib.sha256(data).hexdigest(), "size": len(data)}
