@@ -45,7 +45,7 @@ from pyapp.exact.store import encode  # noqa: E402
 from pyapp.exact.sweep import Level  # noqa: E402
 from pyapp.exact.winnable import _up, reachable_parents  # noqa: E402
 from pyapp.web.setfiles import checked  # noqa: E402
-from pyapp.web.sets import FRENCH_GAME, SHIPPED, Game, file_name  # noqa: E402
+from pyapp.web.sets import SHIPPED, Game, file_name  # noqa: E402
 
 SHARDS = 8
 
@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--floor", type=int, help="the fewest pegs held (default: the shipped game's floor)")
     ap.add_argument("--out", help="the file to write (default: sets/ and the shipped file name)")
     args = ap.parse_args(argv)
-    game = next((g for g in (*SHIPPED, FRENCH_GAME) if g.over_table and g.stem == args.game), None)
+    game = next((g for g in SHIPPED if g.over_table and g.stem == args.game), None)
     if game is None:
         board, start, goal = args.game.rsplit("-", 2)
         if args.floor is None:

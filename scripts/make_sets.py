@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from pyapp.core.errors import PegError  # noqa: E402
 from pyapp.web.setfiles import checked, compute_set  # noqa: E402
-from pyapp.web.sets import FRENCH_GAME, SHIPPED, file_name  # noqa: E402
+from pyapp.web.sets import SHIPPED, file_name  # noqa: E402
 
 FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sets")
 
@@ -49,7 +49,7 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="only check the committed files")
     parser.add_argument("--whole", help="a folder holding the whole sets to cut partial ones from (else computed)")
     args = parser.parse_args()
-    games = [g for g in (*SHIPPED, FRENCH_GAME) if g.artefact and (not args.games or g.stem in args.games)]
+    games = [g for g in SHIPPED if g.artefact and (not args.games or g.stem in args.games)]
     unknown = set(args.games) - {g.stem for g in games}
     if unknown:
         print(f"not an artefact game: {', '.join(sorted(unknown))}", file=sys.stderr)

@@ -11,7 +11,10 @@ method of :mod:`pyapp.bench.game_rows` and ``scripts/neverlose_chromium.py``); a
 or the position is lost.
 
 Per game: positions, the answers' methods, jump verdicts left unknown, CPU milliseconds per position (median,
-p95, max), the shipped bytes, and the checks: every winnable verdict's line replays to the goal; where this machine
+p95, max, and the slowest positions with their pegs), the shipped bytes, and the checks.  The requests ask for no
+line, as the page's do (a set over the goal's table would settle one: :func:`pyapp.analysis.neverlose_exact.
+exact_lines`); the sampled positions (``--solve``) are asked again with their line, which must replay to the
+goal, as must any line an answer gives.  Where this machine
 holds the game's whole set (the build's cache), every verdict of a position and of each jump agrees with it (for a
 game shipped whole that is the shipped set itself: a check of the page's lookup path, not of the set); and a sample
 of the positions (``--solve``) agrees with ``solve`` wherever it decides within 5 s (the independent check, for a
@@ -53,6 +56,8 @@ from pyapp.web.sets import SHIPPED, Game  # noqa: E402
 
 GOOD = 0.8
 """How often the next jump is one filed good (else any legal jump)."""
+SLOWEST = 8
+"""The slowest positions listed in a row (milliseconds, pegs, the answer's method and status): where time goes."""
 
 
 def _game(spec: str) -> Game:
@@ -78,6 +83,14 @@ def _whole(game: Game, problem: Problem) -> Winnable | None:
 def _move(names: list[str]) -> str:
     """A jump as the page's answers name it (from, over, to) in notation: ``d3-d1``."""
     return f"{names[0]}-{names[-1]}"
+
+
+def _replays(board, problem: Problem, pos: int, line: list[str], where: str) -> list[str]:
+    """[] when ``line`` (moves in notation) plays from ``pos`` to the goal, else what went wrong."""
+    for jump in parse_moves(board, line):
+        pos = apply_jump(pos, jump)
+    return [] if line and problem.goal.reached(pos) else \
+        [f"{where}: a winnable line does not reach the goal at {board.pegs(pos)} pegs"]
 
 
 def _ask(request: dict) -> dict:
@@ -110,8 +123,9 @@ def run_game(spec: str, games: int, seed: int, sample: int) -> dict:
             raise SystemExit(f"error: {spec}: the shipped {what} is refused: {loaded['error']}")
     whole = _whole(game, problem)
     rng = random.Random(seed)
-    request = {"board": game.board, "start": game.start, "goal": game.goal}
-    times, methods, unknown, wrong, positions = [], {}, 0, [], []
+    request = {"board": game.board, "start": game.start, "goal": game.goal, "line": False}  # as the page asks
+    times, unknown, wrong, positions, slow = [], 0, [], [], []
+    methods: dict[str, int] = {}
     for g in range(games):
         moves: list[str] = []
         pos = problem.start
@@ -119,15 +133,12 @@ def run_game(spec: str, games: int, seed: int, sample: int) -> dict:
             t = time.process_time()
             r = _ask({**request, "moves": moves})
             times.append(time.process_time() - t)
+            slow.append((round(times[-1] * 1000, 1), pos.bit_count(), r["method"], r["status"]))
             methods[r["method"]] = methods.get(r["method"], 0) + 1
             unknown += len(r["unknown"]) + (r["status"] == "unknown")
-            positions.append((pos, r["status"]))
-            if r["status"] == "winnable":
-                end = pos
-                for jump in parse_moves(board, r["line"]):
-                    end = apply_jump(end, jump)
-                if not problem.goal.reached(end):
-                    wrong.append(f"game {g}: a winnable line does not reach the goal at {board.pegs(pos)} pegs")
+            positions.append((pos, r["status"], list(moves)))
+            if r["status"] == "winnable" and r["line"]:
+                wrong += _replays(board, problem, pos, r["line"], f"game {g}")
             if whole is not None:
                 claims = [(pos, r["status"] == "winnable")] if r["status"] in ("winnable", "lost") else []
                 claims += [(apply_jump(pos, j), True) for j in parse_moves(board, [_move(x) for x in r["good"]])]
@@ -144,9 +155,12 @@ def run_game(spec: str, games: int, seed: int, sample: int) -> dict:
     solved = {"checked": 0, "undecided": 0}
     if sample:
         picks = rng.sample(positions, min(sample, len(positions)))
-        for pos, status in picks:
+        for pos, status, played in picks:
             if status not in ("winnable", "lost"):
                 continue
+            if status == "winnable":  # its line, asked as a caller that shows it would
+                wrong += _replays(board, problem, pos, _ask({**request, "moves": played, "line": True})["line"],
+                                  "asked with its line")
             got = solve(Problem(board, pos, problem.goal), budget=Budget(5.0)).status
             if got == "unknown":
                 solved["undecided"] += 1
@@ -161,7 +175,7 @@ def run_game(spec: str, games: int, seed: int, sample: int) -> dict:
             "shipped_bytes": shipped, "files": sorted(name for name, _ in files.values()),
             "checked_against": ("the whole set and " if whole is not None else "")
             + f"solve on {solved['checked']} positions ({solved['undecided']} undecided in 5 s)",
-            "disagreements": wrong}
+            "disagreements": wrong, "slowest": [list(x) for x in sorted(slow, reverse=True)[:SLOWEST]]}
 
 
 def main(argv: list[str] | None = None) -> int:

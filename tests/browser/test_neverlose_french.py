@@ -1,11 +1,11 @@
-"""Never lose on the French board (no shipped set: the page's search decides): a game played with it on
-gets a verdict (data-verdict) for every position, and a jump the engine proves losing is marked
-`loses-to` on the board once its peg is selected.
+"""Never lose on the French board: a game played with it on gets a verdict (data-verdict) for every position,
+and a jump proved losing is marked `loses-to` on the board once its peg is selected.
 
 The game follows the solver's line for the default game (d2 -> d6): opened by a link 15 jumps in, then
 five jumps played with never-lose on; at the position reached, a jump the command line's hint proves
-losing (computed here in CPython) must be marked, and the note names the goal's endgame table, which answers
-there (16 pegs): the one the site ships, fetched beside the game's first check."""
+losing (computed here in CPython, by search: an independent check) must be marked.  The game's exact set ships
+from some pegs up over the goal's endgame table (pyapp.exact.overtable): the positions here (21 to 16 pegs) are
+under its floor, so the note names the set and the table, the one the site ships, fetched with the set."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ def test_a_french_game_gets_a_verdict_for_every_position_and_the_losing_jump_mar
     from pyapp.core.moves import apply_jump
     from pyapp.core.problem import Problem, default_problem
     from pyapp.search.solver import solve
+    from pyapp.web.sets import SHIPPED
 
     problem = default_problem("french")
     board = problem.board
@@ -57,10 +58,11 @@ def test_a_french_game_gets_a_verdict_for_every_position_and_the_losing_jump_mar
     app.wait_for_selector(f"[data-hole='{losing[1]}'].loses-to", timeout=180_000)
     note = app.text_content("#neverlose-note") or ""
     assert f"{losing[0]}-{losing[1]} (" in note, note  # listed with what proved it
-    # at 16 pegs the goal's endgame table answers (pyapp.exact.endgame): exact, and the note says so; it is the
-    # table the site ships (pyapp.exact.endgame_files), fetched beside the first check of this game
-    assert "Answered from the endgame table of this goal" in note and "(endgame table)" in note, note
-    assert "shipped with the site" in note, note
+    # at 16 pegs the set answers through the goal's endgame table (pyapp.exact.overtable): exact, and the note
+    # says so; the table is the one the site ships (pyapp.exact.endgame_files), fetched with the set
+    floor = next(g.floor for g in SHIPPED if g.over_table and g.board == "french")
+    assert f"Answered from the exact winnable set of this game, shipped from {floor} pegs up" in note, note
+    assert "by the goal's endgame table (shipped with the site)" in note and "(exact winnable set)" in note, note
     ARTIFACTS.mkdir(exist_ok=True)
     screenshot_both(app, "body", "never-lose-french")
     app.set_viewport_size({"width": 1280, "height": 900})
