@@ -120,7 +120,8 @@ def test_a_lines_first_step_under_the_floor_is_found_in_growing_rounds_not_after
     assert cheaper >= 2
 
 
-def test_out_of_time_at_the_floor_the_answer_gives_what_the_table_settled_and_the_rest_unknown(whole, table):
+def test_out_of_time_at_the_floor_the_answer_gives_what_the_table_settled_and_the_rest_unknown(whole, table,
+                                                                                              monkeypatch):
     """When settling ran out of the check's time, the answer reads what the table settled (no search), files the
     other jumps unknown with the reason, and names no line it has not got; with time left the caller searches."""
     endgame.install(table)
@@ -143,6 +144,11 @@ def test_out_of_time_at_the_floor_the_answer_gives_what_the_table_settled_and_th
     before = table.searched
     never_lose_prepared(board, problem.goal, history, ready=False, spent=True)
     assert table.searched == before
+    # the position's own status (a lookup at the floor) is reported before its jumps are settled
+    table.memo.clear()
+    monkeypatch.setattr(endgame, "CHUNK", 50)
+    notes = [p.note for p in prepare_steps(board, problem.goal, history)]
+    assert notes[0] == "verdict:winnable" and len(notes) > 1
 
 
 def test_the_pages_request_without_a_line_gets_the_same_verdicts_and_no_line(whole, table):

@@ -36,7 +36,7 @@ from ..exact.count import memo_steps
 from ..exact.endgame import endgame_steps, when_to_build
 from .hint import DEFAULT_HINT_SECONDS, Hint, _classes, file_class, order_as
 from .neverlose_exact import never_lose_book, never_lose_endgame_steps
-from .neverlose_result import NeverLose
+from .neverlose_result import VERDICT, NeverLose
 from .proven import decide_steps
 from .sharedjumps import shared_for
 from .turns import turns_steps
@@ -108,8 +108,6 @@ decides a jump mid-round the wide beams of the same jump stop within a step, not
 pegs, unknown jump verdicts 2 -> 0 (the two losing jumps the prover decides in 1.9 and 2.9 s of its own time),
 median 0.74 -> 0.72 s, p95 10.05 -> 9.54 s; asymmetric d5 -> d5, 29 positions of 23-32 pegs, unknown 91 -> 94 (within
 the run-to-run spread: its lost positions of 24-30 pegs need more than the budget, see :data:`LEAD_WEIGHT`)."""
-VERDICT = "verdict:"
-"""The note of the progress report that carries the position's own status, before the jumps are filed."""
 LOST_BY_JUMPS = "every legal jump leads to a lost position"
 """Why a position is lost when its jumps, not its own search, proved it (the search then stops at once)."""
 

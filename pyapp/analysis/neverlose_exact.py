@@ -32,7 +32,7 @@ from ..exact.partial import PartialWinnable
 from ..exact.ways import ways_of
 from ..exact.winnable import Winnable, cached, line_from
 from .hint import Hint
-from .neverlose_result import NeverLose
+from .neverlose_result import VERDICT, NeverLose
 from .proven import ENDGAME, settle_on_time
 
 
@@ -223,7 +223,11 @@ def prepare_steps(board: Board, goal: Goal, history: Sequence[int], max_seconds:
         win = None if image is None else winnable_for(board, image[1], image[2])
         position = image[2][-1] if image is not None else position
     if isinstance(win, OverTable):
-        return (yield from win.settle_steps(position, Budget(max_seconds), line))
+        budget = Budget(max_seconds)
+        own = win.settled(position) if legal_jumps(board, position) else None
+        if own is not None:  # a lookup: the position's status shows while its jumps settle (seconds at the floor)
+            yield budget.progress(note=f"{VERDICT}{'winnable' if own else 'lost'}")
+        return (yield from win.settle_steps(position, budget, line))
     if not isinstance(win, PartialWinnable) or win.search_ready:
         return True
     pegs = position.bit_count()

@@ -8,6 +8,9 @@ from dataclasses import dataclass, field
 from ..core.moves import Jump
 from .hint import Hint
 
+VERDICT = "verdict:"
+"""The note of the progress report that carries the position's own status, before the jumps are filed."""
+
 
 @dataclass
 class NeverLose:
