@@ -32,6 +32,8 @@ from ..core.codec.keyset import MAX_HOLES
 from ..core.goal import Goal
 from ..core.moves import Jump
 from ..core.problem import Problem
+from ..proofs.table_pagodas import table_pagodas
+from .pagoda_prune import PackedPagodas, pack
 from .partial import MEMO_ENTRIES, PartialWinnable
 from .setup import Sides, sides
 from .subtree import Overrun
@@ -80,6 +82,12 @@ class Endgame(PartialWinnable):
 
     def __post_init__(self) -> None:
         self._prepare()
+
+    def pagodas(self) -> PackedPagodas | None:
+        """The board's table pagodas that can prune a search toward :attr:`ends`
+        (:func:`pyapp.proofs.table_pagodas.table_pagodas`), packed; None without any."""
+        found = table_pagodas(self.problem.board, tuple(sorted(self.ends)))
+        return pack(self.problem.board, found) if found else None
 
     def covers(self, pos: int) -> bool:
         """Whether ``pos`` has few enough pegs for the table to answer it (it may still overrun its limit)."""

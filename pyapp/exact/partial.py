@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from ..core.budget import drive
 from ..core.problem import Problem
+from .pagoda_prune import PackedPagodas
 from .subtree import Subtree, filter_steps
 from .winnable import Winnable, member
 
@@ -141,8 +142,13 @@ class PartialWinnable(Winnable):
             if keys is None:
                 keys = array("Q")
             filt = yield from filter_steps(keys)
-            self._subtree = Subtree(self.codec, keys, low, self.memo, complement=not self.upto, filt=filt)
+            self._subtree = Subtree(self.codec, keys, low, self.memo, complement=not self.upto, filt=filt,
+                                    pagodas=self.pagodas())
         return self._subtree
+
+    def pagodas(self) -> PackedPagodas | None:
+        """Pagodas that prune the search (:mod:`.pagoda_prune`): none here; the goal's endgame table has some."""
+        return None
 
     def answered(self, pos: int) -> str:
         pegs = pos.bit_count()

@@ -10,7 +10,9 @@ expansion is (:mod:`pyapp.core.codec.compiled`):
 * a child's symmetry images are its parent's XOR the jump's (the codec's packed images), so its canonical key,
   and the canonical key of its complement, are a few shifts and comparisons, with no table lookups;
 * the held level's keys are probed through a filter (one byte per slot, about four slots per key) before the
-  binary search, since most probes miss.
+  binary search, since most probes miss;
+* where the board has table pagodas for the goal (:mod:`.pagoda_prune`), a position one of them proves lost is not
+  searched under: on French d2 -> d6's table, 27 times fewer classes for the same verdicts.
 
 Measured on German e5 -> e5's endgame table (CPython 3.11, 20-peg questions, the same classes): about 5 us a
 class against 12 us for the plain loop over the board's lines that it replaces.
@@ -24,6 +26,7 @@ from collections.abc import Callable, Generator
 
 from ..core.budget import drive
 from ..core.codec.compiled import Codec, least_tree
+from .pagoda_prune import PackedPagodas
 
 SLOTS_PER_KEY = 4
 """Filter slots (bytes) per key of the held level: about 1 probe in 5 that misses still does the binary search."""
@@ -48,8 +51,10 @@ class Overrun(Exception):
     """The question is beyond the table: too many pegs, or the search passed its node limit."""
 
 
-def _source(codec: Codec, complement: bool) -> str:
-    """Source of ``make(memo, keys, low, box, ...)``, whose ``search(pos, x, pegs)`` answers (see :class:`Subtree`)."""
+def _source(codec: Codec, complement: bool, pruned: str | None = None) -> str:
+    """Source of ``make(memo, keys, low, box, ...)``, whose ``search(pos, x, pegs, s)`` answers (see :class:`Subtree`);
+    ``pruned``: an expression of the packed pagoda sum ``s`` and ``pegs`` that proves a position lost
+    (:mod:`.pagoda_prune`), tested once per class searched above ``low + 1`` pegs."""
     board, n, m = codec.board, codec.holes, codec.everything
     last = len(codec.group) - 1
     lanes = [f"(y >> {n * g}) & {m}" if 0 < g < last else (f"y >> {n * g}" if g else f"y & {m}")
@@ -57,10 +62,13 @@ def _source(codec: Codec, complement: bool) -> str:
     # the canonical key of the complement is the least complemented lane (the greatest lane's complement)
     key = least_tree([f"{m} ^ {lane}" for lane in lanes]) if complement else least_tree(lanes)
     lines = ["def make(memo, keys, low, box):", "    get = memo.get", "    nk = len(keys)", "    slots = len(T)",
-             "    def search(pos, x, pegs):", f"        c = {codec.least_source('x')}", "        hit = get(c)",
+             "    def search(pos, x, pegs, s):", f"        c = {codec.least_source('x')}", "        hit = get(c)",
              "        if hit is not None:", "            return hit", "        if box[0] >= box[1]:",
-             "            raise Overrun(f'more than {box[2]:,} positions to search')", "        box[0] += 1",
-             f"        e = {board.mask} ^ pos", "        if pegs - 1 <= low:"]
+             "            raise Overrun(f'more than {box[2]:,} positions to search')", "        box[0] += 1"]
+    if pruned:  # a pagoda proves it lost: no search under it (the jumps down to the held level are cheap already)
+        lines += ["        if pegs - 1 > low and " + pruned + ":", "            memo[c] = False",
+                  "            return False"]
+    lines += [f"        e = {board.mask} ^ pos", "        if pegs - 1 <= low:"]
     for held in (True, False):
         if not held:
             lines.append("        else:")
@@ -71,8 +79,9 @@ def _source(codec: Codec, complement: bool) -> str:
                 lines += [f"                y = x ^ J{i}[b.bit_length()]", f"                k = {key}",
                           "                if T[k % slots] and (j := bisect_left(keys, k)) < nk and keys[j] == k:"]
             else:
+                step = f"s + G{i}[i]" if pruned else "0"
                 lines += ["                i = b.bit_length()",
-                          f"                if search(pos ^ F{i}[i], x ^ J{i}[i], pegs - 1):"]
+                          f"                if search(pos ^ F{i}[i], x ^ J{i}[i], pegs - 1, {step}):"]
             lines += ["                    memo[c] = True", "                    return True"]
     lines += ["        memo[c] = False", "        return False", "    return search"]
     return "\n".join(lines) + "\n"
@@ -101,15 +110,21 @@ class Subtree:
     classes searched, and a search that would pass :attr:`stop` raises :class:`Overrun`."""
 
     def __init__(self, codec: Codec, keys: array, low: int, memo: dict[int, bool], *, complement: bool,
-                 filt: bytearray | None = None) -> None:
-        """``filt``: the filter of ``keys`` made beforehand (:func:`filter_steps`), else made here."""
+                 filt: bytearray | None = None, pagodas: PackedPagodas | None = None) -> None:
+        """``filt``: the filter of ``keys`` made beforehand (:func:`filter_steps`), else made here; ``pagodas``:
+        pagodas that prove a position lost (:mod:`.pagoda_prune`), each such position's search stopped there."""
         if filt is None:
             filt = drive(filter_steps(keys))
-        make = codec.compile_source(_source(codec, complement), "make", T=filt, Overrun=Overrun,
-                                    bisect_left=bisect_left, **_flips(codec))
+        extra = {} if pagodas is None else {"TOPS": pagodas.tops, "BOUNDS": pagodas.bounds, **pagodas.deltas}
+        pruned = None if pagodas is None else pagodas.lost_source
+        make = codec.compile_source(_source(codec, complement, pruned), "make", T=filt, Overrun=Overrun,
+                                    bisect_left=bisect_left, **_flips(codec), **extra)
         self._box = [0, 1 << 62, 0]  # classes searched, where to stop, the limit (for the message)
-        self._run: Callable[[int, int, int], bool] = make(memo, keys, low, self._box)
+        self._run: Callable[[int, int, int, int], bool] = make(memo, keys, low, self._box)
         self._packed = codec.packed
+        self._sum = (lambda pos: 0) if pagodas is None else pagodas.sum
+        self.pagodas = 0 if pagodas is None else pagodas.count
+        """How many pagodas prune the search."""
         self.nbytes = len(filt)
 
     @property
@@ -121,4 +136,4 @@ class Subtree:
         self._box[1], self._box[2] = stop, limit
 
     def search(self, pos: int, pegs: int) -> bool:
-        return self._run(pos, self._packed(pos), pegs)
+        return self._run(pos, self._packed(pos), pegs, self._sum(pos))

@@ -1,0 +1,187 @@
+"""Learn the pagodas that prune the goal's endgame table's search for one game, and measure what they save.
+
+The table proves a position lost by searching everything under it (:mod:`pyapp.exact.subtree`); on French
+d2 -> d6 the positions of 22 pegs after a 23-peg one's jumps take 150,000-400,000 classes each.  Nearly every lost
+position met there is proved lost by some pagoda function, found by a linear programme
+(:func:`pyapp.proofs.pagoda.find_pagoda`).  This script walks seeded random winnable games of a game shipped with
+a set over its goal's table (:class:`pyapp.exact.overtable.OverTable`) down to the table's ceiling + 1 pegs,
+searches every position after each jump there (a plain search with the pagodas learned so far packed as the
+table's search packs them, :mod:`pyapp.exact.pagoda_prune`) and, at each lost position of at least ``--min-pegs``
+pegs that no pagoda proves yet, asks the programme for one and keeps it.  ``--write`` stores them in
+``pyapp/proofs/table_pagoda_library.py`` (replacing the board's entry).  ``--check N`` then measures the table's own
+search on N other games' positions, without the library and with it: classes and CPU seconds per position.
+
+    python scripts/learn_table_pagodas.py french d2 d6 [--train 12] [--seed 1] [--min-pegs 15] [--write]
+                                          [--check 6]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402
+from pyapp.core.board import Board  # noqa: E402
+from pyapp.core.budget import Budget, drive  # noqa: E402
+from pyapp.core.moves import apply_jump, legal_jumps  # noqa: E402
+from pyapp.exact import endgame  # noqa: E402
+from pyapp.exact.endgame import Endgame, endgame_for  # noqa: E402
+from pyapp.exact.pagoda_prune import pack  # noqa: E402
+from pyapp.exact.winnable import Winnable, cached  # noqa: E402
+from pyapp.proofs import table_pagoda_library  # noqa: E402
+from pyapp.proofs.pagoda import find_pagoda  # noqa: E402
+from pyapp.proofs.table_pagodas import table_pagodas  # noqa: E402
+from pyapp.web import api  # noqa: E402
+from pyapp.web.setfiles import game_files  # noqa: E402
+from pyapp.web.sets import SHIPPED, Game  # noqa: E402
+
+LIBRARY = ROOT / "pyapp" / "proofs" / "table_pagoda_library.py"
+
+
+def _load(board: str, start: str, goal: str) -> Game:
+    """Load the game's shipped set and its goal's table as the page does; the game."""
+    game = next((g for g in SHIPPED if g.over_table and (g.board, g.start, g.goal) == (board, start, goal)), None)
+    if game is None:
+        raise SystemExit(f"error: {board} {start} -> {goal} is not shipped over its goal's table")
+    table = next(g for g in SHIPPED if g.endgame and (g.board, g.goal) == (game.board, game.goal))
+    for g in (game, table):
+        files = game_files(g, build.SETS_CACHE, build.SETS_ARTEFACTS)
+        if files is None:
+            raise SystemExit(f"error: no file for {g.stem} here (build.py makes it)")
+        loaded = json.loads(api.load_set(files["winnable"][1]))
+        if "error" in loaded:
+            raise SystemExit(f"error: {g.stem}: {loaded['error']}")
+    return game
+
+
+def _edge(win: Winnable, pegs: int, seed: int) -> int:
+    """A winnable position with ``pegs`` pegs, at the end of a seeded random winnable game."""
+    board, rng, pos = win.problem.board, random.Random(seed), win.problem.start
+    while pos.bit_count() > pegs:
+        pos = rng.choice([c for c in (apply_jump(pos, j) for j in legal_jumps(board, pos)) if Winnable.can_win(win, c)])
+    return pos
+
+
+def learn(board: Board, table: Endgame, roots: list[int], min_pegs: int, library: list[dict[int, int]]) -> None:
+    """Search every position after the jumps of each of ``roots`` with the pagodas of ``library`` pruning, adding
+    one for each lost position of at least ``min_pegs`` pegs none proves."""
+    ends = sorted(table.ends)
+
+    def threshold(w: dict[int, int]) -> int:
+        return min(sum(x for b, x in w.items() if e >> b & 1) for e in ends)
+
+    packed = pack(board, [(w, threshold(w)) for w in library])
+    memo: dict[int, bool] = {}
+    sys.setrecursionlimit(10_000)
+
+    def search(pos: int) -> bool:
+        nonlocal packed
+        pegs = pos.bit_count()
+        if pegs <= table.low:
+            return table.can_win(pos)
+        key = table.codec.canon(pos)
+        if (seen := memo.get(key)) is not None:
+            return seen
+        if pegs >= min_pegs and packed.count and packed.lost(packed.sum(pos), pegs):
+            memo[key] = False
+            return False
+        won = any(search(apply_jump(pos, j)) for j in legal_jumps(board, pos))
+        if not won and pegs >= min_pegs:
+            weights = find_pagoda(board, pos, ends)
+            if weights is not None and weights not in library:
+                library.append(weights)
+                packed = pack(board, [(w, threshold(w)) for w in library])
+        memo[key] = won
+        return won
+
+    for root in roots:
+        for jump in legal_jumps(board, root):
+            search(apply_jump(root, jump))
+
+
+def check(table: Endgame, roots: list[int]) -> list[dict]:
+    """The table's own search of every position after each root's jumps, from an empty memo: classes and CPU s."""
+    rows = []
+    for root in roots:
+        table.memo.clear()
+        before, t = table.searched, time.process_time()
+        afters = [apply_jump(root, j) for j in legal_jumps(table.problem.board, root)]
+        assert drive(table.settle_steps(afters, Budget(), 50_000_000))
+        rows.append({"classes": table.searched - before, "cpu_s": round(time.process_time() - t, 2)})
+    return rows
+
+
+def write(board: Board, library: list[dict[int, int]], command: str) -> None:
+    """Replace the board's entry of :data:`LIBRARY` (the other boards' entries kept)."""
+    entries = dict(table_pagoda_library.LIBRARY)
+    entries[board.id] = tuple(" ".join(str(w.get(b, 0)) for b in board.bits) for w in library)
+    head = LIBRARY.read_text().split("LIBRARY:", 1)[0]
+    body = "".join(f"    {board_id!r}: (  # {len(rows)} pagodas: {command}\n"
+                   + "".join("        " + " ".join(f"{row!r}," for row in rows[i:i + 2]) + "\n"
+                             for i in range(0, len(rows), 2)) + "    ),\n"
+                   for board_id, rows in sorted(entries.items()))
+    LIBRARY.write_text(head + "LIBRARY: dict[str, tuple[str, ...]] = {\n" + body + "}\n")
+
+
+def _fresh(game: Game, library: bool) -> Endgame:
+    """The game's goal's table loaded again, its search compiled with the library as written or without one."""
+    importlib.reload(table_pagoda_library)
+    if not library:
+        table_pagoda_library.LIBRARY = {}
+    table_pagodas.cache_clear()
+    endgame.clear()
+    _load(game.board, game.start, game.goal)
+    problem = game.problem()
+    table = endgame_for(problem.board, problem.goal, problem.start)
+    assert table is not None and (table.subtree().pagodas > 0) == (library and bool(table_pagoda_library.LIBRARY))
+    return table
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("board")
+    ap.add_argument("start")
+    ap.add_argument("goal")
+    ap.add_argument("--train", type=int, default=12, help="games whose positions the pagodas are learned on")
+    ap.add_argument("--seed", type=int, default=1, help="the first training game's seed (then seed + 1, ...)")
+    ap.add_argument("--min-pegs", type=int, default=15, help="the fewest pegs of a position a pagoda is learned on")
+    ap.add_argument("--write", action="store_true", help="store the pagodas in " + str(LIBRARY.relative_to(ROOT)))
+    ap.add_argument("--check", type=int, default=0, help="measure on this many other games' positions")
+    args = ap.parse_args(argv)
+    game = _load(args.board, args.start, args.goal)
+    problem = game.problem()
+    win = cached(problem)
+    assert win is not None
+    board = problem.board
+    probe = endgame_for(board, problem.goal, problem.start)
+    assert probe is not None
+    table: Endgame = probe
+    library: list[dict[int, int]] = []
+    t0 = time.process_time()
+    for n in range(args.train):
+        learn(board, table, [_edge(win, table.ceiling + 1, args.seed + n)], args.min_pegs, library)
+        print(json.dumps({"trained": n + 1, "pagodas": len(library), "cpu_s": round(time.process_time() - t0, 1)}),
+              flush=True)
+    if args.write:
+        command = f"learn_table_pagodas.py {args.board} {args.start} {args.goal} --train {args.train} " \
+                  f"--seed {args.seed} --min-pegs {args.min_pegs}"
+        write(board, library, command)
+    if args.check:
+        roots = [_edge(win, table.ceiling + 1, 10_000 + n) for n in range(args.check)]
+        without = check(_fresh(game, library=False), roots)
+        with_them = check(_fresh(game, library=True), roots)
+        for a, b in zip(without, with_them):
+            print(json.dumps({"without": a, "with": b}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""The pagodas that prune the goal's endgame table's search (pyapp.exact.pagoda_prune, pyapp.proofs.table_pagodas):
+the packed test says what testing each pagoda says; a library line that is not a pagoda is refused; and on French
+d2 -> d6's shipped table, the verdicts with the learned library equal those without it, for far fewer classes."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from test_shipped_sets import _shipped
+
+from pyapp.core.catalogue import get_board
+from pyapp.core.moves import apply_jump, legal_jumps
+from pyapp.exact.pagoda_prune import pack
+from pyapp.exact.winnable import Winnable
+from pyapp.proofs.table_pagoda_library import LIBRARY
+from pyapp.proofs.table_pagodas import parse, table_pagodas
+from pyapp.web.sets import SHIPPED
+
+
+def test_the_packed_test_says_what_each_pagoda_says():
+    board = get_board("french")
+    rng = random.Random(5)
+    pagodas = [({b: rng.randint(-3, 4) for b in board.bits}, rng.randint(-2, 12)) for _ in range(4)]
+    packed = pack(board, pagodas)
+    seen = set()
+    for _ in range(2_000):
+        pos = sum(1 << b for b in board.bits if rng.random() < rng.random())
+        pegs = pos.bit_count()
+        lost = any(sum(w for b, w in weights.items() if pos >> b & 1) < t for weights, t in pagodas)
+        assert packed.lost(packed.sum(pos), pegs) == lost
+        seen.add(lost)
+        for i, direction in enumerate(board.directions):  # a jump's step adds its delta
+            m = direction.src & pos & (pos >> direction.shift if direction.shift > 0 else pos << -direction.shift)
+            m &= ~(pos >> 2 * direction.shift if direction.shift > 0 else pos << -2 * direction.shift)
+            if m:
+                bit = (m & -m).bit_length() - 1
+                child = pos ^ (1 << bit | 1 << bit + direction.shift | 1 << bit + 2 * direction.shift)
+                assert packed.sum(pos) + packed.deltas[f"G{i}"][bit + 1] == packed.sum(child)
+    assert seen == {True, False}
+
+
+def test_a_library_line_that_is_not_a_pagoda_is_refused():
+    board = get_board("french")
+    rows = list(LIBRARY["french"])
+    assert len(parse(board, tuple(rows))) == len(rows) > 100
+    broken = [int(v) for v in rows[0].split()]
+    broken[board.bits.index(board.bit_of["d4"])] = 50  # a jump into d4 now raises it
+    with pytest.raises(ValueError, match="not a pagoda function"):
+        parse(board, (" ".join(map(str, broken)),))
+
+
+@pytest.mark.usefixtures("sets_ready")
+def test_the_french_tables_verdicts_are_the_same_with_the_library_for_far_fewer_classes(monkeypatch):
+    game = next(g for g in SHIPPED if g.endgame and g.board == "french")
+    table = _shipped(game, monkeypatch)
+    assert table_pagodas(table.problem.board, tuple(sorted(table.ends))) and table.pagodas() is not None
+    plain = copy.copy(table)
+    plain.memo, plain._subtree = {}, None
+    plain.pagodas = lambda: None  # type: ignore[method-assign]
+    table.memo, table._subtree = {}, None
+    for t in (table, plain):
+        t.limit = 10_000_000
+    rng, verdicts, pruned, plain_classes = random.Random(3), set(), 0, 0
+    french = next(g for g in SHIPPED if g.over_table and g.board == "french")
+    held = _shipped(french, monkeypatch)
+    board = french.problem().board
+
+    def same(pos: int) -> bool:
+        nonlocal pruned, plain_classes
+        before = (table.searched, plain.searched)
+        table.question(), plain.question()
+        got, want = table.can_win(pos), plain.can_win(pos)
+        assert got == want, board.pegs(pos)
+        verdicts.add(want)
+        pruned += table.searched - before[0]
+        plain_classes += plain.searched - before[1]
+        return want
+
+    for _ in range(3):  # a winnable game down to 23 pegs (the set), then every position after each jump down to 17
+        pos = french.problem().start
+        while pos.bit_count() > 23:
+            pos = rng.choice([c for c in (apply_jump(pos, j) for j in legal_jumps(board, pos))
+                              if Winnable.can_win(held, c)])
+        while pos.bit_count() > 17:
+            afters = [apply_jump(pos, j) for j in legal_jumps(board, pos)]
+            good = [a for a in afters if same(a)]
+            pos = rng.choice(good or afters)
+    assert verdicts == {True, False} and table.subtree().pagodas == len(LIBRARY["french"])
+    assert pruned * 5 < plain_classes, (pruned, plain_classes)
