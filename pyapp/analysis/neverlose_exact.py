@@ -102,7 +102,7 @@ def file_jumps(win: Winnable, position: int, jumps: Sequence[Jump], proof: str =
 def exact_lines(win: Winnable, line: bool) -> int | None:
     """How many good jumps :func:`file_jumps` gives a line from ``win``: all (None) where lines are lookups; from a
     set over the goal's endgame table (:class:`~pyapp.exact.overtable.OverTable`), whose lines cost table searches
-    from 22 pegs on French (seconds of CPython), the first good jump's when ``line`` asks for the answer's line
+    from 22 pegs on French, the first good jump's when ``line`` asks for the answer's line
     (:meth:`~pyapp.exact.overtable.OverTable.settle_steps` settles it), else none."""
     return (1 if line else 0) if isinstance(win, OverTable) else None
 
@@ -225,7 +225,7 @@ def prepare_steps(board: Board, goal: Goal, history: Sequence[int], max_seconds:
     if isinstance(win, OverTable):
         budget = Budget(max_seconds)
         own = win.settled(position) if legal_jumps(board, position) else None
-        if own is not None:  # a lookup: the position's status shows while its jumps settle (seconds at the floor)
+        if own is not None:  # a lookup: the position's status shows while its jumps settle (at the floor)
             yield budget.progress(note=f"{VERDICT}{'winnable' if own else 'lost'}")
         return (yield from win.settle_steps(position, budget, line))
     if not isinstance(win, PartialWinnable) or win.search_ready:
@@ -241,8 +241,8 @@ def prepare_steps(board: Board, goal: Goal, history: Sequence[int], max_seconds:
 def never_lose_prepared(board: Board, goal: Goal, history: Sequence[int], ready: bool, spent: bool,
                         line: bool = True) -> NeverLose | None:
     """:func:`never_lose_exact` after :func:`prepare_steps` said ``ready``; when it did not and the check's time is
-    ``spent`` (settling a set over the goal's table, at its floor: French d2 -> d6's 23 pegs, whose lost jumps are
-    each a table search of up to 450,000 classes), the answer from what it settled, the others unknown, rather than
+    ``spent`` (settling a set over the goal's table, at its floor: French d2 -> d6's 23 pegs, where each jump is a
+    table search from 22 pegs), the answer from what it settled, the others unknown, rather than
     a search with no time left; else None (the caller searches)."""
     if not history or not (ready or spent):
         return None

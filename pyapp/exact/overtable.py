@@ -91,7 +91,8 @@ class OverTable(PartialWinnable):
         after its jumps under the floor (above it they are lookups), and, when ``line`` asks for the answer's line
         and the first good jump's position is held by the set, the first step under the floor of that line
         (:meth:`_settle_line`), so the line is read from the memo.  Only that one line: the other good jumps' lines
-        would each cost table searches too (1.5-18 CPython s a position on French d2 -> d6 for all of them), and
+        would each cost table searches too (1.5-18 CPython s a position on French d2 -> d6 for all of them, before
+        the table's pagodas), and
         no answer gives them (:func:`~pyapp.analysis.neverlose_exact.exact_lines`).  A
         lost position files no jump, so nothing more is asked.  False when the table is missing or ``budget`` or
         the table's limit runs out first."""

@@ -29,7 +29,8 @@ complement, but the table the site ships for its goal answers every position und
 were made by ``scripts/make_overtable.py`` (sharded sweeps of 464 million reachable classes down to the middle,
 then the join; hours on 2 cores) and are committed in ``sets/``.  An answer above the floor is lookups but for one
 line's first step under it; at the floor itself, the jumps' verdicts are table searches from 22 pegs (the slowest
-answers: seconds in CPython).
+answers, 0.3-1.5 CPython s: most lost positions there are cut short by the table's learned pagodas,
+:mod:`pyapp.exact.pagoda_prune`).
 
 Which games ship, and why the others do not, is measured by ``scripts/measure_sets.py`` (classes,
 bytes, CPU; ``benchmarks/sets.json``): the German, asymmetric, Diamond and triangle 8 sets are
