@@ -4,7 +4,8 @@ The table proves a position lost by searching everything under it (:mod:`pyapp.e
 d2 -> d6 the positions of 22 pegs after a 23-peg one's jumps take 150,000-400,000 classes each.  Nearly every lost
 position met there is proved lost by some pagoda function, found by a linear programme
 (:func:`pyapp.proofs.pagoda.find_pagoda`).  This script walks seeded random winnable games of a game shipped with
-a set over its goal's table (:class:`pyapp.exact.overtable.OverTable`) down to the table's ceiling + 1 pegs,
+a set over its goal's table (:class:`pyapp.exact.overtable.OverTable`; of any jumps for a game shipped with the
+table only) down to the table's ceiling + 1 pegs,
 searches every position after each jump there (a plain search with the pagodas learned so far packed as the
 table's search packs them, :mod:`pyapp.exact.pagoda_prune`) and, at each lost position of at least ``--min-pegs``
 pegs that no pagoda proves yet, asks the programme for one and keeps it.  ``--write`` stores them in
@@ -32,6 +33,7 @@ import build  # noqa: E402
 from pyapp.core.board import Board  # noqa: E402
 from pyapp.core.budget import Budget, drive  # noqa: E402
 from pyapp.core.moves import apply_jump, legal_jumps  # noqa: E402
+from pyapp.core.problem import Problem  # noqa: E402
 from pyapp.exact import endgame  # noqa: E402
 from pyapp.exact.endgame import Endgame, endgame_for  # noqa: E402
 from pyapp.exact.pagoda_prune import pack  # noqa: E402
@@ -47,12 +49,12 @@ LIBRARY = ROOT / "pyapp" / "proofs" / "table_pagoda_library.py"
 
 
 def _load(board: str, start: str, goal: str) -> Game:
-    """Load the game's shipped set and its goal's table as the page does; the game."""
-    game = next((g for g in SHIPPED if g.over_table and (g.board, g.start, g.goal) == (board, start, goal)), None)
-    if game is None:
-        raise SystemExit(f"error: {board} {start} -> {goal} is not shipped over its goal's table")
-    table = next(g for g in SHIPPED if g.endgame and (g.board, g.goal) == (game.board, game.goal))
-    for g in (game, table):
+    """Load the game's goal's table as the page does, and the game's set when it ships over it; the game."""
+    table = next((g for g in SHIPPED if g.endgame and (g.board, g.start, g.goal) == (board, start, goal)), None)
+    if table is None:
+        raise SystemExit(f"error: no endgame table ships for {board} {start} -> {goal}")
+    game = next((g for g in SHIPPED if g.over_table and (g.board, g.start, g.goal) == (board, start, goal)), table)
+    for g in {game, table}:
         files = game_files(g, build.SETS_CACHE, build.SETS_ARTEFACTS)
         if files is None:
             raise SystemExit(f"error: no file for {g.stem} here (build.py makes it)")
@@ -62,12 +64,21 @@ def _load(board: str, start: str, goal: str) -> Game:
     return game
 
 
-def _edge(win: Winnable, pegs: int, seed: int) -> int:
-    """A winnable position with ``pegs`` pegs, at the end of a seeded random winnable game."""
-    board, rng, pos = win.problem.board, random.Random(seed), win.problem.start
-    while pos.bit_count() > pegs:
-        pos = rng.choice([c for c in (apply_jump(pos, j) for j in legal_jumps(board, pos)) if Winnable.can_win(win, c)])
-    return pos
+def _edge(problem: Problem, win: Winnable | None, pegs: int, seed: int) -> int:
+    """A position with ``pegs`` pegs at the end of a seeded random game: a winnable one (each jump kept in the set)
+    where the game's set is loaded, else of any jumps (a game that ends sooner is played again, the seed moved on)."""
+    board, rng = problem.board, random.Random(seed)
+    while True:
+        pos = problem.start
+        while pos.bit_count() > pegs:
+            afters = [apply_jump(pos, j) for j in legal_jumps(board, pos)]
+            if win is not None:
+                afters = [c for c in afters if Winnable.can_win(win, c)]
+            if not afters:
+                break
+            pos = rng.choice(afters)
+        if pos.bit_count() == pegs:
+            return pos
 
 
 def learn(board: Board, table: Endgame, roots: list[int], min_pegs: int, library: list[dict[int, int]]) -> None:
@@ -120,15 +131,20 @@ def check(table: Endgame, roots: list[int]) -> list[dict]:
 
 
 def write(board: Board, library: list[dict[int, int]], command: str) -> None:
-    """Replace the board's entry of :data:`LIBRARY` (the other boards' entries kept)."""
+    """Replace the board's entry of the generated library (the other boards' entries and commands kept)."""
     entries = dict(table_pagoda_library.LIBRARY)
+    commands = dict(table_pagoda_library.COMMANDS)
     entries[board.id] = tuple(" ".join(str(w.get(b, 0)) for b in board.bits) for w in library)
-    head = LIBRARY.read_text().split("LIBRARY:", 1)[0]
-    body = "".join(f"    {board_id!r}: (  # {len(rows)} pagodas: {command}\n"
+    commands[board.id] = command
+    head = LIBRARY.read_text().split("COMMANDS:", 1)[0]
+    made = "".join(f"    {board_id!r}: {commands[board_id]!r},\n" for board_id in sorted(entries))
+    body = "".join(f"    {board_id!r}: (  # {len(rows)} pagoda{'' if len(rows) == 1 else 's'}\n"
                    + "".join("        " + " ".join(f"{row!r}," for row in rows[i:i + 2]) + "\n"
                              for i in range(0, len(rows), 2)) + "    ),\n"
                    for board_id, rows in sorted(entries.items()))
-    LIBRARY.write_text(head + "LIBRARY: dict[str, tuple[str, ...]] = {\n" + body + "}\n")
+    doc = '"""The command that learned each board\'s pagodas."""'
+    LIBRARY.write_text(f"{head}COMMANDS: dict[str, str] = {{\n{made}}}\n{doc}\n\n"
+                       f"LIBRARY: dict[str, tuple[str, ...]] = {{\n{body}}}\n")
 
 
 def _fresh(game: Game, library: bool) -> Endgame:
@@ -141,7 +157,8 @@ def _fresh(game: Game, library: bool) -> Endgame:
     _load(game.board, game.start, game.goal)
     problem = game.problem()
     table = endgame_for(problem.board, problem.goal, problem.start)
-    assert table is not None and (table.subtree().pagodas > 0) == (library and bool(table_pagoda_library.LIBRARY))
+    assert table is not None
+    assert (table.subtree().pagodas > 0) == (library and bool(table_pagoda_library.LIBRARY.get(game.board)))
     return table
 
 
@@ -159,7 +176,6 @@ def main(argv: list[str] | None = None) -> int:
     game = _load(args.board, args.start, args.goal)
     problem = game.problem()
     win = cached(problem)
-    assert win is not None
     board = problem.board
     probe = endgame_for(board, problem.goal, problem.start)
     assert probe is not None
@@ -167,15 +183,15 @@ def main(argv: list[str] | None = None) -> int:
     library: list[dict[int, int]] = []
     t0 = time.process_time()
     for n in range(args.train):
-        learn(board, table, [_edge(win, table.ceiling + 1, args.seed + n)], args.min_pegs, library)
+        learn(board, table, [_edge(problem, win, table.ceiling + 1, args.seed + n)], args.min_pegs, library)
         print(json.dumps({"trained": n + 1, "pagodas": len(library), "cpu_s": round(time.process_time() - t0, 1)}),
               flush=True)
     if args.write:
-        command = f"learn_table_pagodas.py {args.board} {args.start} {args.goal} --train {args.train} " \
-                  f"--seed {args.seed} --min-pegs {args.min_pegs}"
+        command = f"python scripts/learn_table_pagodas.py {args.board} {args.start} {args.goal} " \
+                  f"--train {args.train} --seed {args.seed} --min-pegs {args.min_pegs}"
         write(board, library, command)
     if args.check:
-        roots = [_edge(win, table.ceiling + 1, 10_000 + n) for n in range(args.check)]
+        roots = [_edge(problem, win, table.ceiling + 1, 10_000 + n) for n in range(args.check)]
         without = check(_fresh(game, library=False), roots)
         with_them = check(_fresh(game, library=True), roots)
         for a, b in zip(without, with_them):

@@ -10,12 +10,14 @@ import random
 import pytest
 from test_shipped_sets import _shipped
 
+from pyapp.core.budget import Budget
 from pyapp.core.catalogue import get_board
 from pyapp.core.moves import apply_jump, legal_jumps
 from pyapp.exact.pagoda_prune import pack
 from pyapp.exact.winnable import Winnable
 from pyapp.proofs.table_pagoda_library import LIBRARY
 from pyapp.proofs.table_pagodas import parse, table_pagodas
+from pyapp.search.solver import solve
 from pyapp.web.sets import SHIPPED
 
 
@@ -78,7 +80,7 @@ def test_the_french_tables_verdicts_are_the_same_with_the_library_for_far_fewer_
         plain_classes += plain.searched - before[1]
         return want
 
-    for _ in range(3):  # a winnable game down to 23 pegs (the set), then every position after each jump down to 17
+    for _ in range(2):  # a winnable game down to 23 pegs (the set), then every position after each jump down to 17
         pos = french.problem().start
         while pos.bit_count() > 23:
             pos = rng.choice([c for c in (apply_jump(pos, j) for j in legal_jumps(board, pos))
@@ -89,3 +91,40 @@ def test_the_french_tables_verdicts_are_the_same_with_the_library_for_far_fewer_
             pos = rng.choice(good or afters)
     assert verdicts == {True, False} and table.subtree().pagodas == len(LIBRARY["french"])
     assert pruned * 5 < plain_classes, (pruned, plain_classes)
+
+
+@pytest.mark.usefixtures("sets_ready")
+@pytest.mark.parametrize("board_id", sorted(set(LIBRARY) - {"french"}))
+def test_other_boards_tables_give_the_same_verdicts_with_their_library(board_id, monkeypatch):
+    """The boards whose library was learned on random games (no set ships over their table): the same verdicts with
+    and without it on the positions of seeded games that follow winnable jumps from a position of a solution 6 pegs
+    above the table's held level down to 2 above it, until both verdicts are met."""
+    game = next(g for g in SHIPPED if g.endgame and g.board == board_id)
+    table = _shipped(game, monkeypatch)
+    assert table.pagodas() is not None
+    plain = copy.copy(table)
+    plain.memo, plain._subtree = {}, None
+    plain.pagodas = lambda: None  # type: ignore[method-assign]
+    table.memo, table._subtree = {}, None
+    problem, rng, verdicts, asked = game.problem(), random.Random(7), set(), 0
+    board = problem.board
+    solved = solve(problem, budget=Budget(60))
+    assert solved.status == "solved"
+    top = problem.start
+    for jump in solved.jumps:  # a winnable position 6 pegs above the held level, then random winnable games from it
+        if top.bit_count() == table.low + 6:
+            break
+        top = apply_jump(top, jump)
+    while verdicts != {True, False} and asked < 2_000:
+        pos = top
+        while pos.bit_count() > table.low + 2 and (afters := [apply_jump(pos, j) for j in legal_jumps(board, pos)]):
+            table.question(), plain.question()
+            good = []
+            for after in afters:
+                wins = plain.can_win(after)
+                assert table.can_win(after) == wins, board.pegs(after)
+                verdicts.add(wins)
+                asked += 1
+                good += [after] if wins else []
+            pos = rng.choice(good or afters)
+    assert verdicts == {True, False}
