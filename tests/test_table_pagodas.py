@@ -1,6 +1,7 @@
 """The pagodas that prune the goal's endgame table's search (pyapp.exact.pagoda_prune, pyapp.proofs.table_pagodas):
-the packed test says what testing each pagoda says; a library line that is not a pagoda is refused; and on French
-d2 -> d6's shipped table, the verdicts with the learned library equal those without it, for far fewer classes."""
+the packed test says what testing each pagoda says; a library line that is not a pagoda is refused; on French
+d2 -> d6's shipped table the verdicts with the learned library equal those without it, for far fewer classes; and so
+do they on every other board with a library."""
 
 from __future__ import annotations
 
