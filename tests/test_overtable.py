@@ -142,8 +142,8 @@ def test_out_of_time_at_the_floor_the_answer_gives_what_the_table_settled_and_th
     assert some is not None and some.jumps.unknown == jumps[1:] and not some.line
     assert (jumps[0] in some.jumps.good) == whole.can_win(first) != (jumps[0] in some.jumps.bad)
     before = table.searched
-    never_lose_prepared(board, problem.goal, history, ready=False, spent=True)
-    assert table.searched == before
+    asked = never_lose_prepared(board, problem.goal, history, ready=False, spent=True)  # a line asked: none given
+    assert asked is not None and not asked.line and table.searched == before
     # the position's own status (a lookup at the floor) is reported before its jumps are settled
     table.memo.clear()
     monkeypatch.setattr(endgame, "CHUNK", 50)

@@ -296,7 +296,8 @@ def _from_set(win: Winnable, board: Board, goal: Goal, history: Sequence[int], l
         out = NeverLose("lost", f"exact analysis: this position cannot reach the goal ({win.why_not(position)})")
     else:
         out = NeverLose("winnable")
-        out.jumps = file_jumps(win, position, jumps, lines=exact_lines(win, line), partial=partial)
+        # a partial answer reads what was settled and searches nothing, so it gives no line
+        out.jumps = file_jumps(win, position, jumps, lines=0 if partial else exact_lines(win, line), partial=partial)
         first = out.jumps.good[0] if out.jumps.good else None
         out.line = [first, *out.jumps.lines[first]] if first in out.jumps.lines else []
     if win.ways is not None:  # the survival funnel: lookups too

@@ -92,8 +92,7 @@ class OverTable(PartialWinnable):
         and the first good jump's position is held by the set, the first step under the floor of that line
         (:meth:`_settle_line`), so the line is read from the memo.  Only that one line: the other good jumps' lines
         would each cost table searches too (1.5-18 CPython s a position on French d2 -> d6 for all of them, before
-        the table's pagodas), and
-        no answer gives them (:func:`~pyapp.analysis.neverlose_exact.exact_lines`).  A
+        the table's pagodas), and no answer gives them (:func:`~pyapp.analysis.neverlose_exact.exact_lines`).  A
         lost position files no jump, so nothing more is asked.  False when the table is missing or ``budget`` or
         the table's limit runs out first."""
         board, floor = self.problem.board, self.floor
