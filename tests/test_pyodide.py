@@ -61,9 +61,14 @@ while at.bit_count() > eg.ceiling + 1:
     at = apply_jump(at, legal_jumps(d.board, at)[-1])
 eg.limit = 1 << 40
 eg.question()
+pruned = [[eg.can_win(apply_jump(at, j)) for j in legal_jumps(d.board, at)], eg.searched]
+eg.memo.clear(); eg._subtree = None; eg.pagodas = lambda: None  # the plain search too
+eg.question()
+before = eg.searched
+plain = [[eg.can_win(apply_jump(at, j)) for j in legal_jumps(d.board, at)], eg.searched - before]
 print("RESULT " + json.dumps({
     "endgame": [eg.low, eg.ceiling, len(eg), sum(sum(keys) % 1000003 for keys in eg.levels.values())],
-    "endgame_search": [[eg.can_win(apply_jump(at, j)) for j in legal_jumps(d.board, at)], eg.searched],
+    "endgame_search": [pruned, plain],
     "platform": sys.platform, "version": sys.version.split()[0],
     "english": {"status": r.status, "reason": r.reason, "moves": moves, "jumps": len(r.jumps),
                 "replay_valid": check.valid, "replay_final": check.final, "goal_reached": p.goal.reached(check.final),
@@ -157,7 +162,8 @@ def test_quick_bench_row_in_pyodide(pyodide_answers):
 
 def test_the_endgame_table_is_the_same_in_pyodide(pyodide_answers):
     """The goal's endgame table (pyapp.exact.endgame) swept in the page's runtime holds the same classes as here, and
-    its compiled search (pyapp.exact.subtree) gives the same verdicts after searching the same classes."""
+    its compiled search (pyapp.exact.subtree) gives the same verdicts after searching the same classes, with the
+    board's table pagodas (pyapp.exact.pagoda_prune) and without them."""
     from pyapp.core.budget import Budget, drive
     from pyapp.core.moves import apply_jump, legal_jumps
     from pyapp.core.problem import default_problem
@@ -173,7 +179,14 @@ def test_the_endgame_table_is_the_same_in_pyodide(pyodide_answers):
         at = apply_jump(at, legal_jumps(d.board, at)[-1])
     eg.limit = 1 << 40
     eg.question()
-    searched = [[eg.can_win(apply_jump(at, j)) for j in legal_jumps(d.board, at)], eg.searched]
+    pruned = [[eg.can_win(apply_jump(at, j)) for j in legal_jumps(d.board, at)], eg.searched]
+    eg.memo.clear()
+    eg._subtree = None
+    eg.pagodas = lambda: None  # type: ignore[method-assign]  # the plain search too (the table's pagodas cut it)
+    eg.question()
+    before = eg.searched
+    plain = [[eg.can_win(apply_jump(at, j)) for j in legal_jumps(d.board, at)], eg.searched - before]
     endgame.clear()
     assert pyodide_answers["endgame"] == here and here[2] > 100_000
-    assert pyodide_answers["endgame_search"] == searched and searched[1] > 1_000, searched
+    assert pyodide_answers["endgame_search"] == [pruned, plain] and plain[1] > 1_000, (pruned, plain)
+    assert pruned[0] == plain[0] and pruned[1] < plain[1]
