@@ -218,3 +218,22 @@ def test_a_file_that_does_not_hold_what_it_says_is_refused(whole, change, why):
     data = encode(over_table(whole, FLOOR))
     with pytest.raises(StoreError, match=why):
         decode(_with_header(data, change), D1D4.problem())
+
+
+def test_a_floor_above_the_tables_ceiling_lifts_it_by_at_most_lift(whole, table):
+    """A set may be held from up to LIFT + 1 levels above its table's ceiling: the table is then asked to search
+    that high (each question within its limit); one level more and the set cannot answer (the caller searches)."""
+    endgame.install(table)
+    ceiling = table.ceiling
+    try:
+        for floor, answers in ((ceiling + 1 + overtable.LIFT, True), (ceiling + 2 + overtable.LIFT, False)):
+            table.ceiling = ceiling
+            part = over_table(whole, floor)
+            pos = next(h[-1] for h in _random_positions(whole, 3, 20) if h[-1].bit_count() == floor - 1)
+            if answers:
+                assert part.can_win(pos) == whole.can_win(pos) and table.ceiling == floor - 1
+            else:
+                with pytest.raises(Overrun, match=f"answers up to {ceiling} pegs"):
+                    part.can_win(pos)
+    finally:
+        table.ceiling = ceiling

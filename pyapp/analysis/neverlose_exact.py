@@ -241,8 +241,8 @@ def prepare_steps(board: Board, goal: Goal, history: Sequence[int], max_seconds:
 def never_lose_prepared(board: Board, goal: Goal, history: Sequence[int], ready: bool, spent: bool,
                         line: bool = True) -> NeverLose | None:
     """:func:`never_lose_exact` after :func:`prepare_steps` said ``ready``; when it did not and the check's time is
-    ``spent`` (settling a set over the goal's table, at its floor: French d2 -> d6's 23 pegs, where each jump is a
-    table search from 22 pegs), the answer from what it settled, the others unknown, rather than
+    ``spent`` (settling a set over the goal's table, at its floor: French d2 -> d6's 24 pegs, where each jump is a
+    table search from 23 pegs), the answer from what it settled, the others unknown, rather than
     a search with no time left; else None (the caller searches)."""
     if not history or not (ready or spent):
         return None

@@ -4,7 +4,8 @@ The big boards' games (French d2 -> d6) are neither own-hole games, whose low le
 (:mod:`.partial`), nor small enough to ship their low levels too.  But each of them has its goal's endgame table
 (:mod:`.endgame`), exact for any position with up to its ceiling's pegs (a lookup of the complement up to ``L``
 pegs, a search down to it above).  So such a game ships only its winnable levels from ``K`` pegs up, ``K`` at most
-one above the table's ceiling, and :class:`OverTable` answers:
+one above the table's ceiling, or :data:`LIFT` levels more (the table is then asked to search that high), and
+:class:`OverTable` answers:
 
 * a position with at least ``K`` pegs by one lookup: reachable from the start and able to reach the goal;
 * one with fewer by the table: a position reached in play is reachable, so it can still win exactly when it
@@ -28,6 +29,10 @@ from .partial import PartialWinnable
 from .subtree import Overrun
 from .winnable import Winnable
 
+LIFT = 1
+"""Levels above its own ceiling (:data:`.endgame.SEARCH_LEVELS` above its held levels) the goal's table is asked to
+search under a set's floor: French d2 -> d6 ships from 24 pegs over a table whose ceiling is 22, its learned pagodas
+(:mod:`.pagoda_prune`) keeping a 23-peg question to 0.1-2 CPython s."""
 FIRST_LOOK = 1_000
 """Classes :meth:`OverTable._settle_line` first gives each child of a line's edge (about 5 CPython ms)."""
 GROWTH = 4
@@ -50,14 +55,16 @@ class OverTable(PartialWinnable):
         return True  # no search of its own: the table's filter is made when the table loads
 
     def table(self, pos: int) -> Endgame:
-        """The goal's endgame table for the class of ``pos``; :class:`Overrun` when it is not loaded or does not
-        reach the levels under the floor."""
+        """The goal's endgame table for the class of ``pos``, its search raised to the level under the floor (by
+        at most :data:`LIFT`); :class:`Overrun` when it is not loaded or does not reach that level."""
         board, goal = self.problem.board, self.problem.goal
         table = endgame_for(board, goal, pos)
         if table is None:
             raise Overrun("the goal's endgame table, which answers the levels under the set's floor, is not loaded")
         if table.ceiling < self.floor - 1:
-            raise Overrun(f"the goal's endgame table answers up to {table.ceiling} pegs, the set from {self.floor}")
+            if self.floor - 1 > table.ceiling + LIFT:
+                raise Overrun(f"the goal's endgame table answers up to {table.ceiling} pegs, the set from {self.floor}")
+            table.ceiling = self.floor - 1  # each question stays within the table's limit of classes
         return table
 
     def via(self, pegs: int) -> str:

@@ -28,8 +28,8 @@ goal's endgame table (:class:`pyapp.exact.overtable.OverTable`, ``Game.over_tabl
 complement, but the table the site ships for its goal answers every position under the floor exactly.  The levels
 were made by ``scripts/make_overtable.py`` (sharded sweeps of 464 million reachable classes down to the middle,
 then the join; hours on 2 cores) and are committed in ``sets/``.  An answer above the floor is lookups but for one
-line's first step under it; at the floor itself, the jumps' verdicts are table searches from 22 pegs (the slowest
-answers, 0.3-1.5 CPython s: most lost positions there are cut short by the table's learned pagodas,
+line's first step under it; at the floor itself, the jumps' verdicts are table searches from 23 pegs (the slowest
+answers, up to about a second of CPython: most lost positions there are cut short by the table's learned pagodas,
 :mod:`pyapp.exact.pagoda_prune`).
 
 Which games ship, and why the others do not, is measured by ``scripts/measure_sets.py`` (classes,
@@ -128,11 +128,13 @@ CPython CPU ms (max 62).  From 17/10 the keys drop to 20 MB but the p95 nearly t
 (113 and 135 MB peak).  16/10 keeps the keys below every shipped English partial set's (36 to 68 MB) and the
 answers within tens of milliseconds."""
 
-FRENCH = 23
-"""The fewest pegs of French d2 -> d6's shipped levels: one above its goal's endgame table's ceiling (22 pegs),
-the highest floor an :class:`~pyapp.exact.overtable.OverTable` allows, and the smallest file: 9,486,223 classes
-in 10.4 MB (76 MB of keys once decoded), made by ``scripts/make_overtable.py`` (its join, from the middle up,
-62 minutes on 2 cores)."""
+FRENCH = 24
+"""The fewest pegs of French d2 -> d6's shipped levels: two above its goal's endgame table's own ceiling (22 pegs),
+the highest floor an :class:`~pyapp.exact.overtable.OverTable` allows (:data:`pyapp.exact.overtable.LIFT`): 4,510,933
+classes in 4.92 MB (36 MB of keys once decoded), cut by ``scripts/make_overtable.py`` from the sweeps' join (from
+the middle up, 62 minutes on 2 cores).  From 23 pegs it was 9,486,223 classes in 10.4 MB (76 MB of keys); the
+23-peg questions the table now answers by search take 0.1-2 CPython s, the table's learned pagodas
+(:mod:`pyapp.exact.pagoda_prune`) cutting most lost positions short."""
 
 FRENCH_GAME = Game("french", "d2", "d6", artefact=True, floor=FRENCH, over_table=True)
 """French d2 -> d6 as it ships (module docstring)."""
