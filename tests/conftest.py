@@ -47,7 +47,7 @@ EXPECTED_SECONDS = {
     # only their order matters. A file not listed counts as short (a few seconds) and runs among the last.
     "browser/test_neverlose_pool.py": 64, "browser/test_analysis_board.py": 63,
     "browser/test_endgame_chromium.py": 48, "browser/test_instant_neverlose.py": 45, "test_endgame.py": 42,
-    "test_shipped_sets.py": 40, "test_table_pagodas.py": 22, "test_overtable.py": 9,
+    "test_shipped_sets.py": 40, "test_table_pagodas.py": 16, "test_overtable.py": 12,
     "test_fewest_dp.py": 31, "test_package.py": 31, "browser/test_exact_pool.py": 31,
     "browser/test_app.py": 27, "test_ilp.py": 26, "browser/test_exact_page.py": 25, "browser/test_lp_page.py": 21,
     "browser/test_deploy.py": 19, "test_shards.py": 19, "browser/test_partial_sets_page.py": 19,
