@@ -5,6 +5,7 @@ table, no answer (the caller searches); its file kept and refused as the other p
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -132,17 +133,23 @@ def test_out_of_time_at_the_floor_the_answer_gives_what_the_table_settled_and_th
     pos = history[-1]
     jumps = legal_jumps(board, pos)
     table.memo.clear()
-    assert never_lose_prepared(board, problem.goal, history, ready=False, spent=False) is None  # time left: search
-    nothing = never_lose_prepared(board, problem.goal, history, ready=False, spent=True, line=False)
+
+    def out_of_time(spent: bool, line: bool = True):
+        """The answer after a preparation that did not end, ``spent`` its 10 s or not."""
+        since = time.perf_counter() - (10 if spent else 0)
+        return never_lose_prepared(board, problem.goal, history, False, 10, since, line)
+
+    assert out_of_time(spent=False) is None  # time left: search
+    nothing = out_of_time(spent=True, line=False)
     assert nothing is not None and nothing.status == "winnable" and nothing.jumps.unknown == jumps
     assert all("stopped by the check's budget" in why for why in nothing.jumps.reasons.values())
     first = apply_jump(pos, jumps[0])
     assert drive(table.settle_steps([first], Budget(), table.limit))
-    some = never_lose_prepared(board, problem.goal, history, ready=False, spent=True, line=False)
+    some = out_of_time(spent=True, line=False)
     assert some is not None and some.jumps.unknown == jumps[1:] and not some.line
     assert (jumps[0] in some.jumps.good) == whole.can_win(first) != (jumps[0] in some.jumps.bad)
     before = table.searched
-    asked = never_lose_prepared(board, problem.goal, history, ready=False, spent=True)  # a line asked: none given
+    asked = out_of_time(spent=True)  # a line asked: none given
     assert asked is not None and not asked.line and table.searched == before
     # the position's own status (a lookup at the floor) is reported before its jumps are settled
     table.memo.clear()

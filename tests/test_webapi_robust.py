@@ -55,6 +55,7 @@ def test_long_requests_refuse_non_objects_too(fn, raw):
     ("bench", '{"repeat": 0}', "'repeat'"),
     ("bench", '{"quick": "yes"}', "'quick'"),
     ("bench", '{"only": "sprint"}', "'only'"),
+    ("never_lose", '{"board": "french", "line": "no"}', "'line' must be true or false"),
 ])
 def test_streaming_fields_are_checked_by_name(fn, args, field):
     out = streaming(fn, args)

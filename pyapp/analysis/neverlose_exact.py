@@ -238,12 +238,18 @@ def prepare_steps(board: Board, goal: Goal, history: Sequence[int], max_seconds:
     return True
 
 
-def never_lose_prepared(board: Board, goal: Goal, history: Sequence[int], ready: bool, spent: bool,
-                        line: bool = True) -> NeverLose | None:
-    """:func:`never_lose_exact` after :func:`prepare_steps` said ``ready``; when it did not and the check's time is
-    ``spent`` (settling a set over the goal's table, at its floor: French d2 -> d6's 24 pegs, where each jump is a
-    table search from 23 pegs), the answer from what it settled, the others unknown, rather than
-    a search with no time left; else None (the caller searches)."""
+SEARCH_FLOOR = 0.1
+"""The fewest seconds a never-lose search is given after :func:`prepare_steps` (what is left of the check, or this)."""
+
+
+def never_lose_prepared(board: Board, goal: Goal, history: Sequence[int], ready: bool, max_seconds: float | None,
+                        since: float, line: bool = True) -> NeverLose | None:
+    """:func:`never_lose_exact` after :func:`prepare_steps` (begun at ``perf_counter`` time ``since``) said ``ready``;
+    when it did not and the check's ``max_seconds`` are spent but :data:`SEARCH_FLOOR` (settling a set over the
+    goal's table, at its floor: French d2 -> d6's 24 pegs, where each jump is a table search from 23 pegs), the answer
+    from what it settled, the others unknown, rather than a search with no time left; else None (the caller
+    searches)."""
+    spent = max_seconds is not None and time.perf_counter() - since >= max_seconds - SEARCH_FLOOR
     if not history or not (ready or spent):
         return None
     return never_lose_exact(board, goal, history, line, partial=not ready)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..core.board import Board
-from .pagoda import make_pagoda
+from .pagoda import _catalogue_board, make_pagoda
 
 
 def parse(board: Board, rows: tuple[str, ...]) -> list[dict[int, int]]:
@@ -34,11 +34,10 @@ def parse(board: Board, rows: tuple[str, ...]) -> list[dict[int, int]]:
 def table_pagodas(board: Board, ends: tuple[int, ...]) -> tuple[tuple[dict[int, int], int], ...]:
     """``(weights, threshold)`` for each library pagoda of ``board`` that can prune a search toward ``ends`` (a
     position worth less than ``threshold``, the least value of an end, cannot reach any); () without a library."""
-    from ..core.catalogue import CATALOGUE, get_board
     from .table_pagoda_library import LIBRARY
 
     rows = LIBRARY.get(board.id)
-    if not rows or not ends or board.id not in CATALOGUE or get_board(board.id) is not board:
+    if not rows or not ends or board is not _catalogue_board(board.id):
         return ()
     out = []
     for weights in parse(board, rows):

@@ -75,8 +75,7 @@ def plan_steps(problem: Problem, max_seconds: float | None, history: Sequence[in
     table = table_for(problem)
     book = book_for(board, goal)
     ready = yield from prepare_steps(board, goal, history, max_seconds, line)
-    spent = max_seconds is not None and time.perf_counter() - t0 >= max_seconds - 0.1
-    exact = never_lose_prepared(board, goal, history, ready, spent, line)
+    exact = never_lose_prepared(board, goal, history, ready, max_seconds, t0, line)
     build = when_to_build(problem)
     if exact is None and build:  # the goal's endgame table (loaded from the site, or swept here): as one worker
         budget = Budget(max_seconds)

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..analysis.hint import DEFAULT_HINT_SECONDS
 from ..analysis.neverlose import NeverLose, never_lose_steps
-from ..analysis.neverlose_exact import never_lose_prepared, prepare_steps
+from ..analysis.neverlose_exact import SEARCH_FLOOR, never_lose_prepared, prepare_steps
 from ..analysis.puzzle import MAX_SEED, make_puzzle
 from ..core.board import Board
 from ..core.errors import PegError
@@ -67,12 +67,11 @@ def never_lose_job(problem: Problem, max_seconds: float | None,
     no line, so a set whose lines cost searches gives none (:func:`pyapp.analysis.neverlose_exact.exact_lines`)."""
     t0 = time.perf_counter()
     ready = yield from prepare_steps(problem.board, problem.goal, history, max_seconds, line)
-    spent = max_seconds is not None and time.perf_counter() - t0 >= max_seconds - 0.1
-    exact = never_lose_prepared(problem.board, problem.goal, history, ready, spent, line)
+    exact = never_lose_prepared(problem.board, problem.goal, history, ready, max_seconds, t0, line)
     if exact is not None:
         return never_lose_json(problem.board, exact, max_seconds, method="exact")
     # the search gets what the set's preparation left of the budget (a set over a table may settle for a while)
-    left = None if max_seconds is None else max(0.1, max_seconds - (time.perf_counter() - t0))
+    left = None if max_seconds is None else max(SEARCH_FLOOR, max_seconds - (time.perf_counter() - t0))
     result: NeverLose = yield from never_lose_steps(problem, max_seconds=left)
     if result.solutions is not None:  # counted here: the earlier positions' counts are not known
         result.history = [*([None] * (len(history) - 1)), result.solutions]
