@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from ..core.budget import Budget, Progress
 from ..core.moves import Jump, apply_jump, undo_jump
 from ..core.problem import Problem, Result
-from ..exact.endgame import Endgame, endgame_for
+from ..exact.endgame import Endgame, TableFinisher, endgame_for
 from ..exact.openingbook import NAME as BOOK
 from ..exact.openingbook import book_for
 from ..search.solver import search
@@ -192,7 +192,8 @@ def decide_steps(problem: Problem, budget: Budget, table: Proven | None = None,
     """The solver's answer for ``problem``, from ``table`` when it was proved before, else searched on
     ``budget`` and recorded (``table`` defaults to the engine's table for the problem; ``beam_widths``:
     the solver's beams, by default its own; ``complete``: False ends the search before its complete search,
-    :func:`pyapp.search.solver.search`)."""
+    :func:`pyapp.search.solver.search`).  When the goal's endgame table is built, the search's beams may stop at it
+    and ask it (:class:`~pyapp.exact.endgame.TableFinisher`, :mod:`pyapp.search.tablebeam`)."""
     table = table_for(problem) if table is None else table
     known = table.answer(problem) or table.adapted(problem)
     if known is not None:
@@ -201,7 +202,9 @@ def decide_steps(problem: Problem, budget: Budget, table: Proven | None = None,
     if result is not None:
         table.record(problem, result)
         return result
-    result = yield from search(problem, budget=budget, beam_widths=beam_widths, complete=complete)
+    endgame = endgame_for(problem.board, problem.goal, problem.start)
+    finisher = None if endgame is None else TableFinisher(endgame, budget)
+    result = yield from search(problem, budget=budget, beam_widths=beam_widths, complete=complete, finisher=finisher)
     table.record(problem, result)
     return result
 

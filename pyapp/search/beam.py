@@ -17,7 +17,7 @@ solver's fallback.
 from __future__ import annotations
 
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 
 from .compiled import Tables
 from .dfs import NO_LIMIT, Stats, dfs, make_expand
@@ -34,21 +34,67 @@ def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, f
     dead) are skipped.  For the ``min`` goal (``final_pegs`` None) the path to the fewest pegs
     reached is returned (no endgame searches).
     """
-    expand = make_expand(t, table.keys, iso, edge)
-    perf = time.perf_counter
-    next_yield = perf() + st.slice_seconds
     start_pegs = start.bit_count()
     stop = start_pegs - final_pegs if final_pegs is not None else start_pegs - 1
     if final_pegs is None or stop <= endgame:
         endgame = 0
+    reached = yield from beam_levels(t, start, table, st, width, stop - endgame, iso=iso, edge=edge, stop_at=stop_at)
+    level, back, depth = reached
+    if final_pegs is None:
+        return back(level[0][0]) if depth else [start]
+    if depth < stop - endgame:
+        return None
+    if not endgame:
+        hits = [p for p, _, _ in level if target is None or p == target]
+        return back(hits[0]) if hits else None
+    perf = time.perf_counter
+    next_yield = perf() + st.slice_seconds
+    for pos, x, imgs in level[:max(16, width // 8)]:
+        if pos in table:
+            continue
+        limit = min(stop_at, st.nodes + endgame_nodes)
+        sub = dfs(t, pos, table, st, final_pegs=final_pegs, target=target, x0=x, imgs0=imgs, stop_at=limit)
+        try:
+            while True:
+                next(sub)
+                if st.at_limit:
+                    if limit >= stop_at:
+                        yield  # the caller's limit, not this endgame's: let it see (st.at_limit is set)
+                    st.at_limit = False
+                    sub.close()
+                    break
+                yield
+                next_yield = perf() + st.slice_seconds
+        except StopIteration as stop_:
+            found, tail = stop_.value
+            if found:
+                return back(pos) + tail[1:]
+        if perf() >= next_yield:
+            yield
+            next_yield = perf() + st.slice_seconds
+    return None
+
+
+Level = list[tuple[int, int, int]]
+"""A beam's level, best first: each position with its packed pagoda values and its packed images."""
+
+
+def beam_levels(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, jumps: int, *, iso: int = 4,
+                edge: int = 2, stop_at: int = NO_LIMIT
+                ) -> Generator[None, None, tuple[Level, Callable[[int], list[int]], int]]:
+    """The beam's level after ``jumps`` jumps (or the last it reached, when it died out first), its path back
+    (a function from one of its positions to the path of positions from ``start`` to it) and how many jumps
+    that level is from ``start``.  Pauses as :func:`beam` does."""
+    expand = make_expand(t, table.keys, iso, edge)
+    perf = time.perf_counter
+    next_yield = perf() + st.slice_seconds
     lane = t.sym_lane
     lane_mask = (1 << lane) - 1
     shifts = [lane * k for k in range(len(t.sym_tables))]
     sym_deltas = t.sym_deltas
-    level: list[tuple[int, int, int]] = [(start, t.pack(start), t.pack_images(start))]
+    level: Level = [(start, t.pack(start), t.pack_images(start))]
     parents: list[dict[int, int]] = []
-    depth = 0
-    for depth in range(stop - endgame):
+    for depth in range(jumps):
         cands: dict[int, tuple[int, int, int, int, int]] = {}
         for pos, x, imgs in level:
             for key, nxt, y, i in expand(pos, x):
@@ -110,34 +156,4 @@ def beam(t: Tables, start: int, table: BoundedTable, st: Stats, width: int, *, f
         path.reverse()
         return path
 
-    if final_pegs is None:
-        return back(level[0][0]) if parents else [start]
-    if len(parents) < stop - endgame:
-        return None
-    if not endgame:
-        hits = [p for p, _, _ in level if target is None or p == target]
-        return back(hits[0]) if hits else None
-    for pos, x, imgs in level[:max(16, width // 8)]:
-        if pos in table:
-            continue
-        limit = min(stop_at, st.nodes + endgame_nodes)
-        sub = dfs(t, pos, table, st, final_pegs=final_pegs, target=target, x0=x, imgs0=imgs, stop_at=limit)
-        try:
-            while True:
-                next(sub)
-                if st.at_limit:
-                    if limit >= stop_at:
-                        yield  # the caller's limit, not this endgame's: let it see (st.at_limit is set)
-                    st.at_limit = False
-                    sub.close()
-                    break
-                yield
-                next_yield = perf() + st.slice_seconds
-        except StopIteration as stop_:
-            found, tail = stop_.value
-            if found:
-                return back(pos) + tail[1:]
-        if perf() >= next_yield:
-            yield
-            next_yield = perf() + st.slice_seconds
-    return None
+    return level, back, len(parents)

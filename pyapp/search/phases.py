@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from ..core.budget import Budget, Progress
 from ..proofs.jumpcounts import counts_reason, counts_steps
@@ -31,6 +31,9 @@ from .beam import beam
 from .compiled import Tables, reseed
 from .dfs import NO_LIMIT, Stats, dfs
 from .table import BoundedTable
+
+if TYPE_CHECKING:
+    from .tablebeam import Finisher
 
 EARLY_RESTARTS = 12
 """How many of the short depth-first runs come before the first (narrow) beam; the rest follow the second beam."""
@@ -94,6 +97,8 @@ class Run:
     """The node count at which the budget is spent (``st.nodes`` counts from 0 in each search)."""
     charged: int = 0
     """``st.nodes`` already charged to the budget."""
+    finisher: Finisher | None = None
+    """The goal's endgame table, when the caller has one (:class:`~pyapp.search.tablebeam.TableBeam` asks it)."""
 
     def over(self) -> bool:
         """Charge the nodes spent since the last call to the budget; True when it is cancelled or out

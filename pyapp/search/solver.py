@@ -76,6 +76,7 @@ from .phases import (
     DEFAULT_RESTARTS,
     EARLY_RESTARTS,
     LP_MAX_HOLES,
+    PROVER_BEAMS,
     Ended,
     FewestPegs,
     Run,
@@ -84,6 +85,7 @@ from .phases import (
     run_phases,
 )
 from .table import BoundedTable
+from .tablebeam import Finisher, with_table_beams
 
 __all__ = ["EARLY_RESTARTS", "Progress", "class_proof", "explain_pagoda", "jumps_of",
            "search", "solve"]
@@ -123,7 +125,7 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
            max_nodes: int | None = None, max_seconds: float | None = None, table_cap: int | None = None,
            slice_seconds: float = 0.05, beam_widths: tuple[int, ...] | None = None,
            restarts: tuple[int, ...] | None = None, use_book: bool = True,
-           complete: bool = True) -> Generator[Progress, None, Result]:
+           complete: bool = True, finisher: Finisher | None = None) -> Generator[Progress, None, Result]:
     """Search for a solution; yield progress as the budget asks; return a Result.
 
     ``budget`` (or the older ``max_nodes``/``max_seconds``/``slice_seconds``): the limits; the
@@ -136,6 +138,8 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
     book (:mod:`pyapp.proofs.book`), as its entries' commands (``solve --no-book``) do to find them again.
     ``complete``: False ends a definite goal's portfolio before its complete search (and its integer programme),
     ``unknown`` when nothing before found a line or a proof (:class:`pyapp.search.phases.Ended`).
+    ``finisher``: the goal's endgame table, which beams of the solver's own portfolio (not a prover's, of at most
+    :data:`~pyapp.search.phases.PROVER_BEAMS` beams) stop at and ask (:mod:`pyapp.search.tablebeam`).
 
     The ``min`` goal first looks for a position with as few pegs as the position class
     allows (usually one), with the whole portfolio: success proves the minimum at once.
@@ -212,7 +216,7 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
         return done("unknown", "cancelled", method="budget")
     left = budget.remaining_nodes()
     run = Run(tables, BoundedTable(table_cap, tables.images), Stats(slice_seconds=budget.slice_seconds), budget,
-              start, final_pegs, goal.exact, finishes, seed, NO_LIMIT if left is None else left)
+              start, final_pegs, goal.exact, finishes, seed, NO_LIMIT if left is None else left, finisher=finisher)
     st = run.st
 
     def spent() -> Result:
@@ -229,10 +233,13 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
 
     if not pagoda_dead:
         full = complete or not definite  # the complete search ends the portfolio (always for the fewest pegs)
-        phases = portfolio(DEFAULT_RESTARTS if restarts is None else restarts,
-                           DEFAULT_BEAM_WIDTHS if beam_widths is None else beam_widths,
+        widths = DEFAULT_BEAM_WIDTHS if beam_widths is None else beam_widths
+        restarts = DEFAULT_RESTARTS if restarts is None else restarts
+        phases = portfolio(restarts, widths,
                            bool(finishes) and len(board.bits) <= LP_MAX_HOLES,
                            _complete(problem, bool(finishes)) if full else Ended())
+        if finisher is not None and definite and len(widths) > PROVER_BEAMS:
+            phases = with_table_beams(phases, len(restarts[:EARLY_RESTARTS]))
         # the integer programme comes before the complete search, on long budgets only
         if full and integer_program_applies(problem, budget):
             phases.insert(len(phases) - 1, IntegerProgram(problem))
