@@ -228,10 +228,11 @@ def _past_in_page(data: dict) -> list[str]:
            "| game | run | workers | positions (pegs) | median ms | p95 ms | max ms | jump verdicts left unknown "
            "| CPython median / p95 s | measured |", "|---|---|---:|---|---:|---:|---:|---:|---|---|"]
     for name, c in runs:
-        out.append(f"| {name} | `{c['run']}` | {c['workers']} | {c['positions']} ({c['pegs'][0]}-{c['pegs'][1]}) "
+        site = f" (the site of {c['site']})" if c.get("site") else ""
+        out.append(f"| {name} | `{c['run']}`{site} | {c['workers']} | {c['positions']} ({c['pegs'][0]}-{c['pegs'][1]}) "
                    f"| {c['median_ms']:,} | {c['p95_ms']:,} | {c['max_ms']:,} | {c['unknown_jumps']} "
-                   f"| {c['cpython_median']:.2f} / {c['cpython_p95']:.2f} | {c['date']}, load {c['load'][0]}-"
-                   f"{c['load'][1]} |")
+                   f"| {c['cpython_median']:.2f} / {c['cpython_p95']:.2f} | {c['date']}, "
+                   + (f"load {c['load'][0]}-{c['load'][1]} |" if c.get("load") else "load not recorded |"))
     return out
 
 
