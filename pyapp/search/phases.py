@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import Literal, Protocol
 
 from ..core.budget import Budget, Progress
 from ..proofs.jumpcounts import counts_reason, counts_steps
@@ -30,10 +30,8 @@ from ..proofs.separation import each_reason, separate_each, separation_steps
 from .beam import beam
 from .compiled import Tables, reseed
 from .dfs import NO_LIMIT, Stats, dfs
+from .finisher import Finisher
 from .table import BoundedTable
-
-if TYPE_CHECKING:
-    from .tablebeam import Finisher
 
 EARLY_RESTARTS = 12
 """How many of the short depth-first runs come before the first (narrow) beam; the rest follow the second beam."""

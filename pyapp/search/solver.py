@@ -69,6 +69,7 @@ from ..proofs.pagoda import Pagoda, pagoda_proof, pagodas_for, parity_pagodas
 from .compiled import Tables, build_tables, reseed
 from .complete import Complete, CompleteFewest
 from .dfs import NO_LIMIT, Stats
+from .finisher import Finisher
 from .formulations import Alongside
 from .ilp import IntegerProgram, integer_program_applies
 from .phases import (
@@ -85,7 +86,7 @@ from .phases import (
     run_phases,
 )
 from .table import BoundedTable
-from .tablebeam import Finisher, with_table_beams
+from .tablebeam import with_table_beams
 
 __all__ = ["EARLY_RESTARTS", "Progress", "class_proof", "explain_pagoda", "jumps_of",
            "search", "solve"]

@@ -6,7 +6,7 @@ score likes best, and by 15-20 pegs almost none of them can still reach the goal
 1,024-wide beam from a winnable 39-peg position, 3 positions at 17 pegs could, 0 at 14).  The goal's endgame table
 (:mod:`pyapp.exact.endgame`) knows exactly which positions of few pegs can reach the goal, and settles one a few
 pegs above its held levels in a few thousand classes.  So :class:`TableBeam` beams only down to
-:attr:`Finisher.pegs` pegs and asks the table about the level's best positions in order: the first it proves
+:attr:`~.finisher.Finisher.pegs` pegs and asks the table about the level's best positions in order: the first it proves
 winnable gives the rest of the line, exact.
 
 Measured (CPython, every jump above the table's ceiling of 6-10 positions each of the seeded games' positions a
@@ -19,21 +19,18 @@ positions of 3 games, jump verdicts left unknown 188 -> 159 (good 128 -> 157, lo
 asymmetric unchanged (58 and 61 positions: 44 and 30 unknown before and after), where what is left unknown is losing
 jumps, which this search cannot prove.
 
-The table lives in :mod:`pyapp.exact` (a layer above this one), so the caller hands it in as a :class:`Finisher`
-(:func:`pyapp.analysis.proven.decide_steps` does, when the goal's table is built).
+The table lives in :mod:`pyapp.exact` (a layer above this one), so the caller hands it in as a
+:class:`~.finisher.Finisher` (:func:`pyapp.analysis.proven.decide_steps` does, when the goal's table is built).
 """
 
 from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
 
 from .beam import beam_levels
 from .compiled import reseed
-
-if TYPE_CHECKING:
-    from .phases import Outcome, Run
+from .phases import Outcome, Run, derive_seed
 
 ASKED = 64
 """How many of the level's best positions are asked (measured: the winnable one found was the first in most jumps,
@@ -47,20 +44,6 @@ METHOD = "beam search to the goal's endgame table"
 """The method of an answer found this way."""
 
 
-class Finisher(Protocol):
-    """The goal's endgame table, as the search asks it."""
-
-    @property
-    def pegs(self) -> int:
-        """The level the beam stops at: positions with this many pegs are cheap to settle."""
-        ...
-
-    def finish_steps(self, pos: int) -> Generator[None, None, list[int] | None]:
-        """The path of positions from ``pos`` to a goal position when the table proves ``pos`` can reach the goal,
-        else None (lost, or not settled within its share); pauses between chunks of its search."""
-        ...
-
-
 @dataclass(frozen=True)
 class TableBeam:
     """A beam of ``width`` down to the finisher's level, whose best positions the finisher is asked about."""
@@ -69,8 +52,6 @@ class TableBeam:
     name: str = "beam to the endgame table"
 
     def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
-        from .phases import Outcome, derive_seed
-
         finisher = run.finisher
         if finisher is None or run.final_pegs is None or run.start.bit_count() <= finisher.pegs:
             return None
@@ -92,3 +73,4 @@ class TableBeam:
 def with_table_beams(phases: list, after: int) -> list:
     """``phases`` with a :class:`TableBeam` of each of :data:`WIDTHS` inserted after the first ``after``."""
     return [*phases[:after], *(TableBeam(w) for w in WIDTHS), *phases[after:]]
+
