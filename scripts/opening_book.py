@@ -12,7 +12,8 @@ book from the records (every level above follows exactly) and writes its checked
 holds the committed ones the build ships).  The third plays that many seeded games from the start (a jump the book
 proves good with probability 0.8, else any legal jump) and runs never-lose (Hint's 10 s budget in CPU seconds) at
 each position the book's levels hold, with the book installed and without it: CPU seconds per position, jump
-verdicts left unknown, and disagreements where both decided (0 expected).  ``--under-won`` (with ``--book``, the book
+verdicts left unknown, and disagreements where both decided (0 expected).  The game's shipped endgame table is
+installed where the build's cache holds it (the solver's beams finish at it, as in the page).  ``--under-won`` (with ``--book``, the book
 one level up) makes the level hold only the children of that book's winnable classes: a child of a lost class is lost,
 so the level costs a fraction of the whole one.
 """
@@ -61,6 +62,7 @@ def main() -> int:
     if args.under_won and above is None:
         ap.error("--under-won needs --book with this game's book one level up")
     cd, levels = frontier(problem, args.pegs, under=above if args.under_won else None)
+    _install_table(problem)
     records = [r for path in args.records for r in _read(path)]
     if above is not None and args.write:
         records += book_records(above)
@@ -137,6 +139,18 @@ def _book(folder: str, problem):
         return None
     with open(path, "rb") as f:
         return decode_book(f.read(), problem)
+
+
+def _install_table(problem) -> None:
+    """The game's shipped endgame table installed, where the build's cache holds it: the solver's beams then finish at
+    it (:class:`pyapp.exact.endgame.TableFinisher`), as in the page."""
+    from pyapp.bench.game_rows import shipped_table
+    from pyapp.exact import endgame
+    from pyapp.exact.store import stem
+
+    table = shipped_table(problem, stem(problem))
+    if table is not None:
+        endgame.install(table)
 
 
 def book_records(book) -> list[dict]:

@@ -125,3 +125,20 @@ def test_never_loses_searches_are_handed_the_goals_table_once_it_is_built(monkey
     proven._TABLES.clear()
     drive(proven.decide_steps(Problem(problem.board, pos, problem.goal), Budget(max_nodes=500)))
     assert isinstance(handed[-1], TableFinisher) and handed[-1].table is table
+
+
+def test_the_opening_books_solver_is_handed_the_goals_table_too(monkeypatch):
+    from pyapp.exact import openingbook
+
+    handed: list = []
+
+    def fake_solve(problem, **options):
+        handed.append(options.get("finisher"))
+        return solver.solve(problem, **options)
+
+    monkeypatch.setattr(openingbook, "solve", fake_solve)
+    problem, table = _english()
+    cd, levels = openingbook.frontier(problem, 30)
+    record = openingbook.decide(problem, cd, levels[30][0], 5.0)
+    assert record["status"] == "solved"
+    assert isinstance(handed[-1], TableFinisher) and handed[-1].table is table

@@ -36,6 +36,7 @@ from ..core.moves import Jump, apply_jump, legal_jumps
 from ..core.notation import format_jump
 from ..core.problem import Problem
 from ..search.solver import solve
+from .endgame import TableFinisher, endgame_for
 from .setup import sides
 from .sweep import Level, sweep
 
@@ -129,7 +130,8 @@ def decide(problem: Problem, cd: Codec, key: int, seconds: float, engine: str = 
     ``line`` (jumps in notation from ``cd.layout(key)``), ``why`` (a loss's proof), ``method`` and ``cpu``.
     ``engine="ilp"`` asks the integer programme alone (:mod:`pyapp.search.ilp`: its point replayed, or infeasible),
     for the classes the solver's portfolio leaves undecided (Diamond 41 at 33 pegs: lost positions no pagoda proves,
-    which the programme often proves at its root in a few seconds)."""
+    which the programme often proves at its root in a few seconds).  When the goal's endgame table is built or
+    installed, the solver's beams finish at it (:class:`~.endgame.TableFinisher`), as never-lose's do."""
     board = problem.board
     pos = cd.layout(key)
     budget = Budget(seconds, clock=CPU_CLOCK)
@@ -138,7 +140,9 @@ def decide(problem: Problem, cd: Codec, key: int, seconds: float, engine: str = 
 
         result = solve_ilp(Problem(board, pos, problem.goal), budget=budget)
     else:
-        result = solve(Problem(board, pos, problem.goal), budget=budget)
+        table = endgame_for(board, problem.goal, pos)
+        finisher = None if table is None else TableFinisher(table, budget)
+        result = solve(Problem(board, pos, problem.goal), budget=budget, finisher=finisher)
     record: dict[str, object] = {"key": key, "pegs": pos.bit_count(), "status": result.status,
                                  "method": result.method, "cpu": round(budget.elapsed(), 3)}
     if result.status == "solved":
