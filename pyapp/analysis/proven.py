@@ -198,11 +198,11 @@ def decide_steps(problem: Problem, budget: Budget, table: Proven | None = None,
     known = table.answer(problem) or table.adapted(problem)
     if known is not None:
         return known
-    result = yield from _from_endgame_steps(problem, budget)
+    endgame = endgame_for(problem.board, problem.goal, problem.start)
+    result = yield from _from_endgame_steps(problem, budget, endgame)
     if result is not None:
         table.record(problem, result)
         return result
-    endgame = endgame_for(problem.board, problem.goal, problem.start)
     finisher = None if endgame is None else TableFinisher(endgame, budget)
     result = yield from search(problem, budget=budget, beam_widths=beam_widths, complete=complete, finisher=finisher)
     table.record(problem, result)
@@ -218,10 +218,11 @@ def settle_on_time(endgame: Endgame, positions: list[int], budget: Budget, nodes
     return (yield from endgame.settle_steps(positions, part, nodes))
 
 
-def _from_endgame_steps(problem: Problem, budget: Budget) -> Generator[Progress, None, Result | None]:
-    """The answer of the goal's endgame table (:mod:`pyapp.exact.endgame`), when one is built and settles the
-    position on its share of ``budget`` (:func:`settle_on_time`: yielding progress, stopped by cancel)."""
-    endgame = endgame_for(problem.board, problem.goal, problem.start)
+def _from_endgame_steps(problem: Problem, budget: Budget, endgame: Endgame | None
+                        ) -> Generator[Progress, None, Result | None]:
+    """The answer of the goal's endgame table (:mod:`pyapp.exact.endgame`; ``endgame``, the one built for the
+    problem's goal and class, or None), when it settles the position on its share of ``budget``
+    (:func:`settle_on_time`: yielding progress, stopped by cancel)."""
     if endgame is None or not endgame.covers(problem.start):
         return None
     if not (yield from settle_on_time(endgame, [problem.start], budget, endgame.limit, floor=0.05)):

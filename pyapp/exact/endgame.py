@@ -30,7 +30,7 @@ from ..core.board import Board
 from ..core.budget import Budget, Progress
 from ..core.codec.keyset import MAX_HOLES
 from ..core.goal import Goal
-from ..core.moves import Jump
+from ..core.moves import Jump, apply_jump
 from ..core.problem import Problem
 from ..proofs.table_pagodas import table_pagodas
 from .pagoda_prune import PackedPagodas, pack
@@ -213,8 +213,8 @@ class TableFinisher:
         if found is None or not found[0]:
             return None
         path = [pos]
-        for a, b, c in found[1]:
-            path.append(path[-1] ^ (1 << a | 1 << b | 1 << c))
+        for jump in found[1]:
+            path.append(apply_jump(path[-1], jump))
         return path
 
 
