@@ -10,7 +10,9 @@ Four steps, each resumed from ``DIR`` after a stop (Ctrl+C, a reboot: a level in
 1. the forward sweep ("reachable") from the start down to the middle level, sharded over ``--workers`` local
    processes (:mod:`pyapp.exact.sharded`) and recorded level by level in ``DIR`` (the driver keeps no level in
    memory; ``--exchange`` puts the workers' buckets on disk instead of ``/dev/shm``, which is memory);
-2. the backward sweep ("can reach the goal"), the same way, down to the level one short of the middle only;
+2. the backward sweep ("can reach the goal"), the same way, down to the level one short of the middle only (none
+   for a game that is its own complement game, such as asymmetric d5 -> d5: the positions that can reach its goal
+   are the complements of the reachable ones, so the forward sweep, down to the lower of the two levels, is both);
 3. the join, in ``--workers`` forked processes, saved level by level in ``DIR/join``: the middle level's
    winnable positions are the reachable parents of the positions that can reach the goal one level down
    (the complements of that backward level's children), and each level above the reachable parents of the
@@ -164,16 +166,22 @@ def main(argv: list[str] | None = None) -> int:
         game = Game(board, start, goal, artefact=True, floor=args.floor, over_table=True)
     problem = game.problem()
     s = sides(problem)
-    if s.complement_problem or s.back_codec is not s.wide_codec:
-        ap.error(f"{args.game}: for a game that is not its own complement game, whose sides share one codec")
+    if not s.complement_problem and s.back_codec is not s.wide_codec:
+        ap.error(f"{args.game}: for a game whose sides share one codec, or its own complement game")
     n, meet = s.holes, s.meet()
     floor = args.floor or game.floor or 0
     if floor < meet:
         ap.error(f"--floor {floor}: the join makes the levels from the middle ({meet} pegs) up")
     ck = Checkpoint(args.checkpoint)
     t0 = time.time()
-    fwd = sweep(ck, args.workers, args.exchange, "reachable", s.wide_codec, [s.start], meet)
-    back = sweep(ck, args.workers, args.exchange, "can reach the goal", s.back_codec, list(s.backward), n - meet + 1)
+    if s.complement_problem:  # its own complement game: the positions that can reach the goal are the reachable
+        # ones' complements, so one sweep serves both sides (asymmetric d5 -> d5)
+        fwd = back = sweep(ck, args.workers, args.exchange, "reachable", s.wide_codec, [s.start],
+                           min(meet, n - meet + 1))
+    else:
+        fwd = sweep(ck, args.workers, args.exchange, "reachable", s.wide_codec, [s.start], meet)
+        back = sweep(ck, args.workers, args.exchange, "can reach the goal", s.back_codec, list(s.backward),
+                     n - meet + 1)
     levels = join(ck, s, fwd, back, args.workers, os.path.join(args.checkpoint, "join"))
     held = OverTable(problem, s.wide_codec, floor=floor)
     held.levels = {pegs: keys for pegs, keys in levels.items() if pegs >= floor}

@@ -2,7 +2,7 @@
 table when its sweeps need several processes (French d2 -> d6): on triangle 6's game 1 -> 5 (35,805 winnable
 classes; not a complement game, as French d2 -> d6 is not), its levels equal the whole set's from the floor up, the
 file decodes as the build checks it, and a second run resumes from the checkpoint (no sweep again) to the same
-bytes."""
+bytes; and an own complement game (triangle 6 5 -> 5) takes one sweep for both sides."""
 
 from __future__ import annotations
 
@@ -42,3 +42,19 @@ def test_the_levels_from_the_floor_up_equal_the_whole_set_and_a_rerun_resumes(tm
     again = capsys.readouterr().out
     assert '"stage": "reachable"' not in again and out.read_bytes() == data
     assert json.loads(again.splitlines()[-1])["classes"] == len(held)
+
+
+def test_its_own_complement_game_takes_one_sweep_and_equals_the_whole_set(tmp_path, capsys):
+    """Triangle 6's game 5 -> 5, like asymmetric d5 -> d5, is its own complement game: the forward sweep is both
+    sides, so no backward sweep runs, and the levels still equal the whole set's."""
+    out = tmp_path / "set.bin"
+    args = ["triangle6-5-5", "--checkpoint", str(tmp_path / "ck"), "--workers", "2", "--floor", "12",
+            "--out", str(out)]
+    assert make_overtable.main(args) == 0
+    printed = capsys.readouterr().out
+    assert '"stage": "reachable"' in printed and '"stage": "can reach the goal"' not in printed
+    game = Game("triangle6", "5", "5", artefact=True, floor=12, over_table=True)
+    held = decode(out.read_bytes(), game.problem())
+    whole = winnable(game.problem())
+    assert held.counts() == {p: n for p, n in whole.counts().items() if p >= 12} and len(held) > 0
+    assert all(list(held.levels[p]) == list(whole.levels[p]) for p in held.levels)
