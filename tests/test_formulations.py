@@ -17,7 +17,8 @@ from pyapp.proofs.pagoda import pagodas_for
 from pyapp.search.compiled import build_tables
 from pyapp.search.dfs import Stats
 from pyapp.search.formulations import Alongside, formulations, replays
-from pyapp.search.phases import Outcome, Run, run_phases
+from pyapp.search.phases import run_phases
+from pyapp.search.runstate import Outcome, Run
 from pyapp.search.solver import solve
 from pyapp.search.table import BoundedTable
 

@@ -28,7 +28,8 @@ from .compiled import reseed
 from .decide import Decision, decide
 from .dfs import dfs
 from .levels import LevelResult, LevelStats, level_search
-from .phases import FewestPegs, Outcome, Run, _dfs_outcome
+from .phases import FewestPegs, _dfs_outcome
+from .runstate import Outcome, Run
 from .table import BoundedTable
 
 LEVEL_SLICES = 3

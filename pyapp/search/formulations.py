@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from ..core.board import BOARD_CACHE_SIZE, Board
 from ..core.game import illegal_reason
@@ -37,10 +36,9 @@ from ..core.goal import stabilizer
 from ..core.moves import apply_jump
 from ..proofs.pagoda import pagodas_for
 from .compiled import Tables, build_tables, reseed
+from .phases import Beam, Restart
+from .runstate import Outcome, Phase, Run
 from .table import BoundedTable
-
-if TYPE_CHECKING:
-    from .phases import Outcome, Phase, Run
 
 ROUND_RESTARTS = (300,) * 12
 """Node limits of the short depth-first runs of the first round (as in the portfolio)."""
@@ -141,8 +139,6 @@ class Formulations:
     name: str = "search of an equivalent problem"
 
     def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
-        from .phases import Outcome  # phases imports this module
-
         board = run.tables.board
         target = run.target
         forms = formulations(board, run.start, target) if target is not None else []
@@ -166,8 +162,6 @@ class Formulations:
 def rounds() -> list[list[Phase]]:
     """The rounds of :class:`Formulations`: 12 short depth-first runs and beams of 128 and 256, then
     a beam of 1024 and a 4000-node run, then a beam of 4096 and a 16000-node run."""
-    from .phases import Beam, Restart  # phases imports this module
-
     first: list[Phase] = [Restart(n) for n in ROUND_RESTARTS]
     return [first + [Beam(128), Beam(256)], [Beam(1024), Restart(4000)], [Beam(4096), Restart(16000)]]
 
@@ -217,7 +211,7 @@ def _all_rounds(run: Run, number: int) -> Generator[None, None, Outcome | None]:
 
 
 def _sub_run(run: Run, form: Formulation) -> Run:
-    """A :class:`~pyapp.search.phases.Run` for one formulation, sharing the node counter and budget."""
+    """A :class:`~pyapp.search.runstate.Run` for one formulation, sharing the node counter and budget."""
     base = _tables(form.board, form.target)
     tables = replace(base, ties=list(base.ties))
     reseed(tables, run.seed)

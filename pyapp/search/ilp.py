@@ -53,7 +53,7 @@ from ..core.problem import Problem, Result
 from ..proofs.lp import Model, Solution, describe, solve_steps
 from ..proofs.pagoda import pagodas_for
 from .ilp_cuts import LEVEL_POSITIONS
-from .phases import Outcome, Run
+from .runstate import Outcome, Run
 
 ILP_SECONDS = 60.0
 """The programme's time limit when the budget sets no seconds."""

@@ -7,7 +7,7 @@ next phase then starts).  :func:`run_phases` drives the phases one after the oth
 two pauses it charges the nodes spent to the budget, stops everything when the budget is
 spent or cancelled, and yields a :class:`~pyapp.core.budget.Progress` when one is due.
 
-Every phase of one search shares a :class:`Run`: the compiled tables, the transposition
+Every phase of one search shares a :class:`~pyapp.search.runstate.Run`: the compiled tables, the transposition
 table of dead positions, the node counter (:class:`~pyapp.search.dfs.Stats`) and the
 budget, so what one phase learns (dead positions) the next one uses.
 
@@ -18,20 +18,20 @@ built by :func:`portfolio`.
 from __future__ import annotations
 
 from collections.abc import Generator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Literal, Protocol
 
-from ..core.budget import Budget, Progress
+from ..core.budget import Progress
 from ..proofs.jumpcounts import counts_reason, counts_steps
 from ..proofs.lp import Solution
 from ..proofs.pagoda import find_pagoda_steps
 from ..proofs.separation import each_reason, separate_each, separation_steps
 from .beam import beam
-from .compiled import Tables, reseed
-from .dfs import NO_LIMIT, Stats, dfs
-from .finisher import Finisher
-from .table import BoundedTable
+from .compiled import reseed
+from .dfs import dfs
+from .runstate import Outcome, Phase, Run, derive_seed
+from .tablebeam import WIDTHS as TABLE_BEAM_WIDTHS
+from .tablebeam import TableBeam
 
 EARLY_RESTARTS = 12
 """How many of the short depth-first runs come before the first (narrow) beam; the rest follow the second beam."""
@@ -57,74 +57,6 @@ in both portfolios, a French 28-peg position of 12 winnable jumps took 10 s inst
 
 LP_MAX_HOLES = 64
 """The linear-programming pagoda phase runs on boards of at most this many holes."""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How the portfolio ended."""
-
-    status: Literal["found", "exhausted", "pagoda", "proof", "budget", "ended"]
-    """``found``: ``path`` leads to a goal position; ``exhausted``: a complete search saw every
-    position without one (a proof); ``pagoda``: ``method`` is a pagoda proof; ``proof``: ``method`` is
-    another proof's reason, ``engine`` what gave it; ``budget``: spent; ``ended``: a portfolio without a complete
-    search (:class:`Ended`) ran out of phases."""
-    path: list[int] = field(default_factory=list)
-    method: str = ""
-    """The phase that found the path, or the pagoda proof's reason."""
-    engine: str = ""
-    """For ``proof``: the answer's method (e.g. ``integer programming (HiGHS ...)``)."""
-
-
-@dataclass
-class Run:
-    """What the phases of one search share."""
-
-    tables: Tables
-    table: BoundedTable
-    st: Stats
-    budget: Budget
-    start: int
-    final_pegs: int | None
-    """Pegs in a goal position (None: as few as possible, for the fewest-pegs phase)."""
-    target: int | None
-    """The one goal position, when there is one."""
-    finishes: list[int]
-    """The positions the pagoda proofs aim at (:meth:`pyapp.core.goal.Goal.pagoda_targets`)."""
-    seed: int | None
-    node_cap: int = NO_LIMIT
-    """The node count at which the budget is spent (``st.nodes`` counts from 0 in each search)."""
-    charged: int = 0
-    """``st.nodes`` already charged to the budget."""
-    finisher: Finisher | None = None
-    """The goal's endgame table, when the caller has one (:class:`~pyapp.search.tablebeam.TableBeam` asks it)."""
-
-    def over(self) -> bool:
-        """Charge the nodes spent since the last call to the budget; True when it is cancelled or out
-        of time, or when a search paused at its node limit and that is the budget's :attr:`node_cap`
-        (the searches test their limits at fixed points, so node budgets give reproducible answers)."""
-        self.budget.spend(self.st.nodes - self.charged)
-        self.charged = self.st.nodes
-        if self.budget.cancelled or self.budget.out_of_time():
-            return True
-        return self.st.at_limit and self.st.nodes >= self.node_cap
-
-
-class Phase(Protocol):
-    """One step of the portfolio."""
-
-    @property
-    def name(self) -> str:
-        """What the phase is (for reports)."""
-        ...
-
-    def run(self, run: Run, number: int) -> Generator[None, None, Outcome | None]:
-        """Search (``number`` is the phase's place in the list: it seeds its tie-breaks)."""
-        ...
-
-
-def derive_seed(seed: int | None, number: int) -> int:
-    """The tie-break seed of phase ``number``: a fixed function of the user's seed."""
-    return (0 if seed is None else seed + 1) * 1_000_003 + number
 
 
 @dataclass(frozen=True)
@@ -316,24 +248,33 @@ def lp_reason(run: Run, weights: dict[int, int]) -> str:
 
 
 def portfolio(restarts: tuple[int, ...], beam_widths: tuple[int, ...], linear_program: bool,
-              complete: Phase | None = None) -> list[Phase]:
+              complete: Phase | None = None, table_beams: bool = False) -> list[Phase]:
     """The phases, cheapest first: the first :data:`EARLY_RESTARTS` short runs, a beam of the
     first width, a beam of the second, the remaining short runs, the pagoda programmes and the jump
     counts (when ``linear_program``; a prover's portfolio, :data:`PROVER_BEAMS`, runs the jump counts before the
     first beam), then each further beam followed by a depth-first run of 4000, 16000,
     ... nodes, and finally the complete search (``complete``, by default :class:`Exhaustive`;
-    the solver passes :class:`pyapp.search.complete.Complete`, depth-first and level search)."""
-    return [*_phases_before(restarts, beam_widths, linear_program), complete if complete is not None else Exhaustive()]
+    the solver passes :class:`pyapp.search.complete.Complete`, depth-first and level search).
+
+    ``table_beams`` (the caller hands the search the goal's endgame table, :attr:`Run.finisher`): a beam to the
+    table (:class:`~pyapp.search.tablebeam.TableBeam`) of each of :data:`~pyapp.search.tablebeam.WIDTHS` right after
+    the first short runs, in every portfolio of more than :data:`PROVER_BEAMS` beams (a prover's spends its time on
+    proofs of loss, which these cannot give)."""
+    before = _phases_before(restarts, beam_widths, linear_program,
+                            table_beams and len(beam_widths) > PROVER_BEAMS)
+    return [*before, complete if complete is not None else Exhaustive()]
 
 
 @lru_cache(maxsize=16)
 def _phases_before(restarts: tuple[int, ...], beam_widths: tuple[int, ...],
-                   linear_program: bool) -> tuple[Phase, ...]:
+                   linear_program: bool, table_beams: bool = False) -> tuple[Phase, ...]:
     """:func:`portfolio`'s phases before the complete search, made once per plan: they are frozen (a run keeps
     its state in the :class:`Run`), so every search may share them, and a search that ends in its first short
     run (most small positions) no longer pays for making twenty of them."""
     prover = linear_program and len(beam_widths) <= PROVER_BEAMS
     phases: list[Phase] = [Restart(n) for n in restarts[:EARLY_RESTARTS]]
+    if table_beams:
+        phases += [TableBeam(width) for width in TABLE_BEAM_WIDTHS]
     if prover:
         phases.append(JumpCounts())
     for i, width in enumerate(beam_widths):

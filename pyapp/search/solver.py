@@ -77,7 +77,6 @@ from .phases import (
     DEFAULT_RESTARTS,
     EARLY_RESTARTS,
     LP_MAX_HOLES,
-    PROVER_BEAMS,
     Ended,
     FewestPegs,
     Run,
@@ -86,7 +85,6 @@ from .phases import (
     run_phases,
 )
 from .table import BoundedTable
-from .tablebeam import with_table_beams
 
 __all__ = ["EARLY_RESTARTS", "Progress", "class_proof", "explain_pagoda", "jumps_of",
            "search", "solve"]
@@ -238,9 +236,8 @@ def search(problem: Problem, *, seed: int | None = None, budget: Budget | None =
         restarts = DEFAULT_RESTARTS if restarts is None else restarts
         phases = portfolio(restarts, widths,
                            bool(finishes) and len(board.bits) <= LP_MAX_HOLES,
-                           _complete(problem, bool(finishes)) if full else Ended())
-        if finisher is not None and definite and len(widths) > PROVER_BEAMS:
-            phases = with_table_beams(phases, len(restarts[:EARLY_RESTARTS]))
+                           _complete(problem, bool(finishes)) if full else Ended(),
+                           table_beams=finisher is not None and definite)
         # the integer programme comes before the complete search, on long budgets only
         if full and integer_program_applies(problem, budget):
             phases.insert(len(phases) - 1, IntegerProgram(problem))

@@ -30,13 +30,14 @@ from dataclasses import dataclass
 
 from .beam import beam_levels
 from .compiled import reseed
-from .phases import Outcome, Run, derive_seed
+from .runstate import Outcome, Run, derive_seed
 
 ASKED = 64
 """How many of the level's best positions are asked (measured: the winnable one found was the first in most jumps,
 past the 55th in none at widths 128-512)."""
 WIDTHS = (128, 512)
-"""The widths of the table beams in a portfolio, each with its own tie-breaks (:func:`with_table_beams`).  A third of
+"""The widths of the table beams in a portfolio, each with its own tie-breaks (:func:`pyapp.search.phases.portfolio`
+places them).  A third of
 2,048 found 10 more of the 70 German jumps above, but cost about 1 CPU s on each jump it did not settle: in
 never-lose (10 CPU s a position, 3 German games) the lost positions' losing jumps it took that time from went from
 20 proved to 9."""
@@ -68,9 +69,4 @@ class TableBeam:
             if tail is not None:
                 return Outcome("found", back(pos) + tail[1:], METHOD)
         return None
-
-
-def with_table_beams(phases: list, after: int) -> list:
-    """``phases`` with a :class:`TableBeam` of each of :data:`WIDTHS` inserted after the first ``after``."""
-    return [*phases[:after], *(TableBeam(w) for w in WIDTHS), *phases[after:]]
 
