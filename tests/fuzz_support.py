@@ -21,8 +21,8 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from pyapp.core.board import board_from_text
 from pyapp.core.catalogue import CATALOGUE, get_board
+from pyapp.core.custom import board_from_text
 from pyapp.core.errors import PegError
 from pyapp.core.goal import Goal
 from pyapp.core.notation import parse_move, parse_moves

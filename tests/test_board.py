@@ -2,8 +2,8 @@
 
 import pytest
 
-from pyapp.core.board import board_from_text
 from pyapp.core.catalogue import ENTRIES, get_board
+from pyapp.core.custom import board_from_text
 from pyapp.core.errors import BoardError, HoleError
 from pyapp.core.moves import apply_jump, legal_jumps
 

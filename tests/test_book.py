@@ -56,7 +56,7 @@ def test_the_book_answers_nothing_else():
     assert drive(search(solvable, max_nodes=400_000)).status == "solved"
     assert book_proof(board, board.start("d2"), 1 << board.hole("f2")) is None
     # a custom board with the same holes is not the catalogue's: the book does not apply
-    from pyapp.core.board import board_from_text
+    from pyapp.core.custom import board_from_text
 
     rows = ["    o    ", "   ooo   ", "  ooooo  ", " ooooooo ", "ooooooooo", " ooooooo ", "  ooooo  ", "   ooo   ",
             "    o    "]

@@ -8,8 +8,9 @@ import json
 import tracemalloc
 
 from pyapp.core import board as board_module
-from pyapp.core.board import BOARD_CACHE_SIZE, COMPILED_BOARDS, board_from_text
+from pyapp.core.board import BOARD_CACHE_SIZE, COMPILED_BOARDS
 from pyapp.core.codec import canonical as _common
+from pyapp.core.custom import board_from_text
 from pyapp.core.spec import resolve_board
 from pyapp.proofs import pagoda
 from pyapp.search import compiled, solver

@@ -5,9 +5,9 @@ import json
 import pytest
 
 from pyapp.cli.main import main
-from pyapp.core.board import board_from_text
 from pyapp.core.budget import Budget
 from pyapp.core.catalogue import get_board
+from pyapp.core.custom import board_from_text
 from pyapp.core.errors import PegError
 from pyapp.core.moves import apply_jump, legal_jumps
 from pyapp.core.problem import Goal, Problem

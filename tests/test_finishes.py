@@ -7,9 +7,9 @@ import pytest
 from pyapp.analysis import finishes
 from pyapp.analysis.finishes import class_reason, finishes_steps, hole_orbits, merge, split_holes
 from pyapp.cli.main import main
-from pyapp.core.board import board_from_text
 from pyapp.core.budget import Budget, drive
 from pyapp.core.catalogue import get_board
+from pyapp.core.custom import board_from_text
 from pyapp.core.moves import apply_jump, is_legal
 
 

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from pyapp.core.board import board_from_text
 from pyapp.core.catalogue import CATALOGUE, get_board
 from pyapp.core.codec import keyset
 from pyapp.core.codec.keyset import KeyCodec, KeySet, KeySetBuilder
+from pyapp.core.custom import board_from_text
 from pyapp.core.goal import Goal
 
 

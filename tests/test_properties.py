@@ -20,11 +20,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from pyapp.analysis.puzzle import make_puzzle, reverse_jumps
-from pyapp.core.board import Board, board_from_cells
+from pyapp.core.board import Board
 from pyapp.core.budget import Budget
 from pyapp.core.catalogue import ENTRIES, get_board
 from pyapp.core.codec.compiled import codec
 from pyapp.core.codec.keyset import MAX_HOLES, KeyCodec
+from pyapp.core.custom import board_from_cells
 from pyapp.core.moves import apply_jump, legal_jumps, undo_jump
 from pyapp.core.notation import format_jump, parse_move
 from pyapp.core.position import format_position, parse_position

@@ -9,8 +9,8 @@ import pytest
 
 from pyapp.analysis.puzzle import make_puzzle, reverse_jumps
 from pyapp.cli.main import main
-from pyapp.core.board import board_from_text
 from pyapp.core.catalogue import ENTRIES, get_board
+from pyapp.core.custom import board_from_text
 from pyapp.core.errors import PegError
 from pyapp.core.game import replay
 from pyapp.core.moves import apply_jump, legal_jumps

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from pyapp.core.board import board_from_text
 from pyapp.core.catalogue import get_board
+from pyapp.core.custom import board_from_text
 from pyapp.core.render import hole_coordinates, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"

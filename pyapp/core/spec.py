@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import Board, board_from_text
+from .board import Board
 from .catalogue import get_board, get_entry
+from .custom import board_from_text
 from .errors import BoardLimitError
 from .limits import MAX_SPEC_CHARS, check_text
 

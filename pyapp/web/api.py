@@ -75,8 +75,9 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from ..core import fields
-from ..core.board import Board, board_from_cells
+from ..core.board import Board
 from ..core.catalogue import CATALOGUE, ENTRIES, get_board
+from ..core.custom import board_from_cells
 from ..core.errors import PegError
 from ..core.game import ending
 from ..core.goal import Goal
