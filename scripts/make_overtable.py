@@ -28,6 +28,7 @@ backward sweep can stop one level short of it.
 from __future__ import annotations
 
 import argparse
+import heapq
 import json
 import os
 import sys
@@ -109,7 +110,23 @@ def _across(workers: int, fn, **shared) -> array:
             parts = pool.map(fn, [(i, workers) for i in range(workers)])
     finally:
         _SHARED.clear()
-    return array("Q", sorted(set().union(*parts)))
+    return merged(parts)
+
+
+def merged(parts: list[array]) -> array:
+    """The union of sorted arrays of keys, sorted, each key once: merged in order rather than through one set of
+    every key (asymmetric d5 -> d5's middle level holds hundreds of millions, several GB as a set of ints).
+
+    >>> list(merged([array("Q", [1, 4, 9]), array("Q", [2, 4, 10]), array("Q")]))
+    [1, 2, 4, 9, 10]
+    """
+    out = array("Q")
+    last = -1
+    for key in heapq.merge(*parts):
+        if key != last:
+            out.append(key)
+            last = key
+    return out
 
 
 def _saved(folder: str, pegs: int) -> array | None:
@@ -134,8 +151,10 @@ def join(ck: Checkpoint, s: Sides, fwd: str, back: str, workers: int, folder: st
     n, meet = s.holes, s.meet()
     win = _saved(folder, meet)
     if win is None:
-        win = _across(workers, _middle_part, sides=s, reach=level(ck, fwd, meet), back=level(ck, back, n - meet + 1),
-                      pegs=meet)
+        reach = level(ck, fwd, meet)
+        backward = reach if (back, n - meet + 1) == (fwd, meet) else level(ck, back, n - meet + 1)  # loaded once
+        win = _across(workers, _middle_part, sides=s, reach=reach, back=backward, pegs=meet)
+        del reach, backward
         _save(folder, meet, win)
     levels = {meet: win}
     for pegs in range(meet + 1, s.first_pegs + 1):
