@@ -161,7 +161,7 @@ def test_the_solver_reports_the_phase_s_proof(monkeypatch):
     from pyapp.core.budget import drive
     from pyapp.search import solver
 
-    monkeypatch.setattr(solver, "portfolio", lambda restarts, widths, lp, complete: [complete])
+    monkeypatch.setattr(solver, "portfolio", lambda restarts, widths, lp, complete, **kw: [complete])
     result = drive(solver.search(_INFEASIBLE_TRIANGLE5, max_seconds=600))
     assert result.status == "impossible" and result.method.startswith("integer programming (HiGHS")
     assert result.reason.startswith("integer programme infeasible (HiGHS")
