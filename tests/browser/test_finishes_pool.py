@@ -83,7 +83,9 @@ def test_finishes_on_two_pool_workers_are_the_one_worker_answer(pooled):
     pooled.set_viewport_size({"width": 1280, "height": 900})
 
 
-def test_one_cancel_stops_every_pool_worker_within_200_ms(pooled):
+def _finish_then_cancel(pooled) -> tuple[float | None, float]:
+    """Finishes on the pool, cancelled once both shares search: ms until the pool's requests answered, and until
+    the merged answer showed."""
     go(pooled, BIG)
     open_tools(pooled)
     pooled.evaluate("() => window.pegLab.store.do('pool/set', { cancelMs: null })")
@@ -101,6 +103,16 @@ def test_one_cancel_stops_every_pool_worker_within_200_ms(pooled):
     answer_ms = pooled.evaluate("window.pegLab.cancels.at(-1)")
     print(f"\nfinishes on 2 pool workers: the pool stopped {cancel_ms:.0f} ms after Cancel, "
           f"the merged answer showed after {answer_ms:.0f} ms")
+    return cancel_ms, answer_ms
+
+
+def test_one_cancel_stops_every_pool_worker_within_200_ms(pooled):
+    cancel_ms, _ = _finish_then_cancel(pooled)
+    if cancel_ms is not None and cancel_ms >= 200:
+        # once more: three workers, the page and the other test worker share 2 cores here, so one cancel can wait
+        # for a time slice (230 ms measured once in a fresh-clone run); a cancel the workers do not check in
+        # their loops, or one lost on the way, is late both times
+        cancel_ms, _ = _finish_then_cancel(pooled)
     assert cancel_ms is not None and cancel_ms < 200, f"the pool's requests answered {cancel_ms} ms after Cancel"
     assert "Finishes cancelled" in (pooled.text_content("#progress") or "")
     assert "cancelled" in status(pooled) and "on 2 workers" in status(pooled)
