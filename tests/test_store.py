@@ -16,7 +16,7 @@ from steps_support import pauses_and_value
 from pyapp.core.budget import Budget
 from pyapp.core.moves import apply_jump, legal_jumps
 from pyapp.core.problem import Problem, default_problem
-from pyapp.exact import store
+from pyapp.exact import setheader, store
 from pyapp.exact.store import MAGIC, StoreError, decode, encode, read_header
 from pyapp.exact.winnable import winnable
 from pyapp.search.solver import solve
@@ -96,15 +96,15 @@ def test_keys_out_of_order_are_refused(triangle6):
 
 def test_the_key_version_follows_what_the_keys_mean_not_the_source(monkeypatch):
     problem = default_problem("triangle6")
-    first = store.key_version(problem)
-    assert first == store.key_version(default_problem("triangle6"))  # stable: same board, same group
-    assert first != store.key_version(default_problem("triangle5"))  # another board
-    store._key_version.cache_clear()
-    monkeypatch.setattr(store, "KEY_DEFINITION", store.KEY_DEFINITION + 1)
-    assert store.key_version(problem) != first  # a new key definition
+    first = setheader.key_version(problem)
+    assert first == setheader.key_version(default_problem("triangle6"))  # stable: same board, same group
+    assert first != setheader.key_version(default_problem("triangle5"))  # another board
+    setheader._key_version.cache_clear()
+    monkeypatch.setattr(setheader, "KEY_DEFINITION", setheader.KEY_DEFINITION + 1)
+    assert setheader.key_version(problem) != first  # a new key definition
     monkeypatch.undo()
-    store._key_version.cache_clear()
-    real = store.codec
+    setheader._key_version.cache_clear()
+    real = setheader.codec
 
     class Other:  # a codec that keys positions otherwise (its probes' keys differ)
         def __init__(self, board, group):
@@ -114,11 +114,11 @@ def test_the_key_version_follows_what_the_keys_mean_not_the_source(monkeypatch):
         def canon(self, pos):
             return self._c.canon(pos) ^ 1
 
-    monkeypatch.setattr(store, "codec", Other)
-    assert store.key_version(problem) != first
+    monkeypatch.setattr(setheader, "codec", Other)
+    assert setheader.key_version(problem) != first
     monkeypatch.undo()
-    store._key_version.cache_clear()
-    assert store.key_version(problem) == first
+    setheader._key_version.cache_clear()
+    assert setheader.key_version(problem) == first
 
 
 def test_the_worker_api_loads_a_set_and_never_lose_answers_by_lookup(triangle6):

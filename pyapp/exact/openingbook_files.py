@@ -25,8 +25,8 @@ from ..core.game import illegal_reason
 from ..core.moves import Jump, apply_jump
 from ..core.problem import Problem
 from .openingbook import Book
+from .setheader import FORMAT, MAGIC, StoreError, _key_version, identity, read_header, stem
 from .setup import sides
-from .store import FORMAT, MAGIC, StoreError, _key_version, identity, read_header, stem
 
 KIND = "book"
 

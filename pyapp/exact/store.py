@@ -34,7 +34,8 @@ the group, :data:`KEY_DEFINITION` and the canonical keys this engine gives to :d
 pseudo-random positions of the board (a codec that keys positions differently changes them), never of
 the engine's source, and a change elsewhere in the engine keeps every computed set valid.
 
-The layout: ``MAGIC``, a 4-byte little-endian header length, the header (UTF-8 JSON), the body.
+The layout (:mod:`.setheader`, shared by every shipped file): ``MAGIC``, a 4-byte little-endian header length, the
+header (UTF-8 JSON), the body.
 
 >>> from pyapp.core.problem import default_problem
 >>> from pyapp.exact.winnable import winnable
@@ -46,46 +47,38 @@ True
 >>> decode(data[:-1], default_problem("triangle5"))
 Traceback (most recent call last):
 ...
-pyapp.exact.store.StoreError: winnable set file: the body is 1 byte short (truncated)
+pyapp.exact.setheader.StoreError: winnable set file: the body is 1 byte short (truncated)
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import struct
 import sys
 import zlib
 from array import array
 from collections.abc import Generator
-from functools import cache
 from itertools import accumulate
 from pathlib import Path
 
-from ..core.board import Board
 from ..core.budget import drive
-from ..core.codec.compiled import codec
-from ..core.errors import PegError
-from ..core.position import format_position
 from ..core.problem import Problem
 from .overtable import OverTable
 from .partial import PartialWinnable, complement_closed
+from .setheader import FORMAT as FORMAT
+from .setheader import KEY_DEFINITION as KEY_DEFINITION
+from .setheader import MAGIC as MAGIC
+from .setheader import WORD, StoreError, checked_body, pack, read_header
+from .setheader import _key_version as _key_version
+from .setheader import identity as identity
+from .setheader import key_version as key_version
+from .setheader import start_hole as start_hole
+from .setheader import stem as stem
 from .setup import sides
 from .winnable import Winnable
 
-MAGIC = b"PSL-WINNABLE\n"
-FORMAT = 2
-"""1: versioned by a hash of the engine's source; 2: by :func:`key_version`."""
-WORD = 8
-"""Bytes per stored difference (``array('Q')``)."""
 PARTIAL = "winnable-from"
 """The kind of a file holding only the levels from some peg count up (:mod:`.partial`; its header's ``from``
 and ``closed``): an older reader refuses it by its kind instead of taking it for a whole set."""
-KEY_DEFINITION = 1
-"""Raise it when the canonical key is defined otherwise (:mod:`pyapp.core.codec`: the least dense image)."""
-PROBES = 64
-"""Fixed pseudo-random positions whose canonical keys go into :func:`key_version`."""
 
 
 def sets_cache() -> Path:
@@ -97,58 +90,6 @@ def sets_cache() -> Path:
         return Path(os.environ["PEG_SETS_CACHE"])
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "peg-solitaire-lab" / "sets"
-
-
-class StoreError(PegError):
-    """A winnable set file that must not be used (stale, of another problem, truncated or altered)."""
-
-
-def _probes(mask: int, bits: tuple[int, ...]) -> list[int]:
-    """:data:`PROBES` positions on the holes ``bits`` (a 64-bit linear congruential generator, the same
-    in every Python), each hole a peg when its bit of the generator's high word is set."""
-    state, out = 0x9E3779B97F4A7C15, []
-    for _ in range(PROBES):
-        pos = 0
-        for bit in bits:
-            state = (state * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
-            pos |= (state >> 63) << bit
-        out.append(pos & mask)
-    return out
-
-
-@cache
-def _key_version(board: Board, group: tuple[int, ...]) -> str:
-    fcd = codec(board, group)
-    digest = hashlib.sha256(json.dumps({"format": FORMAT, "key": KEY_DEFINITION, "lattice": board.lattice.name,
-                                        "cells": board.cells, "bits": board.bits, "group": fcd.group,
-                                        "symmetries": board.symmetries}).encode())
-    for pos in _probes(board.mask, board.bits):
-        digest.update(fcd.canon(pos).to_bytes(WORD, "little"))
-    return digest.hexdigest()[:16]
-
-
-def key_version(problem: Problem) -> str:
-    """16 hex digits naming what the keys of ``problem``'s set mean (see the module docstring): equal for two
-    engines exactly when they key every position of this board and group alike (probed)."""
-    return _key_version(problem.board, sides(problem).wide_codec.group)
-
-
-def start_hole(problem: Problem) -> str:
-    """The name of the one empty hole of a single-vacancy start (how files and reports name a catalogue game)."""
-    board = problem.board
-    return board.name_of[(board.full() ^ problem.start).bit_length() - 1]
-
-
-def stem(problem: Problem) -> str:
-    """``BOARD-START-GOAL``: the game's part of the name of its shipped files (a single-vacancy start)."""
-    return f"{problem.board.id}-{start_hole(problem)}-{problem.goal.text(problem.board)}"
-
-
-def identity(problem: Problem) -> dict:
-    """What a set file must be for: the board, the start (as position text) and the goal."""
-    board = problem.board
-    return {"board": board.id, "holes": len(board), "start": format_position(board, problem.start),
-            "goal": problem.goal.text(board)}
 
 
 def _shuffle(raw: bytes) -> bytes:
@@ -220,32 +161,8 @@ def _pack(win: Winnable, kind: str, words: array, held: dict | None = None) -> b
     if sys.byteorder == "big":  # pragma: no cover - the file is little-endian everywhere
         words.byteswap()
     body = zlib.compress(_shuffle(words.tobytes()), 9)
-    header = {"format": FORMAT, "kind": kind, "keys": key_version(win.problem), **identity(win.problem),
-              "group": list(win.codec.group),
-              "levels": [[pegs, len(keys)] for pegs, keys in sorted(win.levels.items(), reverse=True)],
-              "sha256": hashlib.sha256(body).hexdigest(), "body_bytes": len(body), **(held or {})}
-    head = json.dumps(header, separators=(",", ":")).encode()
-    return MAGIC + struct.pack("<I", len(head)) + head + body
-
-
-def read_header(data: bytes) -> tuple[dict, bytes]:
-    """The header and the body of a set file; :class:`StoreError` when it is not one."""
-    if not data.startswith(MAGIC):
-        raise StoreError("winnable set file: not a winnable set (wrong magic bytes)")
-    start = len(MAGIC) + 4
-    if len(data) < start:
-        raise StoreError("winnable set file: truncated before its header")
-    (size,) = struct.unpack("<I", data[len(MAGIC):start])
-    if len(data) < start + size:
-        raise StoreError("winnable set file: truncated inside its header")
-    try:
-        header = json.loads(data[start:start + size].decode())
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise StoreError(f"winnable set file: unreadable header ({err})") from None
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise StoreError(f"winnable set file: format {header.get('format') if isinstance(header, dict) else '?'}, "
-                         f"expected {FORMAT}")
-    return header, data[start + size:]
+    levels = [[pegs, len(keys)] for pegs, keys in sorted(win.levels.items(), reverse=True)]
+    return pack(kind, win.problem, win.codec.group, levels, body, held)
 
 
 def decode(data: bytes, problem: Problem) -> Winnable:
@@ -360,26 +277,7 @@ def _open(data: bytes, problem: Problem, kind: str, group: list[int]) -> tuple[l
 def _open_steps(data: bytes, problem: Problem, kind: str, group: list[int]
                 ) -> Generator[None, None, tuple[list[tuple[int, int]], array]]:
     """:func:`_open`, pausing while it decompresses and unshuffles (French's endgame table: 38 MB of words)."""
-    header, body = read_header(data)
-    if header.get("kind", "winnable") != kind:
-        raise StoreError(f"winnable set file: holds {header.get('kind')}, not {kind}")
-    if header.get("keys") != key_version(problem):
-        raise StoreError(f"winnable set file: keys of version {header.get('keys')}, this engine's are "
-                         f"{key_version(problem)} (stale: compute it again)")
-    want = identity(problem)
-    got = {k: header.get(k) for k in want}
-    if got != want:
-        raise StoreError(f"winnable set file: for {got['board']} {got['goal']!r}, not this problem "
-                         f"({want['board']} {want['goal']!r} from this start)")
-    if header.get("group") != group:
-        raise StoreError("winnable set file: kept under another symmetry group")
-    expected = header.get("body_bytes")
-    if len(body) != expected:
-        short = expected - len(body) if isinstance(expected, int) else "?"
-        raise StoreError(f"winnable set file: the body is {short} byte{'' if short == 1 else 's'} short (truncated)"
-                         if isinstance(short, int) and short > 0 else "winnable set file: the body has the wrong size")
-    if hashlib.sha256(body).hexdigest() != header.get("sha256"):
-        raise StoreError("winnable set file: the body does not match its checksum (damaged)")
+    header, body = checked_body(data, problem, kind, group)
     yield
     try:
         levels = [(int(p), int(n)) for p, n in header["levels"]]
