@@ -3,7 +3,7 @@
 reachable classes down to the middle, about 5 hours on 2 cores here).
 
     nice python scripts/make_overtable.py french-d2-d6 --checkpoint DIR [--workers 2] [--exchange DIR]
-                                          [--floor K] [--out FILE]
+                                          [--floor K] [--bits] [--out FILE]
 
 Four steps, each resumed from ``DIR`` after a stop (Ctrl+C, a reboot: a level in progress is done again):
 
@@ -19,7 +19,9 @@ Four steps, each resumed from ``DIR`` after a stop (Ctrl+C, a reboot: a level in
    winnable ones below (both :func:`pyapp.exact.winnable.reachable_parents`);
 4. the levels from ``K`` pegs up (the game's ``floor``) encoded as an :class:`~pyapp.exact.overtable.OverTable`,
    checked as the build checks it (:func:`pyapp.web.setfiles.checked`) and written to ``sets/`` (its file name
-   says the game and the key version).
+   says the game and the key version); for a game shipped as bits (``Game.bits``, or ``--bits``: asymmetric
+   d5 -> d5, whose winnable keys are too many to ship) each level's bits over its reachable classes instead
+   (:class:`~pyapp.exact.overbits.BitsOverTable`), built one level at a time from the sweep's recorded level.
 
 Every level below the middle is left to the goal's endgame table, which the site ships: that is why the
 backward sweep can stop one level short of it.
@@ -40,13 +42,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from pyapp.core.budget import Budget, drive  # noqa: E402
+from pyapp.exact.overbits import over_bits  # noqa: E402
 from pyapp.exact.overtable import OverTable  # noqa: E402
 from pyapp.exact.pool import Processes  # noqa: E402
 from pyapp.exact.setup import Sides, sides  # noqa: E402
 from pyapp.exact.sharded import Checkpoint, Parallel, _disk_fetch  # noqa: E402
 from pyapp.exact.store import encode  # noqa: E402
 from pyapp.exact.sweep import Level  # noqa: E402
-from pyapp.exact.winnable import _up, reachable_parents  # noqa: E402
+from pyapp.exact.winnable import Winnable, _up, reachable_parents  # noqa: E402
 from pyapp.web.setfiles import checked  # noqa: E402
 from pyapp.web.sets import SHIPPED, Game, file_name  # noqa: E402
 
@@ -175,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--exchange", help="a folder on disk for the workers' buckets (default /dev/shm)")
     ap.add_argument("--floor", type=int, help="the fewest pegs held (default: the shipped game's floor)")
+    ap.add_argument("--bits", action="store_true", help="one bit per reachable class from the floor up (for a game "
+                                                          "not shipped: a shipped one says which it is)")
     ap.add_argument("--out", help="the file to write (default: sets/ and the shipped file name)")
     args = ap.parse_args(argv)
     game = next((g for g in SHIPPED if g.over_table and g.stem == args.game), None)
@@ -182,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         board, start, goal = args.game.rsplit("-", 2)
         if args.floor is None:
             ap.error(f"{args.game} is not shipped over its table: give --floor")
-        game = Game(board, start, goal, artefact=True, floor=args.floor, over_table=True)
+        game = Game(board, start, goal, artefact=True, floor=args.floor, over_table=True, bits=args.bits)
     problem = game.problem()
     s = sides(problem)
     if not s.complement_problem and s.back_codec is not s.wide_codec:
@@ -202,8 +207,15 @@ def main(argv: list[str] | None = None) -> int:
         back = sweep(ck, args.workers, args.exchange, "can reach the goal", s.back_codec, list(s.backward),
                      n - meet + 1)
     levels = join(ck, s, fwd, back, args.workers, os.path.join(args.checkpoint, "join"))
-    held = OverTable(problem, s.wide_codec, floor=floor)
-    held.levels = {pegs: keys for pegs, keys in levels.items() if pegs >= floor}
+    if game.bits:
+        def reachable():
+            for pegs in range(s.first_pegs, floor - 1, -1):
+                print(json.dumps({"stage": "bits", "level": pegs, "wall": round(time.time() - t0)}), flush=True)
+                yield pegs, level(ck, fwd, pegs)
+        held: OverTable = over_bits(Winnable(problem, s.wide_codec, levels=levels), reachable(), floor)
+    else:
+        held = OverTable(problem, s.wide_codec, floor=floor)
+        held.levels = {pegs: keys for pegs, keys in levels.items() if pegs >= floor}
     data = encode(held)
     checked(game, {"winnable": data})
     out = args.out or os.path.join(ROOT, "sets", file_name(game))

@@ -2,7 +2,8 @@
 table when its sweeps need several processes (French d2 -> d6): on triangle 6's game 1 -> 5 (35,805 winnable
 classes; not a complement game, as French d2 -> d6 is not), its levels equal the whole set's from the floor up, the
 file decodes as the build checks it, and a second run resumes from the checkpoint (no sweep again) to the same
-bytes; and an own complement game (triangle 6 5 -> 5) takes one sweep for both sides."""
+bytes; an own complement game (triangle 6 5 -> 5) takes one sweep for both sides, and its bits from the floor up
+(``--bits``) answer as the whole set does."""
 
 from __future__ import annotations
 
@@ -58,3 +59,23 @@ def test_its_own_complement_game_takes_one_sweep_and_equals_the_whole_set(tmp_pa
     whole = winnable(game.problem())
     assert held.counts() == {p: n for p, n in whole.counts().items() if p >= 12} and len(held) > 0
     assert all(list(held.levels[p]) == list(whole.levels[p]) for p in held.levels)
+
+
+def test_bits_over_the_reachable_levels_answer_as_the_whole_set(tmp_path, capsys):
+    """With ``--bits`` the file holds one bit per reachable class from the floor up (as asymmetric d5 -> d5 ships):
+    on every reachable class of those levels, its bit is the whole set's answer."""
+    from pyapp.exact.bitfiles import reachable_levels
+    from pyapp.exact.overbits import BitsOverTable
+    from pyapp.exact.winnable import member
+
+    out = tmp_path / "bits.bin"
+    args = ["triangle6-5-5", "--checkpoint", str(tmp_path / "ck"), "--workers", "2", "--floor", "12", "--bits",
+            "--out", str(out)]
+    assert make_overtable.main(args) == 0
+    assert '"stage": "bits"' in capsys.readouterr().out
+    game = Game("triangle6", "5", "5", artefact=True, floor=12, over_table=True, bits=True)
+    held = decode(out.read_bytes(), game.problem())
+    whole = winnable(game.problem())
+    assert isinstance(held, BitsOverTable) and held.counts() == {p: n for p, n in whole.counts().items() if p >= 12}
+    for pegs, keys in reachable_levels(game.problem(), 12).items():
+        assert [held.bits[pegs].get(k) for k in keys] == [member(whole.levels[pegs], k) for k in keys]

@@ -72,7 +72,7 @@ class OverTable(PartialWinnable):
 
     def can_win(self, pos: int) -> bool:
         if pos.bit_count() >= self.floor:
-            return Winnable.can_win(self, pos)
+            return self.lookup(pos)
         table = self.table(pos)
         table.question(keep=True)  # a fresh limit for this position; the memo kept (it holds what was settled)
         return table.can_win(pos)
@@ -81,7 +81,7 @@ class OverTable(PartialWinnable):
         """The verdict of ``pos`` without a search: a lookup, or what the table's memo holds; None when the table
         has not settled it (or is not loaded)."""
         if pos.bit_count() >= self.floor:
-            return Winnable.can_win(self, pos)
+            return self.lookup(pos)
         try:
             table = self.table(pos)
         except Overrun:
@@ -122,7 +122,7 @@ class OverTable(PartialWinnable):
             if won is None:
                 return False
         else:
-            won = Winnable.can_win(self, pos)
+            won = self.lookup(pos)
         if not won:
             return True
         lined = not line  # the first good jump's line is settled (or, under the floor, its verdict), or not asked
@@ -132,7 +132,7 @@ class OverTable(PartialWinnable):
                 if verdict is None:
                     return False
                 lined = lined or verdict
-            elif not lined and Winnable.can_win(self, after):
+            elif not lined and self.lookup(after):
                 lined = True
                 if not (yield from self._settle_line(table, self._edge(after), budget)):
                     return False
@@ -170,7 +170,7 @@ class OverTable(PartialWinnable):
         each step to the first child the set holds."""
         board = self.problem.board
         while pos.bit_count() > self.floor:
-            pos = next(p for p in (apply_jump(pos, j) for j in legal_jumps(board, pos)) if Winnable.can_win(self, p))
+            pos = next(p for p in (apply_jump(pos, j) for j in legal_jumps(board, pos)) if self.lookup(p))
         return pos
 
     @property

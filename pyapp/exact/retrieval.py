@@ -69,8 +69,9 @@ class BitRetrieval:
     seed: int
     block: int
     """Slots in each of the three blocks."""
-    bits: bytes
-    """``3 * block`` bits, slot ``s`` at bit ``s % 8`` of byte ``s // 8``."""
+    bits: bytes | memoryview
+    """``3 * block`` bits, slot ``s`` at bit ``s % 8`` of byte ``s // 8`` (a view of a file's bytes, read in place,
+    or bytes)."""
 
     def __post_init__(self) -> None:
         if len(self.bits) != (3 * self.block + 7) // 8:
@@ -85,15 +86,16 @@ class BitRetrieval:
 
     def to_bytes(self) -> bytes:
         """The header (:data:`HEADER`) and the bits: :func:`from_bytes` reads them back."""
-        return HEADER.pack(self.size, self.seed, self.block) + self.bits
+        return HEADER.pack(self.size, self.seed, self.block) + bytes(self.bits)
 
 
 def from_bytes(data: bytes | memoryview) -> BitRetrieval:
-    """The structure :meth:`BitRetrieval.to_bytes` wrote (:class:`PegError` when the bytes do not hold one)."""
+    """The structure :meth:`BitRetrieval.to_bytes` wrote (:class:`PegError` when the bytes do not hold one); from a
+    memoryview, its bits are a view of the same memory (nothing copied)."""
     if len(data) < HEADER.size:
         raise PegError(f"a bit retrieval needs a {HEADER.size}-byte header, not {len(data)} bytes")
     size, seed, block = HEADER.unpack_from(data)
-    return BitRetrieval(size, seed, block, bytes(data[HEADER.size:]))
+    return BitRetrieval(size, seed, block, data[HEADER.size:])
 
 
 def build(keys: Sequence[int], bit: Callable[[int], int], first_seed: int = 1) -> BitRetrieval:

@@ -62,6 +62,9 @@ from pathlib import Path
 
 from ..core.budget import drive
 from ..core.problem import Problem
+from .bitfiles import KIND as BITS
+from .bitfiles import decode_bits_steps, encode_bits
+from .overbits import BitsOverTable
 from .overtable import OverTable
 from .partial import PartialWinnable, complement_closed
 from .setheader import FORMAT as FORMAT
@@ -141,6 +144,8 @@ def encode(win: Winnable) -> bytes:
         if keys:
             diffs.append(keys[0])
             diffs.extend(b - a for a, b in zip(keys, keys[1:]))
+    if isinstance(win, BitsOverTable):
+        return encode_bits(win)
     if isinstance(win, PartialWinnable):
         held = {"upto": win.upto, "closed": "held levels"} if win.upto else \
             {"closed": "endgame table" if isinstance(win, OverTable) else "complement"}
@@ -176,6 +181,8 @@ def decode_steps(data: bytes, problem: Problem) -> Generator[None, None, Winnabl
     s = sides(problem)
     fcd = s.wide_codec
     kind = read_header(data)[0].get("kind", "winnable")
+    if kind == BITS:  # one bit per reachable position (:mod:`.bitfiles`)
+        return (yield from decode_bits_steps(data, problem))
     levels, diffs = yield from _open_steps(data, problem, PARTIAL if kind == PARTIAL else "winnable", list(fcd.group))
     if kind != PARTIAL and levels and [pegs for pegs, _ in levels] != list(range(s.first_pegs, s.last_pegs - 1, -1)):
         raise StoreError("winnable set file: a whole set that lacks some level between the start and the goal")

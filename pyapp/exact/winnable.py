@@ -65,6 +65,12 @@ class Winnable:
 
     def can_win(self, pos: int) -> bool:
         """True when ``pos`` is reachable from the start and can still reach the goal."""
+        return self.lookup(pos)
+
+    def lookup(self, pos: int) -> bool:
+        """What the held levels say of ``pos`` (False on a level not held): its key among the level's keys here;
+        one bit per reachable position in :class:`~.overbits.BitsOverTable`, whose subclasses' answers above
+        their floor are this lookup."""
         keys = self.levels.get(pos.bit_count())
         return keys is not None and member(keys, self.codec.canon(pos))
 

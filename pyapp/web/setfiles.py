@@ -24,9 +24,11 @@ from pathlib import Path
 
 from ..core.budget import drive
 from ..core.errors import PegError
+from ..exact.bitfiles import reachable_levels
 from ..exact.endgame_files import decode_table, encode_table, sweep_table
 from ..exact.openingbook import Book
 from ..exact.openingbook_files import decode_book
+from ..exact.overbits import BitsOverTable, over_bits
 from ..exact.overtable import OverTable, over_table
 from ..exact.partial import PartialWinnable, partial
 from ..exact.store import StoreError, decode, decode_ways, encode, encode_ways
@@ -76,11 +78,12 @@ def checked(game: Game, data: dict[str, bytes]) -> Winnable | Book:
         return decode_book(data["winnable"], game.problem())
     win = decode(data["winnable"], game.problem())
     held = (win.floor, win.upto or None) if isinstance(win, PartialWinnable) else (None, None)
-    if held != (game.floor, game.upto) or isinstance(win, OverTable) != game.over_table:  # an earlier choice
+    if held != (game.floor, game.upto) or isinstance(win, OverTable) != game.over_table \
+            or isinstance(win, BitsOverTable) != game.bits:  # an earlier choice
         raise StoreError(f"winnable set file: holds the levels from {held[0] or 'the goal'} pegs up"
-                         f"{f' and {held[1]} down' if held[1] else ''}{over(isinstance(win, OverTable))}, the game "
-                         f"ships them from {game.floor or 'the goal'}{f' and {game.upto} down' if game.upto else ''}"
-                         f"{over(game.over_table)}")
+                         f"{f' and {held[1]} down' if held[1] else ''}{over(win)}, the game ships them from "
+                         f"{game.floor or 'the goal'}{f' and {game.upto} down' if game.upto else ''}"
+                         f"{over(game)}")
     if "ways" in data:
         decode_ways(data["ways"], win)
     return win
@@ -102,12 +105,18 @@ def compute_set(game: Game, whole: bytes | None = None) -> bytes:
     win = winnable(game.problem()) if whole is None else decode(whole, game.problem())
     if game.floor is None:
         return encode(win)
+    if game.bits:  # a small game's reachable levels, swept here (a big one's set is an artefact)
+        return encode(over_bits(win, reachable_levels(game.problem(), game.floor), game.floor))
     return encode(over_table(win, game.floor) if game.over_table else partial(win, game.floor, game.upto or 0))
 
 
-def over(table: bool) -> str:
-    """Words for a set whose lower levels the goal's endgame table answers (:mod:`pyapp.exact.overtable`)."""
-    return " over the goal's endgame table" if table else ""
+def over(held: Winnable | Game) -> str:
+    """Words for a set (or a game's shipped set) whose lower levels the goal's endgame table answers
+    (:mod:`pyapp.exact.overtable`), held as bits (:mod:`pyapp.exact.overbits`) or as keys."""
+    table, bits = (held.over_table, held.bits) if isinstance(held, Game) else \
+        (isinstance(held, OverTable), isinstance(held, BitsOverTable))
+    return (" as bits over the reachable positions" if bits else "") + \
+        (" over the goal's endgame table" if table else "")
 
 
 def game_files(game: Game, cache: Path, artefacts: Path) -> Files | None:

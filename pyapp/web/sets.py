@@ -86,6 +86,10 @@ class Game:
     """With :attr:`floor` and no :attr:`upto`: the levels under the floor are answered by the goal's endgame table
     (:data:`ENDGAMES`, :mod:`pyapp.exact.overtable`), for a big board's game whose set is not closed under
     complement and whose low levels are too many to ship."""
+    bits: bool = False
+    """With :attr:`over_table`: the levels from the floor up are one bit per reachable position
+    (:class:`pyapp.exact.overbits.BitsOverTable`, :mod:`pyapp.exact.bitfiles`) instead of the winnable keys: for a
+    game whose winnable positions there are too many to ship as keys."""
     book: bool = False
     """True when the file is the game's opening book (:mod:`pyapp.exact.openingbook_files`, committed in ``sets/``): the
     verdicts of every class the start reaches down to some level, which hold from any position toward the goal."""
@@ -213,6 +217,8 @@ def index_entry(game: Game, data: bytes, ways: bytes | None) -> dict:
             entry[field] = header[field]
     if game.over_table:  # the page waits for the goal's endgame table too: the set answers nothing without it
         entry["over_table"] = True
+    if game.bits:  # ``keys``: the reachable classes its bits speak for; ``wins``: how many of them can still win
+        entry["wins"] = sum(n for _, n in header["wins"])
     if game.book:  # the start's pegs: the page waits for the book while a game is above its deepest level
         entry["start_pegs"] = header["levels"][0][0]
     if game.endgame:  # the pegs it answers (by lookup or search): the page waits for it below them
