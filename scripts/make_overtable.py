@@ -16,7 +16,9 @@ Four steps, each resumed from ``DIR`` after a stop (Ctrl+C, a reboot: a level in
 3. the join, in ``--workers`` forked processes, saved level by level in ``DIR/join``: the middle level's
    winnable positions are the reachable parents of the positions that can reach the goal one level down
    (the complements of that backward level's children), and each level above the reachable parents of the
-   winnable ones below (both :func:`pyapp.exact.winnable.reachable_parents`);
+   winnable ones below (both :func:`pyapp.exact.winnable.reachable_parents`); when ``scripts/numpy_sweep.py``
+   has saved every winnable level there already (asymmetric d5 -> d5: hundreds of millions of classes at the
+   middle, hours of this script's loops), no sweep or join runs again;
 4. the levels from ``K`` pegs up (the game's ``floor``) encoded as an :class:`~pyapp.exact.overtable.OverTable`,
    checked as the build checks it (:func:`pyapp.web.setfiles.checked`) and written to ``sets/`` (its file name
    says the game and the key version); for a game shipped as bits (``Game.bits``, or ``--bits``: asymmetric
@@ -198,7 +200,12 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--floor {floor}: the join makes the levels from the middle ({meet} pegs) up")
     ck = Checkpoint(args.checkpoint)
     t0 = time.time()
-    if s.complement_problem:  # its own complement game: the positions that can reach the goal are the reachable
+    joined = os.path.join(args.checkpoint, "join")
+    done = [k for k, v in ck.manifest["sweeps"].items() if k.startswith("reachable-") and str(floor) in v["levels"]]
+    if done and all(os.path.exists(os.path.join(joined, f"W{p}")) for p in range(meet, s.first_pegs + 1)):
+        fwd = back = done[0]  # every winnable level saved (numpy_sweep.py's join): only the levels from the floor up
+        # are read, from the sweep that recorded them
+    elif s.complement_problem:  # its own complement game: the positions that can reach the goal are the reachable
         # ones' complements, so one sweep serves both sides (asymmetric d5 -> d5)
         fwd = back = sweep(ck, args.workers, args.exchange, "reachable", s.wide_codec, [s.start],
                            min(meet, n - meet + 1))
@@ -206,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         fwd = sweep(ck, args.workers, args.exchange, "reachable", s.wide_codec, [s.start], meet)
         back = sweep(ck, args.workers, args.exchange, "can reach the goal", s.back_codec, list(s.backward),
                      n - meet + 1)
-    levels = join(ck, s, fwd, back, args.workers, os.path.join(args.checkpoint, "join"))
+    levels = join(ck, s, fwd, back, args.workers, joined)
     if game.bits:
         def reachable():
             for pegs in range(s.first_pegs, floor - 1, -1):
