@@ -44,6 +44,9 @@ CHUNK = 4_000_000
 """Parents expanded at once by a worker (about 40 million children, 0.3 GB, before they are made unique)."""
 MERGE_EVERY = 8
 """Chunks' results merged into one array every so often, so duplicates across chunks do not pile up."""
+COMPACT_EVERY = 3
+"""Merged arrays made one (:func:`union`) every so often: asymmetric's level 20 would otherwise hold its
+children's keys about twice over (10 GB) before the last union."""
 
 
 class Dense:
@@ -126,19 +129,33 @@ def unique(keys: np.ndarray) -> np.ndarray:
 _SHARED: dict = {}
 
 
+def among(keys: np.ndarray, within: np.ndarray) -> np.ndarray:
+    """The sorted ``keys`` that are in the sorted ``within``.
+
+    >>> list(among(np.array([1, 4, 7, 9], dtype=U64), np.array([2, 4, 9], dtype=U64)))
+    [np.uint64(4), np.uint64(9)]
+    """
+    at = np.searchsorted(within, keys)
+    found = at < len(within)
+    found[found] = within[at[found]] == keys[found]
+    return keys[found]
+
+
 def _chunk(job: tuple[str, int, int]) -> np.ndarray:
     how, lo, hi = job
-    dense, keys = _SHARED["dense"], _SHARED["keys"]
+    dense, keys, within = _SHARED["dense"], _SHARED["keys"], _SHARED["within"]
     part = keys[lo:hi]
-    if how == "parents":
-        return dense.parents(part)
-    return dense.children(part, complement=how == "complement")
+    got = dense.parents(part) if how == "parents" else dense.children(part, complement=how == "complement")
+    return got if within is None else among(got, within)
 
 
-def expand(dense: Dense, keys: np.ndarray, how: str, workers: int, say) -> np.ndarray:
+def expand(dense: Dense, keys: np.ndarray, how: str, workers: int, say, within: np.ndarray | None = None
+           ) -> np.ndarray:
     """``how`` (``children``, ``complement``: the complements' children, ``parents``) of every key, sorted, each
-    once: chunks of :data:`CHUNK` keys over ``workers`` forked processes, merged as they come."""
-    _SHARED.update(dense=dense, keys=keys)
+    once (only those in ``within`` when given: each chunk's are cut to them at once, so a join holds no more than
+    its answer's duplicates): chunks of :data:`CHUNK` keys over ``workers`` forked processes, merged as they
+    come."""
+    _SHARED.update(dense=dense, keys=keys, within=within)
     jobs = [(how, lo, min(lo + CHUNK, len(keys))) for lo in range(0, len(keys), CHUNK)]
     merged: list[np.ndarray] = []
     pending: list[np.ndarray] = []
@@ -150,6 +167,8 @@ def expand(dense: Dense, keys: np.ndarray, how: str, workers: int, say) -> np.nd
                 if len(pending) >= MERGE_EVERY:
                     merged.append(unique(np.concatenate(pending)))
                     pending = []
+                    if len(merged) >= COMPACT_EVERY:  # the duplicates across merges, dropped
+                        merged = [union(merged)]
                     say({"stage": how, "chunks": i, "of": len(jobs), "held": int(sum(map(len, merged))),
                          "wall": round(time.time() - t0)})
     finally:
@@ -171,7 +190,13 @@ def union(parts: list[np.ndarray], buckets: int = 64) -> np.ndarray:
         pieces = [p[np.searchsorted(p, lo):np.searchsorted(p, hi)] for p in parts]
         out.append(unique(np.concatenate(pieces)))
     parts.clear()
-    return np.concatenate(out)
+    answer = np.empty(sum(map(len, out)), dtype=U64)
+    at = 0
+    for i, piece in enumerate(out):  # each bucket freed once copied: the answer is held once, not twice
+        answer[at:at + len(piece)] = piece
+        at += len(piece)
+        out[i] = np.zeros(0, dtype=U64)
+    return answer
 
 
 def _shard(path: Path) -> np.ndarray:
@@ -240,13 +265,13 @@ def main(argv: list[str] | None = None) -> int:
     join = folder / "join"
     join.mkdir(exist_ok=True)
     reach = keys
-    wins = np.intersect1d(reach, expand(dense, reach, "complement", args.workers, say), assume_unique=True)
+    wins = expand(dense, reach, "complement", args.workers, say, within=reach)
     wins.tofile(join / f"W{meet}")
     say({"stage": "can still win", "recorded": meet, "size": len(wins)})
     for pegs in range(meet + 1, s.first_pegs + 1):
         reach = np.load(own / f"R{pegs}.npy") if (own / f"R{pegs}.npy").exists() else recorded(folder, pegs)
         assert reach is not None
-        wins = np.intersect1d(reach, expand(dense, wins, "parents", args.workers, say), assume_unique=True)
+        wins = expand(dense, wins, "parents", args.workers, say, within=reach)
         wins.tofile(join / f"W{pegs}")
         say({"stage": "can still win", "recorded": pegs, "size": len(wins)})
     return 0

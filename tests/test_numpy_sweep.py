@@ -32,8 +32,12 @@ def _script(name: str):
     return module
 
 
-def test_the_numpy_levels_are_the_engines_and_the_join_is_the_whole_sets(tmp_path, capsys):
+def test_the_numpy_levels_are_the_engines_and_the_join_is_the_whole_sets(tmp_path, capsys, monkeypatch):
     make_overtable, numpy_sweep = _script("make_overtable"), _script("numpy_sweep")
+    # small chunks, merged and compacted often: every path of the merging runs on this small game
+    monkeypatch.setattr(numpy_sweep, "CHUNK", 300)
+    monkeypatch.setattr(numpy_sweep, "MERGE_EVERY", 2)
+    monkeypatch.setattr(numpy_sweep, "COMPACT_EVERY", 2)
     game = Game("triangle6", "5", "5", artefact=True, floor=12, over_table=True, bits=True)
     problem = game.problem()
     meet = sides(problem).meet()
