@@ -145,7 +145,8 @@ def _cached_or_made(game: Game, cache: Path, artefacts: Path, names: dict[str, s
             for path in paths.values():
                 path.unlink(missing_ok=True)
     if game.artefact:
-        read = _committed(game, artefacts / names["winnable"], "the set", f"make_sets.py {game.stem}")
+        make = f"make_overtable.py {game.stem} --checkpoint DIR" if game.over_table else f"make_sets.py {game.stem}"
+        read = _committed(game, artefacts / names["winnable"], "the set", make)
         if read is None:
             return None
         data, win = read

@@ -1,15 +1,16 @@
-"""Never lose on the page's pool of workers (``?workers=2``): on the asymmetric board (no shipped set) the
+"""Never lose on the page's pool of workers (``?workers=2``): on the Diamond 41 board (no shipped set) the
 position's verdict and its jumps are decided side by side on two pool workers and merged in the engine
 worker; every position of a game gets its data-verdict, the note says the check ran on 2 workers, and the
 verdicts are the one-worker check's (CPython's ``never_lose``, the same code in one process).  The first check
 does not wait for the pool to start: it runs in the engine worker while the pool starts.
 
-The game follows the solver's line for the default game (d5 -> d5), opened by a link 16 jumps in (22 pegs, the
-endgame table's reach: below it the first check waits for the table, which then answers without the pool), then
-played on with never-lose on; an undo then answers from the engine's game-long table of proved positions (what the
-pool proved was recorded there by the merge: only the jumps it left undecided go to the pool again).  Before that, a
-jump played while the pool decides its first questions of the game (opened 14 jumps in, 24 pegs: above the table's
-reach and below the opening book's, 32 pegs, where the pool searches for seconds) stops them at once.
+The game follows the solver's line for the default game (d2 -> one peg anywhere), opened by a link 19 jumps in (21
+pegs, the endgame table's reach: below it the first check waits for the table, which then answers without the
+pool), then played on with never-lose on; an undo then answers from the engine's game-long table of proved
+positions (what the pool proved was recorded there by the merge: only the jumps it left undecided go to the pool
+again).  Before that, a jump played while the pool decides its first questions of the game (opened 16 jumps in, 24
+pegs: above the table's reach and below the opening book's, 32 pegs, where the pool searches for seconds) stops
+them at once.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from browser_support import close_app, go, open_app, screenshot_both, wait_state
 
 pytestmark = pytest.mark.browser
 
-BOARD, TOP = "asymmetric", 38  # its default game, d5 -> d5, and the pegs of its start
-OPENED, PLAYED, STOPPED = 16, 4, 14  # jumps in: the line's verdicts; where a move stops the pool
+BOARD, TOP, REACH = "diamond41", 40, 21  # its default game (d2 -> any), its start's pegs, its table's reach
+OPENED, PLAYED, STOPPED = TOP - REACH, 4, TOP - 24  # jumps in: the line's verdicts; where a move stops the pool
 # a custom 5x5 board, centre vacant, one peg on the centre: lost (position class) at once, yet asked as questions
 # (no set, no table under 33 holes), so the first check starts the pool without spending its budget
 WARM = "#board=square:" + "/".join(["ooooo", "ooooo", "oo.oo", "ooooo", "ooooo"]) + "&goal=c3"
@@ -99,7 +100,7 @@ def test_a_game_on_two_pool_workers_gets_the_one_worker_verdicts(pooled):
 
 def _play(pooled, names) -> list[dict]:
     """Never-lose on, the pool started, two jumps played while it decides, then the solver's next jumps: each
-    position's answer from 22 pegs on."""
+    position's answer from the table's reach on."""
     # the first check does not wait for the pool to start: it runs in the engine worker while the pool starts.
     # Asked on another board: on this one the engine's check would load the game's endgame table, which then
     # answers the positions below, and the pool would not be asked there
@@ -122,7 +123,7 @@ def _play(pooled, names) -> list[dict]:
         wait_state(pooled, played)
         results.append(_verdict(pooled, TOP - played))
     assert results[0]["workers"] == 2 and "on 2 workers" in note, note
-    # at 17-21 pegs the pool asks the shared level search of every class too (as the one-worker check runs
+    # under the table's reach the pool asks the shared level search of every class too (as the one-worker check runs
     # it), told of the classes decided when it starts
     asked = pooled.evaluate("window.pegLab.neverloseAsked")
     together = [a for a in asked if a["decide"] == "jumps"]
@@ -193,24 +194,24 @@ def test_a_pool_worker_takes_the_classes_decided_while_its_jumps_question_runs(p
     from pyapp.web.neverpool_shares import POSITION, questions
 
     problem = default_problem(BOARD)
-    line = solve(problem).jumps[:24]  # 14 pegs: decided in well under a second
+    line = solve(problem).jumps[:TOP - 14]  # 14 pegs: decided in well under a second
     pos = problem.start
     for jump in line:
         pos = apply_jump(pos, jump)
     # the classes as a plan would name them (the engine's own plan answers here from the endgame table)
     names = [name for name in questions(Problem(problem.board, pos, problem.goal))[2] if name != POSITION]
-    out = pooled.evaluate("""async ([moves, names]) => {
+    out = pooled.evaluate("""async ([board, moves, names]) => {
       const { Engine } = await import("./static/engine/protocol.mjs");
       const engine = new Engine();
       await engine.ready;
-      const args = { board: "asymmetric", moves, max_seconds: 20 };
+      const args = { board, moves, max_seconds: 20 };
       await engine.request("never_lose", { ...args, workers: 2 }).promise;  // the worker warm, as in play
       const { id, promise } = engine.request("never_lose", { ...args, decide: "jumps" });
       engine.tell(id, { decided: names.slice(0, -2) });
       const answer = await promise;
       engine.destroy();
       return { left: names.slice(-2), got: answer.answers.map((a) => a.decide) };
-    }""", [format_moves(problem.board, line), names])
+    }""", [BOARD, format_moves(problem.board, line), names])
     assert len(names) > 2 and sorted(out["got"]) == sorted(out["left"]), out
 
 
@@ -223,15 +224,15 @@ def test_a_cancel_sent_while_the_games_table_loads_is_answered_not_lost(pooled):
     from pyapp.search.solver import solve
 
     problem = default_problem(BOARD)
-    moves = format_moves(problem.board, solve(problem).jumps[:TOP - 21])  # 21 pegs: the check waits for the table
-    out = pooled.evaluate("""async (moves) => {
+    moves = format_moves(problem.board, solve(problem).jumps[:TOP - REACH + 1])  # the check waits for the table
+    out = pooled.evaluate("""async ([board, moves]) => {
       const { Engine } = await import("./static/engine/protocol.mjs");
       const engine = new Engine();  // a new engine worker: no set loaded yet
       await engine.ready;
-      const { id, promise } = engine.request("never_lose", { board: "asymmetric", moves, max_seconds: 20 });
+      const { id, promise } = engine.request("never_lose", { board, moves, max_seconds: 20 });
       engine.cancel(id);
       const answer = await promise;
       engine.destroy();
       return answer;
-    }""", moves)
+    }""", [BOARD, moves])
     assert out["status"] == "unknown" and out["reason"].startswith("cancelled after"), out
