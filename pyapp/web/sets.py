@@ -32,12 +32,20 @@ line's first step under it; at the floor itself, the jumps' verdicts are table s
 answers, up to about a second of CPython: most lost positions there are cut short by the table's learned pagodas,
 :mod:`pyapp.exact.pagoda_prune`).
 
+Asymmetric d5 -> d5, the asymmetric board's default game, ships the same way from :data:`ASYMMETRIC` pegs over its
+goal's table, but as one bit per class the start reaches (:class:`pyapp.exact.overbits.BitsOverTable`,
+``Game.bits``): its 46,244,305 winnable classes there would be about 51 MB as keys (and 370 MB once decoded), while
+the bits over its 85,054,056 reachable classes are about 13 MB, read in place.  Its levels were made by the engine's
+sharded sweep down to 22 pegs, ``scripts/numpy_sweep.py`` (levels 21 and 20, 358 and 541 million classes, and the
+join, in about 27 minutes on 2 cores) and ``scripts/make_overtable.py --bits``, and are committed in ``sets/``.
+
 Which games ship, and why the others do not, is measured by ``scripts/measure_sets.py`` (classes,
-bytes, CPU; ``benchmarks/sets.json``): the German, asymmetric, Diamond and triangle 8 sets are
-estimated at hundreds of millions of positions or more, far past a download.  For four of them (:data:`ENDGAMES`)
-the site ships the goal's endgame table instead (:mod:`pyapp.exact.endgame_files`, kind ``endgame``): every
-position of up to 11-13 pegs that can reach the goal, swept by the build, which answers the positions of up to
-10 pegs more exactly; the worker fetches it beside the first never-lose or Hint request toward that goal.  For
+bytes, CPU; ``benchmarks/sets.json``): the German, Diamond and triangle 8 sets are
+estimated at billions of positions, far past a download.  For German and Diamond 41, and under the sets of French
+and asymmetric (:data:`ENDGAMES`), the site ships the goal's endgame table (:mod:`pyapp.exact.endgame_files`, kind
+``endgame``): every position of up to 11-13 pegs that can reach the goal, swept by the build, which answers the
+positions of up to 10 pegs more exactly; the worker fetches it beside the first never-lose or Hint request toward that
+goal.  For
 the games of :data:`BOOKS` an opening book ships too (kind ``book``): the exact verdicts of the first moves, where
 the search is slowest, fetched (tens of KB) before that first request.
 """
@@ -143,6 +151,14 @@ the middle up, 62 minutes on 2 cores).  From 23 pegs it was 9,486,223 classes in
 FRENCH_GAME = Game("french", "d2", "d6", artefact=True, floor=FRENCH, over_table=True)
 """French d2 -> d6 as it ships (module docstring)."""
 
+ASYMMETRIC = 24
+"""The fewest pegs of asymmetric d5 -> d5's shipped levels: two above its goal's endgame table's own ceiling (22
+pegs), the highest floor an :class:`~pyapp.exact.overtable.OverTable` allows, as for French.  Its winnable classes
+there are too many to ship as keys, so it ships one bit per reachable class instead (``Game.bits``)."""
+
+ASYMMETRIC_GAME = Game("asymmetric", "d5", "d5", artefact=True, floor=ASYMMETRIC, over_table=True, bits=True)
+"""Asymmetric d5 -> d5 as it ships (module docstring)."""
+
 ENDGAMES = (("french", "d2", "d6"), ("german", "e5", "e5"), ("asymmetric", "d5", "d5"), ("diamond41", "d2", "any"))
 """The games whose goal's endgame table ships (:mod:`pyapp.exact.endgame_files`; French 4.4 MB, German 7.5 MB,
 asymmetric 3.7 MB, Diamond 41 4.6 MB): the classic boards whose never-lose checks the page's own table
@@ -159,7 +175,7 @@ SHIPPED: tuple[Game, ...] = (
     Game("english", "d1", "d1", artefact=True), Game("english", "d1", "d4", artefact=True),
     Game("english", "d2", "d2", artefact=True),
     *(Game("english", hole, hole, artefact=True, floor=floor) for hole, floor in FLOORS.items()),
-    Game("triangle7", "4", "any", artefact=True, floor=TRIANGLE7[0], upto=TRIANGLE7[1]), FRENCH_GAME,
+    Game("triangle7", "4", "any", artefact=True, floor=TRIANGLE7[0], upto=TRIANGLE7[1]), FRENCH_GAME, ASYMMETRIC_GAME,
     *(Game(board, start, goal, endgame=True) for board, start, goal in ENDGAMES),
     *(Game(board, start, goal, book=True) for board, start, goal in BOOKS),
 )
