@@ -27,7 +27,7 @@ class Outcome:
     """``found``: ``path`` leads to a goal position; ``exhausted``: a complete search saw every
     position without one (a proof); ``pagoda``: ``method`` is a pagoda proof; ``proof``: ``method`` is
     another proof's reason, ``engine`` what gave it; ``budget``: spent; ``ended``: a portfolio without a complete
-    search (:class:`Ended`) ran out of phases."""
+    search (:class:`~pyapp.search.phases.Ended`) ran out of phases."""
     path: list[int] = field(default_factory=list)
     method: str = ""
     """The phase that found the path, or the pagoda proof's reason."""
