@@ -3,7 +3,7 @@
 that set, and a jump the set proves losing is marked `loses-to` once its peg is selected.
 
 The game is a seeded one of the default game (d5 -> d5) whose jumps the set calls winning, up to the first position
-of 25-31 pegs with a jump the search of the command line's hint proves losing (computed here in CPython, the set
+of 25-26 pegs with a jump the search of the command line's hint proves losing (computed here in CPython, the set
 not loaded: an independent check of the bits): opened by a link some jumps in, then played on with never-lose on,
 all above the set's floor (24 pegs), where every verdict is a lookup of a bit."""
 
@@ -27,7 +27,7 @@ def _verdict(page, pegs: int) -> str:
 
 def _game_with_a_losing_jump() -> tuple[list[int], tuple[int, int, int]]:
     """Positions of a seeded game from the start, each jump one the shipped set calls winning, ending at the first
-    position with 25-31 pegs where the search of the command line's hint proves some jump losing; and that jump."""
+    position with 25-26 pegs where the search of the command line's hint proves some jump losing; and that jump."""
     import random
 
     from build import SETS_ARTEFACTS
@@ -44,12 +44,13 @@ def _game_with_a_losing_jump() -> tuple[list[int], tuple[int, int, int]]:
     history = [problem.start]
     while history[-1].bit_count() > game.floor + 1:
         pos = history[-1]
-        if pos.bit_count() < TOP - 6:
-            proved = hint(Problem(problem.board, pos, problem.goal), max_seconds=20)
+        afters = [apply_jump(pos, j) for j in legal_jumps(problem.board, pos)]
+        # the search asked only where the bits say some jump loses, from 26 pegs (a few CPU seconds in all)
+        if pos.bit_count() <= TOP - 12 and not all(win.lookup(a) for a in afters):
+            proved = hint(Problem(problem.board, pos, problem.goal), max_seconds=3)
             if proved.bad:
                 return history, proved.bad[0]
-        history.append(rng.choice([apply_jump(pos, j) for j in legal_jumps(problem.board, pos)
-                                   if win.lookup(apply_jump(pos, j))]))
+        history.append(rng.choice([a for a in afters if win.lookup(a)]))
     raise AssertionError("no losing jump proved on the game above the set's floor")
 
 
