@@ -37,6 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 from pyapp.core.problem import Problem  # noqa: E402
 from pyapp.exact.setup import sides  # noqa: E402
+from pyapp.exact.sharded import Checkpoint  # noqa: E402
+from pyapp.exact.shards import load_bucket  # noqa: E402
 from pyapp.web.sets import Game  # noqa: E402
 
 U64 = np.uint64
@@ -199,23 +201,16 @@ def union(parts: list[np.ndarray], buckets: int = 64) -> np.ndarray:
     return answer
 
 
-def _shard(path: Path) -> np.ndarray:
-    """The keys of one shard file of a recorded level (:func:`pyapp.exact.shards.load_bucket`'s layout: the keys'
-    byte count, then the keys)."""
-    data = path.read_bytes()
-    n = int.from_bytes(data[:8], "little")
-    return np.frombuffer(data, dtype="<u8", count=n // 8, offset=8).astype(U64)
-
-
-def recorded(folder: Path, pegs: int) -> np.ndarray | None:
-    """Level ``pegs`` of the engine's forward sweep recorded in the checkpoint, or None."""
-    manifest = json.loads((folder / "manifest.json").read_text())
-    for sweep_id, entry in manifest["sweeps"].items():
-        if sweep_id.startswith("reachable-") and str(pegs) in entry["levels"]:
-            paths = [folder / sweep_id / f"L{pegs}.s{j}" for j in range(entry["shards"])]
-            keys = np.concatenate([_shard(p) for p in paths])
+def recorded(ck: Checkpoint, pegs: int) -> np.ndarray | None:
+    """Level ``pegs`` of the engine's forward sweep recorded in the checkpoint (its shards read by
+    :func:`pyapp.exact.shards.load_bucket`), or None."""
+    for sweep_id in ck.manifest["sweeps"]:
+        done = ck.finished(sweep_id)
+        if sweep_id.startswith("reachable-") and str(pegs) in done["levels"]:
+            keys = np.concatenate([np.frombuffer(load_bucket(ck.shard_path(sweep_id, pegs, j), False)[0], dtype="<u8")
+                                   for j in range(done["shards"])]).astype(U64)
             keys.sort()
-            assert len(keys) == entry["levels"][str(pegs)]
+            assert len(keys) == done["levels"][str(pegs)]
             return keys
     return None
 
@@ -234,20 +229,19 @@ def main(argv: list[str] | None = None) -> int:
     if not s.complement_problem:
         ap.error(f"{args.game} is not its own complement game")
     folder = Path(args.checkpoint)
+    ck = Checkpoint(str(folder))
     own = folder / "numpy"
     own.mkdir(exist_ok=True)
     dense, meet = Dense(problem), s.meet()
     say = lambda d: print(json.dumps(d), flush=True)  # noqa: E731
-    manifest = json.loads((folder / "manifest.json").read_text())
-    levels = sorted(int(p) for e in manifest["sweeps"].values() for p in e["levels"])
-    top = args.start or levels[0]
-    keys = recorded(folder, top)
+    top = args.start or min(int(p) for e in ck.manifest["sweeps"].values() for p in e["levels"])
+    keys = recorded(ck, top)
     assert keys is not None, f"no recorded level of {top} pegs"
     if args.check:
-        check = recorded(folder, top - 1)
+        check = recorded(ck, top - 1)
         assert check is not None, f"--check: no recorded level of {top - 1} pegs"
         made = expand(dense, keys, "children", args.workers, say)
-        same = len(made) == len(check) and bool(np.array_equal(made, check))
+        same = bool(np.array_equal(made, check))
         say({"check": top - 1, "engine": len(check), "numpy": len(made), "equal": same})
         if not same:
             return 1
@@ -269,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     wins.tofile(join / f"W{meet}")
     say({"stage": "can still win", "recorded": meet, "size": len(wins)})
     for pegs in range(meet + 1, s.first_pegs + 1):
-        reach = np.load(own / f"R{pegs}.npy") if (own / f"R{pegs}.npy").exists() else recorded(folder, pegs)
+        reach = np.load(own / f"R{pegs}.npy") if (own / f"R{pegs}.npy").exists() else recorded(ck, pegs)
         assert reach is not None
         wins = expand(dense, wins, "parents", args.workers, say, within=reach)
         wins.tofile(join / f"W{pegs}")

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from pyapp.exact.setup import sides
+from pyapp.exact.sharded import Checkpoint
 from pyapp.exact.store import decode
 from pyapp.exact.winnable import winnable
 from pyapp.web.sets import Game
@@ -54,7 +55,7 @@ def test_the_numpy_levels_are_the_engines_and_the_join_is_the_whole_sets(tmp_pat
     printed = capsys.readouterr().out
     assert '"equal": true' in printed
     for pegs in range(meet, meet + 4):  # remade by numpy: the engine's recorded levels, key for key
-        assert np.array_equal(np.load(ck / "numpy" / f"R{pegs}.npy"), numpy_sweep.recorded(ck, pegs))
+        assert np.array_equal(np.load(ck / "numpy" / f"R{pegs}.npy"), numpy_sweep.recorded(Checkpoint(str(ck)), pegs))
     whole = winnable(problem)
     for pegs in range(meet, problem.start.bit_count() + 1):
         assert list(np.fromfile(ck / "join" / f"W{pegs}", dtype="<u8")) == list(whole.levels[pegs]), pegs

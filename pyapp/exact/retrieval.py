@@ -1,7 +1,7 @@
 """One bit for each key of a fixed set, in about 1.23 bits a key: a static function ("retrieval" structure).
 
 Why: a game's winnable set from some level up is, on the big boards, tens of millions of positions (asymmetric
-d5 -> d5 from 24 pegs up: about 35 million of the 85 million the start reaches there), several times the 10 MB a
+d5 -> d5 from 24 pegs up: 46 million of the 85 million the start reaches there), several times the 10 MB a
 phone should download as sorted keys, and hundreds of MB once decoded.  But never-lose only ever asks about
 positions reached in play, which are reachable from the game's start (:mod:`pyapp.analysis.neverlose_exact` already
 relies on it).  So the set need not say *which* positions it holds, only, for each reachable position, whether it
