@@ -36,6 +36,7 @@ from pyapp.core.moves import apply_jump, legal_jumps  # noqa: E402
 from pyapp.core.problem import Problem  # noqa: E402
 from pyapp.exact import endgame  # noqa: E402
 from pyapp.exact.endgame import Endgame, endgame_for  # noqa: E402
+from pyapp.exact.overtable import OverTable  # noqa: E402
 from pyapp.exact.pagoda_prune import pack  # noqa: E402
 from pyapp.exact.winnable import Winnable, cached  # noqa: E402
 from pyapp.proofs import table_pagoda_library  # noqa: E402
@@ -66,14 +67,16 @@ def _load(board: str, start: str, goal: str) -> Game:
 
 def _edge(problem: Problem, win: Winnable | None, pegs: int, seed: int) -> int:
     """A position with ``pegs`` pegs at the end of a seeded random game: a winnable one (each jump kept in the set)
-    where the game's set is loaded, else of any jumps (a game that ends sooner is played again, the seed moved on)."""
+    down to the floor of the game's set where it is loaded, then (and without a set) of any jumps (a game that ends
+    sooner is played again, the seed moved on)."""
     board, rng = problem.board, random.Random(seed)
     while True:
         pos = problem.start
         while pos.bit_count() > pegs:
             afters = [apply_jump(pos, j) for j in legal_jumps(board, pos)]
-            if win is not None:
-                afters = [c for c in afters if Winnable.can_win(win, c)]
+            if win is not None:  # a set over the table: only its levels are looked up (the table would search)
+                floor = win.floor if isinstance(win, OverTable) else 0
+                afters = [c for c in afters if c.bit_count() < floor or win.lookup(c)]
             if not afters:
                 break
             pos = rng.choice(afters)
