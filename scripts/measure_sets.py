@@ -36,19 +36,22 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
 
 from pyapp.analysis.neverlose_exact import never_lose_exact, prepare_steps  # noqa: E402
 from pyapp.bench.rows import percentile  # noqa: E402
 from pyapp.core.budget import drive  # noqa: E402
 from pyapp.core.catalogue import get_board, get_entry  # noqa: E402
 from pyapp.core.moves import apply_jump, legal_jumps  # noqa: E402
-from pyapp.core.problem import make_problem  # noqa: E402
+from pyapp.core.problem import Problem, make_problem  # noqa: E402
 from pyapp.exact.endgame import install  # noqa: E402
 from pyapp.exact.endgame_files import sweep_table  # noqa: E402
 from pyapp.exact.estimate import MICROSECONDS_PER_POSITION, estimate_positions  # noqa: E402
-from pyapp.exact.overtable import over_table  # noqa: E402
+from pyapp.exact.overbits import BitsOverTable  # noqa: E402
+from pyapp.exact.overtable import OverTable, over_table  # noqa: E402
 from pyapp.exact.partial import PartialWinnable, partial  # noqa: E402
 from pyapp.exact.store import decode, encode, encode_ways, start_hole  # noqa: E402
 from pyapp.exact.ways import ways_steps  # noqa: E402
@@ -111,11 +114,10 @@ unlike ``ru_maxrss``, does not carry the parent's peak across the fork) before a
 def decode_peak(data: bytes, problem_args: tuple[str, str, str]) -> dict:
     """The CPU seconds and peak resident memory (MB, the whole process's, and its growth over the process
     with the engine imported and the file read) of decoding ``data`` in a fresh CPython process (Linux)."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with tempfile.NamedTemporaryFile(suffix=".bin") as f:
         f.write(data)
         f.flush()
-        out = subprocess.run([sys.executable, "-c", PEAK, root, f.name, *problem_args], check=True,
+        out = subprocess.run([sys.executable, "-c", PEAK, ROOT, f.name, *problem_args], check=True,
                              capture_output=True, text=True).stdout.split()
     cpu, before, after = float(out[0]), int(out[1]), int(out[2])
     return {"cpu_decode": round(cpu, 2), "peak_rss_mb": round(after / 1024, 1),
@@ -125,23 +127,36 @@ def decode_peak(data: bytes, problem_args: tuple[str, str, str]) -> dict:
 def measure_floor(win: Winnable, floor: int, upto: int = 0, table: bool = False) -> dict:
     """What shipping ``win`` from ``floor`` pegs up (and from ``upto`` down, when given; over the goal's endgame
     table, shipped by the site, when ``table``) costs (see the module docstring)."""
-    problem = win.problem
-    board, goal = problem.board, problem.goal
     data = encode(over_table(win, floor) if table else partial(win, floor, upto))
+    row = floor_row(win.problem, data, floor, upto, table, win.can_win, GAMES_PER_FLOOR)
+    register(win)
+    return row
+
+
+def floor_row(problem: Problem, data: bytes, floor: int, upto: int, table: bool,
+              good: Callable[[int], bool] | None, games: int) -> dict:
+    """The bytes, classes and decoding cost of the set file ``data`` shipped from ``floor`` pegs up, and the CPU of a
+    never-lose answer on ``games`` seeded games (half following jumps ``good`` calls winnable; None: the file's own
+    exact answer, for a file over the goal's table)."""
+    board, goal = problem.board, problem.goal
     part = decode(data, problem)
     row: dict = {"from": floor, **({"upto": upto} if upto else {}), **({"over": "endgame table"} if table else {}),
                  "bytes": len(data), "classes": len(part), "key_bytes": part.nbytes}
+    if isinstance(part, BitsOverTable):
+        row.update(format="bits", reachable=part.reachable_classes)
     game = (board.id, start_hole(problem), goal.text(board))
     row.update(decode_peak(data, game))
     assert isinstance(part, PartialWinnable)
     memo = part.memo
     if table:  # the table the site ships for the goal
+        assert isinstance(part, OverTable)
         install(sweep_table(problem))
         memo = part.table(problem.start).memo
     register(part)  # never_lose_exact finds it as it finds a shipped set
+    won = good or part.can_win
     rng = random.Random(floor)
     cpu_ms: list[float] = []
-    for game in range(GAMES_PER_FLOOR):
+    for game_no in range(games):
         history = [problem.start]
         while jumps := legal_jumps(board, history[-1]):
             pos = history[-1]
@@ -153,16 +168,29 @@ def measure_floor(win: Winnable, floor: int, upto: int = 0, table: bool = False)
                 assert drive(prepare_steps(board, goal, history))
                 assert never_lose_exact(board, goal, history) is not None
                 cpu_ms.append((time.process_time() - t0) * 1e3)
-            good = [j for j in jumps if win.can_win(apply_jump(pos, j))] if game % 2 == 0 else []
-            history.append(apply_jump(pos, rng.choice(good or jumps)))
-    register(win)
+            good_jumps = [j for j in jumps if won(apply_jump(pos, j))] if game_no % 2 == 0 else []
+            history.append(apply_jump(pos, rng.choice(good_jumps or jumps)))
     row.update(answers=len(cpu_ms), p50_ms=round(percentile(cpu_ms, 0.5), 2),
                p95_ms=round(percentile(cpu_ms, 0.95), 2), max_ms=round(max(cpu_ms, default=0.0), 2))
     return row
 
 
+def measure_artefact(row: dict, game: Game, games: int) -> dict:
+    """A game shipped over its goal's table as a committed artefact (its whole set is never built), measured from
+    that file: the held levels' winnable classes, and the file as :func:`floor_row` measures it."""
+    with open(os.path.join(ROOT, "sets", file_name(game)), "rb") as f:
+        data = f.read()
+    problem, floor = game.problem(), game.floor
+    assert floor is not None
+    held = decode(data, problem)
+    row.update(held_classes=len(held), levels=held.counts(), shipped="committed artefact", shipped_from=floor,
+               floors=[floor_row(problem, data, floor, 0, True, None, games)])
+    clear_cache()
+    return row
+
+
 def measure(board_id: str, start: str, goal: str, compute: float, save: str | None = None,
-            whole: str | None = None, floors: tuple[tuple[int, int, bool], ...] = ()) -> dict:
+            whole: str | None = None, floors: tuple[tuple[int, int, bool], ...] = (), artefacts: int = 0) -> dict:
     board = get_board(board_id)
     problem = make_problem(board, start=start, goal=goal)
     row: dict = {"board": board_id, "start": start, "goal": goal}
@@ -173,6 +201,9 @@ def measure(board_id: str, start: str, goal: str, compute: float, save: str | No
     guess = estimate_positions(problem)
     row["estimated_positions"] = guess["positions"]
     row["estimated_cpu"] = round(guess["positions"] * MICROSECONDS_PER_POSITION / 1e6, 1)
+    over = [g for g in SHIPPED if g.over_table and g.artefact and (g.board, g.start, g.goal) == (board_id, start, goal)]
+    if artefacts and over:
+        return measure_artefact(row, over[0], artefacts)
     if row["estimated_cpu"] > compute:
         return row
     clear_cache()
@@ -220,6 +251,8 @@ def main() -> None:
     parser.add_argument("--floors", help="peg counts to measure shipping the set from (own-hole games), or "
                         "K/L: from K up and from L down (any game), or K/table: from K up over the goal's "
                         "endgame table")
+    parser.add_argument("--artefacts", type=int, default=0, metavar="GAMES",
+                        help="measure each game shipped over its goal's table from its committed file, on GAMES games")
     parser.add_argument("--out")
     parser.add_argument("--update", help="a JSON written by --out: replace the rows of the games measured")
     args = parser.parse_args()
@@ -229,7 +262,7 @@ def main() -> None:
     for board_id, start, goal in games():
         if args.only and not {board_id, f"{board_id}-{start}-{goal}"} & set(args.only.split(",")):
             continue
-        row = measure(board_id, start, goal, args.compute, args.save, args.whole, floors)
+        row = measure(board_id, start, goal, args.compute, args.save, args.whole, floors, args.artefacts)
         rows.append(row)
         print(json.dumps(row), flush=True)
     if args.update:

@@ -34,8 +34,13 @@ def _levels(f: dict) -> str:
 def _floor_text(f: dict) -> str:
     peak = f", {f['peak_rss_mb']:.0f} MB peak RSS" if "peak_rss_mb" in f else ""
     where = "from the set and the table" if f.get("over") else "between the levels"
-    return (f"{_levels(f)}: {f['bytes'] / 1e6:.2f} MB, {f['classes']:,} classes "
-            f"({f['key_bytes'] / 1e6:.0f} MB of keys, decoded in {f['cpu_decode']:.1f} CPU s{peak}); "
+    if f.get("format") == "bits":  # one bit per reachable class, read in place (pyapp/exact/overbits.py)
+        held = (f"{f['classes']:,} winnable of {f['reachable']:,} reachable classes (one bit each, read in place: "
+                f"loaded in {f['cpu_decode']:.2f} CPU s{peak})")
+    else:
+        held = (f"{f['classes']:,} classes ({f['key_bytes'] / 1e6:.0f} MB of keys, decoded in "
+                f"{f['cpu_decode']:.1f} CPU s{peak})")
+    return (f"{_levels(f)}: {f['bytes'] / 1e6:.2f} MB, {held}; "
             f"never-lose {where}: p50 {f['p50_ms']:.1f}, p95 {f['p95_ms']:.1f}, max {f['max_ms']:.0f} CPU ms over "
             f"{f['answers']:,} answers")
 
@@ -56,7 +61,8 @@ def _floors(games: list[dict]) -> list[str]:
     out = []
     for g in games:
         if g.get("floors"):
-            out.append(f"- {g['board']} {g['start']} -> {g['goal']} (whole set {_mb(g.get('bytes'))}): "
+            whole = f"whole set {_mb(g['bytes'])}" if "bytes" in g else "the whole set never built"
+            out.append(f"- {g['board']} {g['start']} -> {g['goal']} ({whole}): "
                        + "; ".join(_floor_text(f) for f in g["floors"]) + "." + _chromium(g.get("chromium")))
     if not out:
         return []
@@ -104,8 +110,10 @@ def section(data: dict) -> str:
            "| game | never-lose answers from | positions (estimated) | winnable classes | set | solution counts "
            "| CPU to build |", "|---|---|---:|---:|---:|---:|---:|"]
     for g in rows:
+        classes = (f"{g['held_classes']:,} from {g['shipped_from']} pegs up" if "held_classes" in g
+                   else _int(g.get("classes")))
         out.append(f"| {g['board']} {g['start']} -> {g['goal']} | {_method(g)} | {_int(g.get('estimated_positions'))} "
-                   f"| {_int(g.get('classes'))} | {_mb(g.get('bytes'))} | {_mb(g.get('ways_bytes'))} | {_cpu(g)} |")
+                   f"| {classes} | {_mb(g.get('bytes'))} | {_mb(g.get('ways_bytes'))} | {_cpu(g)} |")
     out += _floors(rows)
     if ruled:
         names = ", ".join(f"{g['board']} {g['start']} -> {g['goal']}" for g in ruled)
