@@ -1,11 +1,15 @@
 """Never-lose on the page's pool (:mod:`pyapp.web.neverpool`, :mod:`pyapp.web.neverpool_shares`): the plan
 (``never_lose`` with ``workers``), a share (``never_lose`` with ``decide``: ``jumps``, or ``group`` and the questions)
 and ``never_lose_merge`` answer as the one-worker request, keep what the pool proved in the engine's table, and refuse
-shares that do not check."""
+shares that do not check; the page's side (``static/panels/neverpool.mjs``, under Node) keeps the check within its
+budget when the pool does not take it."""
 
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -355,3 +359,34 @@ def test_a_group_refuses_a_portfolio_it_does_not_run(game, fresh_tables):
         error = json.loads(webapi.start("never_lose", json.dumps(group(game, *names, **extra))).step()).get("error", "")
         assert message in error and "\n" not in error, (extra, error)
     assert run(group(game, *names, portfolio=0, shared=True))["answers"]
+
+
+PLAN_THEN_ALONE = """
+import { checkOnPool } from "./static/panels/neverpool.mjs";
+const asked = [];
+const engine = {
+  request(name, args) {
+    asked.push({ name, max_seconds: args.max_seconds, workers: args.workers ?? null });
+    const answer = asked.length === 1 ? { shares: ["position", "j1", "j2"] } : { done: true };
+    return { id: asked.length, promise: new Promise((resolve) => setTimeout(() => resolve(answer), 300)) };
+  },
+  cancel() {},
+};
+const pool = { running: () => false, acquire: () => Promise.resolve({ size: 0 }) };
+const ctx = { engine, store: { state: { pool: { size: 2 } } }, pool };
+const got = await checkOnPool(ctx, { max_seconds: 2 }, { onVerdict() {}, onPool() {} }).promise;
+console.log(JSON.stringify({ asked, why: got.why }));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
+def test_a_check_the_pool_cannot_take_yet_runs_on_what_the_plan_left_of_its_budget():
+    """The plan (which may spend the budget settling the goal's table) and the one-worker check that follows while
+    the pool starts share the check's seconds: the second is asked for what is left, not the whole budget again."""
+    out = subprocess.run(["node", "--input-type=module", "-e", PLAN_THEN_ALONE], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parent.parent, check=True)
+    got = json.loads(out.stdout)
+    plan, alone = got["asked"]
+    assert got["why"] == "the pool was starting"
+    assert (plan["name"], plan["max_seconds"], plan["workers"]) == ("never_lose", 2, 2)
+    assert alone["name"] == "never_lose" and alone["workers"] is None and 0.1 <= alone["max_seconds"] <= 1.75

@@ -37,6 +37,9 @@ const JUMPS = "jumps";
 const DECIDED = "decided:"; // the jumps question's progress note: the classes it has decided so far
 const ANSWERED = "answered:"; // a group's progress note: the questions it has answered so far, name=status
 
+/** `args` on what is left of its budget (`max_seconds`) since `t0` (performance.now()). */
+const leftOf = (args, t0) => ({ ...args, max_seconds: Math.max(0.1, args.max_seconds - (performance.now() - t0) / 1000) });
+
 /** Whether a check should go to the pool: the device has the cores and the pool is up, or ?workers=N. */
 export const poolWanted = (ctx) => !!ctx.pool && ctx.store.state.pool.size > 1 && (ctx.pool.running() || ctx.pool.wants(false));
 
@@ -53,10 +56,13 @@ export function checkOnPool(ctx, args, { onVerdict, onPool }) {
     stop = () => engine.cancel(req.id);
     return req.promise;
   };
-  // the check in the engine worker alone, as one worker runs it, saying why the pool did not take it
-  const alone = async (why) => ({ ...(await stage(engine.request("never_lose", args, { onProgress }))), why });
+  const t0 = performance.now();
+  // the check in the engine worker alone, as one worker runs it, saying why the pool did not take it: on what the
+  // plan left of the check's budget (the plan may have spent it settling the goal's table), as the pool's items
+  const alone = async (why) => {
+    return { ...(await stage(engine.request("never_lose", leftOf(args, t0), { onProgress }))), why };
+  };
   const run = async () => {
-    const t0 = performance.now();
     const plan = await stage(engine.request("never_lose", { ...args, workers: store.state.pool.size }, { onProgress }));
     if (!plan.shares || stopped) return plan;
     if (!ctx.pool.running()) {
@@ -149,7 +155,7 @@ function spread(pool, args, { shares, items }, t0, { onVerdict, onPool, onAsk })
   // every item at once (one per pool worker), on all that is left of the check's budget
   const argsOf = (item) => {
     onAsk(item);
-    return { ...args, ...item, max_seconds: Math.max(0.1, args.max_seconds - (performance.now() - t0) / 1000) };
+    return { ...leftOf(args, t0), ...item };
   };
   show();
   job = spreadRequests(pool, "never_lose", items, {
