@@ -100,9 +100,10 @@ def test_the_french_tables_verdicts_are_the_same_with_the_library_for_far_fewer_
 @pytest.mark.usefixtures("sets_ready")
 @pytest.mark.parametrize("board_id", sorted(set(LIBRARY) - {"french"}))
 def test_other_boards_tables_give_the_same_verdicts_with_their_library(board_id, monkeypatch):
-    """The boards whose library was learned on random games (no set ships over their table): the same verdicts with
-    and without it on the positions of seeded games that follow winnable jumps from a position of a solution 6 pegs
-    above the table's held level down to 2 above it, until both verdicts are met."""
+    """The other boards' libraries (learned on random games; asymmetric's on winnable games down to its set's floor,
+    then any jump): the same verdicts with and without it on the positions of seeded games that follow winnable jumps
+    from a position of a solution 6 pegs above the table's held level down to 2 above it, until both verdicts are
+    met."""
     game = next(g for g in SHIPPED if g.endgame and g.board == board_id)
     table = _shipped(game, monkeypatch)
     assert table.pagodas() is not None

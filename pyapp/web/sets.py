@@ -37,7 +37,9 @@ goal's table, but as one bit per class the start reaches (:class:`pyapp.exact.ov
 ``Game.bits``): its 46,244,305 winnable classes there would be about 51 MB as keys (and 370 MB once decoded), while
 the bits over its 85,054,056 reachable classes are about 13 MB, read in place.  Its levels were made by the engine's
 sharded sweep down to 22 pegs, ``scripts/numpy_sweep.py`` (levels 21 and 20, 358 and 541 million classes, and the
-join, in about 27 minutes on 2 cores) and ``scripts/make_overtable.py --bits``, and are committed in ``sets/``.
+join, in about 27 minutes on 2 cores) and ``scripts/make_overtable.py --bits``, and are committed in ``sets/``.  Its
+floor's answers are its slowest (every jump's verdict a table search from 23 pegs): the table's 300 learned pagodas
+halve them (about 0.5-8 CPython s each with the table's memo emptied before each; fewer in play, where it is kept).
 
 Which games ship, and why the others do not, is measured by ``scripts/measure_sets.py`` (classes,
 bytes, CPU; ``benchmarks/sets.json``): the German, Diamond and triangle 8 sets are
