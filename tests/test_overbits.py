@@ -108,3 +108,21 @@ def test_the_build_makes_and_checks_a_games_bits_file(whole, part, tmp_path: Pat
     with pytest.raises(StoreError, match="ships them from 24 as bits"):
         checked(game, {"winnable": encode(over_table(whole, FLOOR))})
     assert isinstance(decode_bits(made, D1D4.problem()), BitsOverTable)
+
+
+def test_pagoda_learning_walks_a_set_over_the_table_to_its_floor_then_any_jump(part):
+    """``scripts/learn_table_pagodas.py`` trains on positions one peg above its table's ceiling, reached by winnable
+    jumps where the game's set is loaded: only down to the set's floor (under it a lookup says nothing), then by any
+    jump. (It once kept filtering under the floor and replayed its first game forever: hence the thread's limit.)"""
+    import sys
+    import threading
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    import learn_table_pagodas
+
+    problem, got = D1D4.problem(), []
+    walk = threading.Thread(target=lambda: got.extend(learn_table_pagodas._edge(problem, part, FLOOR - 3, seed)
+                                                      for seed in range(4)), daemon=True)
+    walk.start()
+    walk.join(60)
+    assert len(got) == 4 and {pos.bit_count() for pos in got} == {FLOOR - 3}
