@@ -4,6 +4,8 @@ still comes, saying why the programme could not run."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 from browser_support import LOAD_TIMEOUT_MS
 
@@ -13,16 +15,40 @@ SEPARATION_CELL = "#board=diamond41&start=e1&goal=e9"
 """Settled only by pagoda separation (a linear programme): the level search does not finish in 10 s."""
 
 
-def _open(chromium, server, *, block_highs: bool):
+@pytest.fixture(scope="module")
+def lp_context(chromium):
+    """One context for the module's pages, with no service worker (the engine's own requests, which the context's
+    routes and request events see): the second page starts from the HTTP cache the first filled (a route disables
+    that cache, so HiGHS is blocked only once the page is up)."""
     context = chromium.new_context(service_workers="block")
+    yield context
+    context.close()
+
+
+@contextmanager
+def _open(context, server, *, block_highs: bool):
+    """A new page on :data:`SEPARATION_CELL` once its engine is ready, and the URLs under ``/highs/`` the context
+    requested meanwhile and until the page closes; with ``block_highs`` every request for HiGHS fails from then on
+    (none was made yet: asserted here, as the first test does)."""
     fetched: list[str] = []
-    context.on("request", lambda request: fetched.append(request.url) if "/highs/" in request.url else None)
-    if block_highs:
-        context.route("**/highs/**", lambda route: route.abort())
+
+    def seen(request) -> None:
+        if "/highs/" in request.url:
+            fetched.append(request.url)
+
+    context.on("request", seen)
     page = context.new_page()
-    page.goto(server.url + SEPARATION_CELL)
-    page.wait_for_function("() => window.pegLab && window.pegLab.timings.engineReady", timeout=LOAD_TIMEOUT_MS)
-    return context, page, fetched
+    try:
+        page.goto(server.url + SEPARATION_CELL)
+        page.wait_for_function("() => window.pegLab && window.pegLab.timings.engineReady", timeout=LOAD_TIMEOUT_MS)
+        if block_highs:
+            assert fetched == [], "the engine fetched HiGHS before any proof asked for it"
+            context.route("**/highs/**", lambda route: route.abort())
+        yield page, fetched
+    finally:
+        page.close()
+        context.unroute_all()
+        context.remove_listener("request", seen)
 
 
 def _solve(page, seconds: str = "10") -> dict:
@@ -33,21 +59,17 @@ def _solve(page, seconds: str = "10") -> dict:
     return page.evaluate("window.pegLab.solves[window.pegLab.solves.length - 1]")
 
 
-def test_highs_loads_only_when_a_proof_needs_it_and_proves_the_cell(chromium, server):
-    context, page, fetched = _open(chromium, server, block_highs=False)
-    try:
+def test_highs_loads_only_when_a_proof_needs_it_and_proves_the_cell(lp_context, server):
+    with _open(lp_context, server, block_highs=False) as (page, fetched):
         assert fetched == [], "the engine fetched HiGHS before any proof asked for it"
         solve = _solve(page)
         assert solve["status"] == "impossible", solve
         assert "pagoda separation" in solve["reason"] and "simplex iterations" in solve["reason"], solve
         assert any(url.endswith("/highs/highs.wasm") for url in fetched), fetched
-    finally:
-        context.close()
 
 
-def test_with_the_highs_file_blocked_an_answer_still_comes(chromium, server):
-    context, page, fetched = _open(chromium, server, block_highs=True)
-    try:
+def test_with_the_highs_file_blocked_an_answer_still_comes(lp_context, server):
+    with _open(lp_context, server, block_highs=True) as (page, fetched):
         solve = _solve(page)
         assert fetched, "the engine never asked for HiGHS"
         assert solve["status"] == "unknown", solve
@@ -58,5 +80,3 @@ def test_with_the_highs_file_blocked_an_answer_still_comes(chromium, server):
         page.wait_for_function("() => document.querySelector('#solve') && !document.querySelector('#solve').disabled")
         french = _solve(page)
         assert french["status"] == "impossible" and "position class" in french["reason"], french
-    finally:
-        context.close()
