@@ -24,5 +24,6 @@ trap 'kill "$BUILD_PID" 2>/dev/null || true; rm -rf "$SITE_TMP"' EXIT
 "$PY" -m ruff check pyapp tests build.py
 "$PY" -m mypy
 # every core: whole test files per worker (module fixtures such as a loaded page are set up once), in the
-# order tests/conftest.py gives them (longest first), not re-sorted by their number of tests
-"$PY" -m pytest -q -n "${PEG_TEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder "$@"
+# order tests/conftest.py gives them (longest first), not re-sorted by their number of tests; the slowest 25
+# tests are listed at the end (where the suite's time goes, for its EXPECTED_SECONDS and for cutting it)
+"$PY" -m pytest -q -n "${PEG_TEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder --durations=25 "$@"
