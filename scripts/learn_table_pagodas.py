@@ -31,6 +31,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,36 +98,51 @@ def _packed(board: Board, table: Endgame, library: list[dict[int, int]]) -> Pack
     return pack(board, [(w, min(sum(x for b, x in w.items() if e >> b & 1) for e in ends)) for w in library])
 
 
-def learn(board: Board, table: Endgame, roots: list[int], min_pegs: int, library: list[dict[int, int]],
-          most: int) -> None:
-    """Search every position after the jumps of each of ``roots`` with the pagodas of ``library`` pruning, adding
-    one for each lost position of at least ``min_pegs`` pegs none proves, while the library holds fewer than
-    ``most``."""
-    ends = sorted(table.ends)
-    packed = _packed(board, table, library)
+def _searcher(board: Board, table: Endgame, min_pegs: int, cut: Callable[[int, int], bool],
+              lost: Callable[[int], None]) -> Callable[[int], bool]:
+    """The table's plain search (each class once, its verdict kept), stopped at a position of at least ``min_pegs``
+    pegs that ``cut(pos, pegs)`` proves lost; ``lost(pos)`` is told of each such position the search itself proves
+    lost."""
     memo: dict[int, bool] = {}
     sys.setrecursionlimit(10_000)
 
     def search(pos: int) -> bool:
-        nonlocal packed
         pegs = pos.bit_count()
         if pegs <= table.low:
             return table.can_win(pos)
         key = table.codec.canon(pos)
         if (seen := memo.get(key)) is not None:
             return seen
-        if pegs >= min_pegs and packed.count and packed.lost(packed.sum(pos), pegs):
+        if pegs >= min_pegs and cut(pos, pegs):
             memo[key] = False
             return False
         won = any(search(apply_jump(pos, j)) for j in legal_jumps(board, pos))
-        if not won and pegs >= min_pegs and len(library) < most:
-            weights = find_pagoda(board, pos, ends)
-            if weights is not None and weights not in library:
-                library.append(weights)
-                packed = _packed(board, table, library)
+        if not won and pegs >= min_pegs:
+            lost(pos)
         memo[key] = won
         return won
 
+    return search
+
+
+def learn(board: Board, table: Endgame, roots: list[int], min_pegs: int, library: list[dict[int, int]],
+          most: int) -> None:
+    """Search every position after the jumps of each of ``roots`` with the pagodas of ``library`` pruning, adding
+    one for each lost position of at least ``min_pegs`` pegs none proves, while the library holds fewer than
+    ``most``."""
+    ends = sorted(table.ends)
+    packed = [_packed(board, table, library)]
+
+    def cut(pos: int, pegs: int) -> bool:
+        return bool(packed[0].count) and packed[0].lost(packed[0].sum(pos), pegs)
+
+    def lost(pos: int) -> None:
+        if len(library) < most and (weights := find_pagoda(board, pos, ends)) is not None \
+                and weights not in library:
+            library.append(weights)
+            packed[0] = _packed(board, table, library)
+
+    search = _searcher(board, table, min_pegs, cut, lost)
     for root in roots:
         for jump in legal_jumps(board, root):
             search(apply_jump(root, jump))
@@ -141,29 +157,20 @@ def rank(board: Board, table: Endgame, roots: list[int], min_pegs: int, library:
     lane = (packed.tops & -packed.tops).bit_length()
     by_lane: list[list[int]] = [[] for _ in library]  # per pagoda, the proved positions (their indices)
     proofs: list[list[int]] = []  # per proved position, the pagodas that prove it
-    memo: dict[int, bool] = {}
 
-    def search(pos: int) -> bool:
-        pegs = pos.bit_count()
-        if pegs <= table.low:
-            return table.can_win(pos)
-        key = table.codec.canon(pos)
-        if (seen := memo.get(key)) is not None:
-            return seen
-        if pegs >= min_pegs and (lanes := ~((packed.sum(pos) | packed.tops) - packed.bounds[pegs]) & packed.tops):
-            proving = []
-            while lanes:
-                top = lanes & -lanes
-                lanes ^= top
-                proving.append(top.bit_length() // lane - 1)
-                by_lane[proving[-1]].append(len(proofs))
+    def cut(pos: int, pegs: int) -> bool:
+        lanes = ~((packed.sum(pos) | packed.tops) - packed.bounds[pegs]) & packed.tops
+        proving = []
+        while lanes:
+            top = lanes & -lanes
+            lanes ^= top
+            proving.append(top.bit_length() // lane - 1)
+            by_lane[proving[-1]].append(len(proofs))
+        if proving:
             proofs.append(proving)
-            memo[key] = False
-            return False
-        won = any(search(apply_jump(pos, j)) for j in legal_jumps(board, pos))
-        memo[key] = won
-        return won
+        return bool(proving)
 
+    search = _searcher(board, table, min_pegs, cut, lambda pos: None)
     for root in roots:
         for jump in legal_jumps(board, root):
             search(apply_jump(root, jump))
