@@ -17,7 +17,8 @@ search on N other games' positions, without the library and with it: classes and
 
 Every pagoda is one more lane of the packed test that each position the search meets pays for, so past some size a
 library costs more than it prunes (asymmetric d5 -> d5: its 12 training games give 2,932 pagodas, which cut the
-classes of a 24-peg never-lose answer 2.3-fold but its CPU only 1.2-fold; the first 300 cut the CPU 2.7-fold).
+classes of 24-peg never-lose answers 2.3-fold but their CPU only 1.2-fold; the first 300 cut the CPU 1.8-fold,
+measured side by side).
 ``--max-pagodas N`` stops learning once the library holds N; ``--keep K`` learns them all, then keeps the K that
 prove the most lost positions of the training searches (:func:`rank`, greedily): asymmetric's 300 so chosen took 10%
 less CPU and 7% fewer classes than its first 300 on the same 24 answers (two processes side by side).

@@ -128,18 +128,17 @@ def measure_floor(win: Winnable, floor: int, upto: int = 0, table: bool = False)
     """What shipping ``win`` from ``floor`` pegs up (and from ``upto`` down, when given; over the goal's endgame
     table, shipped by the site, when ``table``) costs (see the module docstring)."""
     data = encode(over_table(win, floor) if table else partial(win, floor, upto))
-    row = floor_row(win.problem, data, floor, upto, table, win.can_win, GAMES_PER_FLOOR)
+    row = floor_row(win.problem, data, decode(data, win.problem), floor, upto, table, win.can_win, GAMES_PER_FLOOR)
     register(win)
     return row
 
 
-def floor_row(problem: Problem, data: bytes, floor: int, upto: int, table: bool,
+def floor_row(problem: Problem, data: bytes, part: Winnable, floor: int, upto: int, table: bool,
               good: Callable[[int], bool] | None, games: int) -> dict:
-    """The bytes, classes and decoding cost of the set file ``data`` shipped from ``floor`` pegs up, and the CPU of a
-    never-lose answer on ``games`` seeded games (half following jumps ``good`` calls winnable; None: the file's own
-    exact answer, for a file over the goal's table)."""
+    """The bytes, classes and decoding cost (in a fresh process) of the set file ``data`` shipped from ``floor`` pegs
+    up, decoded here as ``part``, and the CPU of a never-lose answer on ``games`` seeded games (half following jumps
+    ``good`` calls winnable; None: the file's own exact answer, for a file over the goal's table)."""
     board, goal = problem.board, problem.goal
-    part = decode(data, problem)
     row: dict = {"from": floor, **({"upto": upto} if upto else {}), **({"over": "endgame table"} if table else {}),
                  "bytes": len(data), "classes": len(part), "key_bytes": part.nbytes}
     if isinstance(part, BitsOverTable):
@@ -184,7 +183,7 @@ def measure_artefact(row: dict, game: Game, games: int) -> dict:
     assert floor is not None
     held = decode(data, problem)
     row.update(held_classes=len(held), levels=held.counts(), shipped="committed artefact", shipped_from=floor,
-               floors=[floor_row(problem, data, floor, 0, True, None, games)])
+               floors=[floor_row(problem, data, held, floor, 0, True, None, games)])
     clear_cache()
     return row
 

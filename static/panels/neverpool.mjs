@@ -59,9 +59,7 @@ export function checkOnPool(ctx, args, { onVerdict, onPool }) {
   const t0 = performance.now();
   // the check in the engine worker alone, as one worker runs it, saying why the pool did not take it: on what the
   // plan left of the check's budget (the plan may have spent it settling the goal's table), as the pool's items
-  const alone = async (why) => {
-    return { ...(await stage(engine.request("never_lose", leftOf(args, t0), { onProgress }))), why };
-  };
+  const alone = async (why) => ({ ...(await stage(engine.request("never_lose", leftOf(args, t0), { onProgress }))), why });
   const run = async () => {
     const plan = await stage(engine.request("never_lose", { ...args, workers: store.state.pool.size }, { onProgress }));
     if (!plan.shares || stopped) return plan;
