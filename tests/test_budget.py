@@ -38,6 +38,12 @@ def test_nodes_of_a_share_count_for_its_parent_and_cancel_reaches_both():
     assert part.cancelled and part.over() and part.why() == "cancelled"
 
 
+def test_a_share_takes_the_smaller_of_its_node_limit_and_its_parents_share():
+    assert Budget().share(1, nodes=10).max_nodes == 10  # a node limit under a budget of seconds only
+    assert Budget(max_nodes=1000).share(4, nodes=100).max_nodes == 100
+    assert Budget(max_nodes=1000).share(4, nodes=900).max_nodes == 250
+
+
 def test_memory_ceiling_lowers_caps():
     assert Budget().entries(1000, 100) == 1000
     assert Budget(max_bytes=10_000).entries(1000, 100) == 100

@@ -44,10 +44,13 @@ from .turns import turns_steps
 SLICE_SECONDS = 0.05
 FUNNEL_SECONDS = 2.0
 """At most this long for the solution counts of the funnel off the shipped games (after every verdict)."""
-FUNNEL_PROBE_SECONDS = 0.25
-"""The first count of the funnel gets at most this long: one that does not finish in it drops the funnel at once (the
-counts of a position's jumps are of one size; one that cannot finish drops the funnel anyway).  Measured on triangle 8's
-default game (CPython, 2 seeded games, every position of 20-35 pegs): the first count never finished, and the funnel
+FUNNEL_PROBE_NODES = 10_000
+"""The first count of the funnel gets at most this many nodes: one that does not finish in them drops the funnel at once
+(the counts of a position's jumps are of one size; one that cannot finish drops the funnel anyway).  Nodes, not seconds,
+so that whether a position shows its funnel does not depend on the runtime or the machine's load: 10,000 nodes are
+about 0.15 s in CPython and 0.4 s in Pyodide; triangle 5's counts take under 2,000 (a probe of 0.25 s once missed them
+in Chromium on a loaded machine), triangle 6's 146,000.  Why a probe at all: on triangle 8's default game
+(CPython, 2 seeded games, every position of 20-35 pegs) the first count never finished, and without a probe the funnel
 took 2.0 s of each check (2.0-6.3 CPU s in all), the verdicts the rest."""
 PORTFOLIOS: tuple[tuple[int, ...] | None, ...] = (None, (128, 256))
 """Never-lose toward a definite goal searches each position after a jump with at most :data:`PROVER_PEGS`
@@ -284,7 +287,7 @@ def _funnel(problem: Problem, out: NeverLose, budget: Budget) -> Generator[Progr
     """The survival funnel off the shipped games: the solutions through each legal jump (0 for a losing one)
     by the memoised count, within :data:`FUNNEL_SECONDS` of what is left; any count that does not finish
     leaves the numbers out (the page then says "winnable" without one).  The first count is a probe
-    (:data:`FUNNEL_PROBE_SECONDS`); the others draw on those seconds in turn, each on what the ones before left (not
+    (:data:`FUNNEL_PROBE_NODES`); the others draw on those seconds in turn, each on what the ones before left (not
     an equal share each): one count that cannot finish drops the funnel anyway, so a fixed share would only drop it
     when one count is slow and the rest are quick."""
     good = out.jumps.good
@@ -294,7 +297,7 @@ def _funnel(problem: Problem, out: NeverLose, budget: Budget) -> Generator[Progr
     through: dict[Jump, int] = dict.fromkeys(out.jumps.bad, 0)
     for n, jump in enumerate(good):
         after = Problem(problem.board, apply_jump(problem.start, jump), problem.goal)
-        steps = memo_steps(after, budget=part.share(1, seconds=FUNNEL_PROBE_SECONDS if n == 0 else None))
+        steps = memo_steps(after, budget=part.share(1, nodes=FUNNEL_PROBE_NODES if n == 0 else None))
         try:
             while True:  # the progress of the whole check, as the searches report it
                 yield budget.progress(entries=next(steps).entries, note="counting the solutions")

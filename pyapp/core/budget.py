@@ -203,16 +203,17 @@ class Budget:
             return True
         return False
 
-    def share(self, parts: int, *, seconds: float | None = None) -> Budget:
+    def share(self, parts: int, *, seconds: float | None = None, nodes: int | None = None) -> Budget:
         """A budget for one of ``parts`` sub-calls: an equal share of the time and nodes left
         (at least :data:`MIN_SHARE_SECONDS`, one node; ``seconds`` instead of the time share
-        when given), the same memory ceiling, clock and cancel flag."""
+        when given, and at most ``nodes`` nodes when given), the same memory ceiling, clock and cancel flag."""
         parts = max(parts, 1)
         left = self.remaining_seconds()
         if seconds is None and left is not None:
             seconds = max(left / parts, MIN_SHARE_SECONDS)
         nodes_left = self.remaining_nodes()
-        nodes = None if nodes_left is None else max(nodes_left // parts, 1)
+        shared = None if nodes_left is None else max(nodes_left // parts, 1)
+        nodes = shared if nodes is None else nodes if shared is None else min(nodes, shared)
         return Budget(seconds, nodes, self.max_bytes, slice_seconds=self.slice_seconds, parent=self)
 
     def progress(self, nodes: int | None = None, entries: int = 0, depth: int = 0, note: str = "") -> Progress:
