@@ -19,7 +19,7 @@ compared at every position: 0 disagreements (a jump good in one and bad in the o
 winnable in one and lost in the other).  The load average is printed before and after.
 
     python scripts/neverlose_chromium.py french:d2:d6 german:e5:e5 [--games 2] [--workers 2] [--dist DIR]
-                                        [--seed 28] [--out FILE]
+                                        [--seed 28] [--out FILE] [--further]
 """
 
 from __future__ import annotations
@@ -113,13 +113,28 @@ def new_game(page, fragment: str) -> None:
         time.sleep(0.05)
 
 
-def play(page, fragment: str, moves: list[list[str]] | None, rng: random.Random | None) -> tuple[list, list]:
+def wait_further(page, first: dict, timeout: float = 120.0) -> dict:
+    """After an answer with undecided jumps: the answer of the check that goes on while the position stays shown
+    (``FURTHER_SECONDS``), with ``first_unknown`` (the first answer's undecided jumps)."""
+    deadline = time.monotonic() + timeout
+    while page.evaluate("window.pegLab.store.state.neverlose.further") is not None:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"the further check did not end within {timeout} s")
+        time.sleep(0.1)
+    return {**page.evaluate("window.pegLab.store.state.neverlose.result"), "first_unknown": len(first["unknown"])}
+
+
+def play(page, fragment: str, moves: list[list[str]] | None, rng: random.Random | None,
+         further: bool = False) -> tuple[list, list]:
     """One game: the given moves, or (``moves`` None) moves chosen by ``rng`` from the answers.  Returns
-    (the answers, one per position; the moves played)."""
+    (the answers, one per position; the moves played).  ``further``: where an answer leaves jumps undecided, the
+    further check's answer is waited for and kept too (``further`` in the answer)."""
     new_game(page, fragment)
     answers, played = [], []
     while True:
         r = wait_answer(page, pegs(page))
+        if further and page.evaluate("window.pegLab.store.state.neverlose.further") is not None:
+            r = {**r, "further": wait_further(page, r)}
         answers.append(r)
         legal = page.evaluate("window.pegLab.store.state.board.legal")
         if moves is not None:
@@ -146,7 +161,18 @@ def summary(answers: list[dict], cpu: float) -> dict:
             "unknown_positions": sum(a["status"] == "unknown" for a in answers),
             "median_s": round(statistics.median(times), 3), "p95_s": round(percentile(times, 0.95), 3),
             "max_s": round(times[-1], 3), "nodes": sum(a["nodes"] or 0 for a in answers),
-            "browser_cpu_s": round(cpu, 1), "on_pool": sum((a.get("workers") or 1) > 1 for a in answers)}
+            "browser_cpu_s": round(cpu, 1), "on_pool": sum((a.get("workers") or 1) > 1 for a in answers),
+            **further_summary([a["further"] for a in answers if "further" in a])}
+
+
+def further_summary(later: list[dict]) -> dict:
+    """The further checks' figures (none without ``--further``): positions, the jumps they left undecided of those
+    the first answers left, and their wall seconds from the position's change."""
+    if not later:
+        return {}
+    return {"further_positions": len(later), "further_unknown_before": sum(a["first_unknown"] for a in later),
+            "further_unknown_after": sum(len(a["unknown"]) for a in later),
+            "further_max_s": round(max(a["ms"] for a in later) / 1000, 3)}
 
 
 def disagreements(a: list[dict], b: list[dict]) -> list[str]:
@@ -160,7 +186,7 @@ def disagreements(a: list[dict], b: list[dict]) -> list[str]:
     return out
 
 
-def run_row(browser, base: str, game: str, games: int, workers: int, seed: int) -> dict:
+def run_row(browser, base: str, game: str, games: int, workers: int, seed: int, further: bool = False) -> dict:
     board, start, goal = game.split(":")
     fragment = f"#board={board}&start={start}&goal={goal}"
     pool, one = open_page(browser, base, workers), open_page(browser, base, 1)
@@ -174,7 +200,7 @@ def run_row(browser, base: str, game: str, games: int, workers: int, seed: int) 
         a, moves = play(pool, fragment, None, rng)
         cpu["pool"] += browser_cpu_seconds() - t
         t = browser_cpu_seconds()
-        b, _ = play(one, fragment, moves, None)
+        b, _ = play(one, fragment, moves, None, further)
         cpu["one"] += browser_cpu_seconds() - t
         got["pool"] += a
         got["one"] += b
@@ -222,9 +248,12 @@ def run_rows(args: argparse.Namespace, label: str, row_of: Callable[[Any, str, s
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     game_arguments(parser, 2)
+    parser.add_argument("--further", action="store_true",
+                        help="in the one-worker page, wait where an answer leaves jumps undecided for the check that "
+                             "goes on (static/panels/neverlose.mjs, FURTHER_SECONDS) and report what it decided")
     args = parser.parse_args(argv)
-    rows = run_rows(args, "neverlose",
-                    lambda browser, base, game: run_row(browser, base, game, args.count, args.workers, args.seed))
+    rows = run_rows(args, "neverlose", lambda browser, base, game: run_row(
+        browser, base, game, args.count, args.workers, args.seed, args.further))
     return 1 if any(r["disagreements"] for r in rows) else 0
 
 

@@ -6,11 +6,15 @@
 //     the jump was bad), in the status region, with the reason and an Undo button;
 //   * before moving, pegs whose every jump loses are marked `loses-from`, and once a peg is
 //     selected the targets of its losing jumps are marked `loses-to`;
-//   * when the budget runs out the note says "unknown", with how far the search got.
+//   * when the budget runs out the note says "unknown", with how far the search got; while the position stays
+//     shown, the check then goes on once, on FURTHER_SECONDS, for what it left undecided (what it decided is
+//     kept in the engine's tables, so the second check starts where the first stopped), and its answer
+//     replaces the first.
 // The check runs beside the game, not as a task: the board stays playable, a newer position
 // cancels the older check.  When the page's pool of workers is up (or ?workers=N), the position's own
 // verdict and its jumps are decided side by side there (neverpool.mjs).  Store slice "neverlose":
-// {on, key, checking, result, early, pool (the pool's progress: {done, total, nodes, workers})}.
+// {on, key, checking, result, early, pool (the pool's progress: {done, total, nodes, workers}), further (the
+// seconds of the check that goes on after an answer with undecided jumps, or null)}.
 
 import { positionKey } from "./finishmap.mjs";
 import { gameArgs } from "../play/game.mjs";
@@ -19,16 +23,21 @@ import { checkOnPool, poolWanted } from "./neverpool.mjs";
 import { bookAnswer } from "./opening.mjs";
 
 export const NEVER_LOSE_SECONDS = 10; // Hint's budget (pyapp.analysis.hint.DEFAULT_HINT_SECONDS)
+// the budget of the check that goes on while an answer with undecided jumps stays shown (once a position)
+export const FURTHER_SECONDS = 30;
 const jumpText = (j) => `${j[0]}-${j[2]}`;
 const sameJump = (a, b) => a.join() === b.join();
 
 export function defineNeverLose(store) {
-  store.define("neverlose", { on: false, key: null, checking: false, result: null, early: null, pool: null }, {
-    toggle(s, on) { s.neverlose = { on, key: null, checking: false, result: null, pool: null }; },
-    checking(s, key) { s.neverlose = { ...s.neverlose, key, checking: true, result: null, early: null, pool: null }; },
+  const idle = { on: false, key: null, checking: false, result: null, early: null, pool: null, further: null };
+  store.define("neverlose", idle, {
+    toggle(s, on) { s.neverlose = { ...idle, on }; },
+    checking(s, key) { s.neverlose = { ...s.neverlose, key, checking: true, result: null, early: null, pool: null, further: null }; },
     early(s, key, status, ms) { if (s.neverlose.key === key) s.neverlose = { ...s.neverlose, early: { status, ms } }; },
     pool(s, key, progress) { if (s.neverlose.key === key && s.neverlose.checking) s.neverlose = { ...s.neverlose, pool: progress }; },
-    result(s, key, result) { if (s.neverlose.on) s.neverlose = { ...s.neverlose, key, checking: false, result, pool: null }; },
+    result(s, key, result) { if (s.neverlose.on) s.neverlose = { ...s.neverlose, key, checking: false, result, pool: null, further: null }; },
+    further(s, key, seconds) { if (s.neverlose.key === key && s.neverlose.result) s.neverlose = { ...s.neverlose, further: seconds }; },
+    furtherEnded(s, key) { if (s.neverlose.key === key) s.neverlose = { ...s.neverlose, further: null }; },
   });
 }
 
@@ -63,13 +72,14 @@ export function neverLoseView(view, ui) {
     const early = nl.checking && nl.key === key ? nl.early : null;
     const verdict = !nl.on ? null : r ? verdictOf(r, state.board) : early ? verdictOf(early, state.board)
       : nl.checking && nl.key === key ? "checking" : null;
-    setData(ui.note, { verdict, pegs: verdict ? state.board?.pegs.length : null, ms: (r ?? early)?.ms });
+    const further = r && nl.further ? nl.further : null;
+    setData(ui.note, { verdict, pegs: verdict ? state.board?.pegs.length : null, ms: (r ?? early)?.ms, further });
     if (!nl.on) return;
     const pooled = nl.checking && nl.key === key && nl.pool ? ` ${poolText(nl.pool)}` : "";
     if (early) ui.note.textContent = (EARLY[early.status] ?? "Never lose: checking each jump…") + pooled;
     else if (nl.checking && nl.key === key) ui.note.textContent = `Never lose: checking this position…${pooled}`;
     else if (!r) ui.note.textContent = "Never lose: on.";
-    else ui.note.textContent = noteText(r);
+    else ui.note.textContent = noteText(r) + (further ? ` Checking what is undecided further (up to ${further} s more)…` : "");
   };
 }
 
@@ -193,6 +203,28 @@ export function createNeverLose(ctx) {
       const move = s.board.moves.at(-1);
       status(move ? `The move ${move} loses: ${r.reason}. Undo it to play on.`
         : `This position is lost: ${r.reason}.`, "error", true);
+    }
+    if (r.status === "unknown" || (r.status === "winnable" && r.unknown?.length)) await further(key, jumps, t0);
+  }
+
+  /** The check again on FURTHER_SECONDS while the position it left undecided stays shown (module comment). */
+  async function further(key, jumps, t0) {
+    const args = { ...gameArgs(s.game), max_seconds: FURTHER_SECONDS, line: false };
+    const mine = poolWanted(ctx) ? checkOnPool(ctx, args, { onVerdict() {}, onPool() {} }) : oneWorker(ctx.engine, args, () => {});
+    running = { key, cancel: mine.cancel };
+    store.do("neverlose/further", key, FURTHER_SECONDS);
+    let r = null;
+    try {
+      r = await mine.promise;
+    } catch {
+      // the first answer stays
+    }
+    if (running?.cancel === mine.cancel) running = null;
+    if (r && !r.cancelled && positionKey(s) === key && s.neverlose.on && !s.task) {
+      store.do("neverlose/result", key, { ...r, ms: Math.round(performance.now() - t0) });
+      lastDone = { key, jumps, result: r };
+    } else {
+      store.do("neverlose/furtherEnded", key); // cancelled (a newer position, never-lose off, a task) or failed
     }
   }
 

@@ -248,7 +248,15 @@ def test_never_lose_says_unknown_when_hints_budget_runs_out(app):
     note = app.text_content("#neverlose-note")
     assert re.search(r"unknown — not decided within the 10 s budget \(budget spent after [\d,]+ nodes\)", note), note
     assert "Not decided in time: " in note
+    # while the position stays shown, the check goes on once, on a longer budget, for what it left undecided
+    assert "Checking what is undecided further (up to 30 s more)" in note
+    assert app.get_attribute("#neverlose-note", "data-further") == "30"
     assert app.get_by_role("button", name="Solve").is_enabled()  # the check never locks the board
+    button.click()  # off: the further check is cancelled, and nothing of it is shown when never-lose comes back on
+    assert app.get_attribute("#neverlose-note", "data-further") is None
+    button.click()
+    app.wait_for_function("document.getElementById('neverlose-note').dataset.verdict === 'checking'")
+    assert app.get_attribute("#neverlose-note", "data-further") is None
     button.click()
 
 
