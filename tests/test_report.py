@@ -174,3 +174,19 @@ def test_a_bits_set_measured_from_its_file_says_so():
     assert "| 46,244,305 from 24 pegs up |" in text and "the whole set never built" in text
     assert "46,244,305 winnable of 85,054,056 reachable classes (one bit each, read in place" in text
     assert "MB of keys" not in text
+
+
+def test_the_further_check_of_the_one_worker_page_is_reported_from_its_figures():
+    from pyapp.bench.report_games import section
+
+    page = {"positions": 12, "unknown_jumps": 8, "median_s": 0.04, "p95_s": 0.4, "max_s": 10.2}
+    row = {"game": "asymmetric:d5:d5", "games": 1, "pool": {**page, "unknown_jumps": 5},
+           "one": {**page, "further_positions": 1, "further_unknown_before": 8, "further_unknown_after": 1,
+                   "further_max_s": 25.232}, "disagreements": []}
+    cpy = {"game": "asymmetric:d5:d5", "shipped_bytes": 1e6, "games": 1, "positions": 10, "unknown_jumps": 0,
+           "median_ms": 1.0, "p95_ms": 2.0, "max_ms": 3.0, "disagreements": [], "checked_against": "solve"}
+    text = section({"cpython": {"runtime": "r", "date": "d", "command": "c", "rows": [cpy]}, "machine": "m",
+                    "chromium": {"runtime": "r", "date": "d", "command": "c", "rows": [row]}, "note": ""})
+    assert ("40 / 400 / 10,200; 8 unknown, of which the further check (30 s more) decided 7 at 1 position, at most "
+            "25,232 ms after the position's change") in text
+    assert "| 0 / 5 |" in text  # the page's column is the pool's, as before

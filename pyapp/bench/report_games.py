@@ -38,7 +38,7 @@ def section(data: dict) -> str:
             pool, one = p["pool"], p["one"]
             cells = [str(pool["positions"]), str(pool["unknown_jumps"]),
                      f"{_ms(pool['median_s'])} / {_ms(pool['p95_s'])} / {_ms(pool['max_s'])}",
-                     f"{_ms(one['median_s'])} / {_ms(one['p95_s'])} / {_ms(one['max_s'])}"]
+                     f"{_ms(one['median_s'])} / {_ms(one['p95_s'])} / {_ms(one['max_s'])}{_further(one)}"]
             page_wrong = len(p["disagreements"])
             positions += pool["positions"] + one["positions"]
             unknown += pool["unknown_jumps"] + one["unknown_jumps"]
@@ -57,6 +57,16 @@ def section(data: dict) -> str:
     if data.get("stops"):
         out += ["", *_stops(data["stops"])]
     return "\n".join(out)
+
+
+def _further(one: dict) -> str:
+    """What the check that goes on while the position stays shown decided (``neverlose_chromium.py --further``)."""
+    if not one.get("further_positions"):
+        return ""
+    decided = one["further_unknown_before"] - one["further_unknown_after"]
+    return (f"; {one['unknown_jumps']} unknown, of which the further check (30 s more) decided {decided} at "
+            f"{one['further_positions']} position{'s' if one['further_positions'] > 1 else ''}, at most "
+            f"{_ms(one['further_max_s'])} ms after the position's change")
 
 
 def _stops(stops: dict) -> list[str]:
