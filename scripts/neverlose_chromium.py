@@ -19,7 +19,7 @@ compared at every position: 0 disagreements (a jump good in one and bad in the o
 winnable in one and lost in the other).  The load average is printed before and after.
 
     python scripts/neverlose_chromium.py french:d2:d6 german:e5:e5 [--games 2] [--workers 2] [--dist DIR]
-                                        [--seed 28] [--out FILE] [--further]
+                                        [--seed 28] [--out FILE] [--further] [--positions]
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ def play(page, fragment: str, moves: list[list[str]] | None, rng: random.Random 
     new_game(page, fragment)
     answers, played = [], []
     while True:
-        r = wait_answer(page, pegs(page))
+        r = {**wait_answer(page, pegs(page)), "pegs": pegs(page)}
         if further and page.evaluate("window.pegLab.store.state.neverlose.further") is not None:
             r = {**r, "further": wait_further(page, r)}
         answers.append(r)
@@ -186,7 +186,15 @@ def disagreements(a: list[dict], b: list[dict]) -> list[str]:
     return out
 
 
-def run_row(browser, base: str, game: str, games: int, workers: int, seed: int, further: bool = False) -> dict:
+def per_position(pool: list[dict], one: list[dict]) -> list[dict]:
+    """The two pages' answers side by side, position by position (``--positions``): where one path is slower."""
+    return [{"pegs": a["pegs"], "pool_ms": a["ms"], "one_ms": b["ms"], "pool_unknown": len(a["unknown"]),
+             "one_unknown": len(b["unknown"]), "pool_workers": a.get("workers") or 1, "method": b.get("method")}
+            for a, b in zip(pool, one)]
+
+
+def run_row(browser, base: str, game: str, games: int, workers: int, seed: int, further: bool = False,
+            positions: bool = False) -> dict:
     board, start, goal = game.split(":")
     fragment = f"#board={board}&start={start}&goal={goal}"
     pool, one = open_page(browser, base, workers), open_page(browser, base, 1)
@@ -213,7 +221,8 @@ def run_row(browser, base: str, game: str, games: int, workers: int, seed: int, 
     return {"game": game, "games": games, "seed": seed, "workers": workers,
             "pool": summary(got["pool"], cpu["pool"]), "one": summary(got["one"], cpu["one"]),
             "disagreements": wrong, "page_errors": errors, "load_before": [round(x, 1) for x in load],
-            "load_after": [round(x, 1) for x in os.getloadavg()]}
+            "load_after": [round(x, 1) for x in os.getloadavg()],
+            **({"positions": per_position(got["pool"], got["one"])} if positions else {})}
 
 
 def game_arguments(parser: argparse.ArgumentParser, games: int) -> None:
@@ -251,9 +260,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--further", action="store_true",
                         help="in the one-worker page, wait where an answer leaves jumps undecided for the check that "
                              "goes on (static/panels/neverlose.mjs, FURTHER_SECONDS) and report what it decided")
+    parser.add_argument("--positions", action="store_true",
+                        help="also save each position's pegs, wall ms and unknown verdicts in both pages")
     args = parser.parse_args(argv)
     rows = run_rows(args, "neverlose", lambda browser, base, game: run_row(
-        browser, base, game, args.count, args.workers, args.seed, args.further))
+        browser, base, game, args.count, args.workers, args.seed, args.further, args.positions))
     return 1 if any(r["disagreements"] for r in rows) else 0
 
 
