@@ -390,3 +390,36 @@ def test_a_check_the_pool_cannot_take_yet_runs_on_what_the_plan_left_of_its_budg
     assert got["why"] == "the pool was starting"
     assert (plan["name"], plan["max_seconds"], plan["workers"]) == ("never_lose", 2, 2)
     assert alone["name"] == "never_lose" and alone["workers"] is None and 0.1 <= alone["max_seconds"] <= 1.75
+
+
+def test_the_plans_endgame_stage_gets_what_the_sets_preparation_left_of_the_budget(monkeypatch):
+    """The plan settles a set's table first, then (when that cannot answer) the goal's endgame table: the second gets
+    the check's remaining seconds, not a fresh budget (which let an asymmetric check in the page run 13.6 s of 10)."""
+    import time
+
+    from pyapp.core.budget import drive
+    from pyapp.web import neverpool
+
+    class Asked(Exception):
+        pass
+
+    asked: list[float | None] = []
+
+    def slow_preparation(*_args, **_kw):
+        time.sleep(0.4)  # the set's table settling, out of time or past its limit
+        return False
+        yield  # a step generator
+
+    def endgame_stage(board, goal, pos, budget):
+        asked.append(budget.max_seconds)
+        raise Asked
+        yield
+
+    monkeypatch.setattr(neverpool, "prepare_steps", slow_preparation)
+    monkeypatch.setattr(neverpool, "never_lose_prepared", lambda *_args, **_kw: None)
+    monkeypatch.setattr(neverpool, "when_to_build", lambda problem: "after")
+    monkeypatch.setattr(neverpool, "never_lose_endgame_steps", endgame_stage)
+    problem = default_problem("french")
+    with pytest.raises(Asked):
+        drive(neverpool.plan_steps(problem, 2.0, [problem.start]))
+    assert asked and asked[0] is not None and asked[0] <= 1.6

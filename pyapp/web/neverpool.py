@@ -77,8 +77,9 @@ def plan_steps(problem: Problem, max_seconds: float | None, history: Sequence[in
     ready = yield from prepare_steps(board, goal, history, max_seconds, line)
     exact = never_lose_prepared(board, goal, history, ready, max_seconds, t0, line)
     build = when_to_build(problem)
-    if exact is None and build:  # the goal's endgame table (loaded from the site, or swept here): as one worker
-        budget = Budget(max_seconds)
+    if exact is None and build:  # the goal's endgame table (loaded from the site, or swept here): as one worker,
+        # on what the set's preparation left of the check's time (a fresh budget let a check run 3.5 s past its 10)
+        budget = Budget(None if max_seconds is None else max(0.1, max_seconds - (time.perf_counter() - t0)))
         if build == "first":
             yield from endgame_steps(board, goal, problem.start, budget)
         exact = yield from never_lose_endgame_steps(board, goal, problem.start, budget)
