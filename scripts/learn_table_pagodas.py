@@ -160,7 +160,7 @@ def rank(board: Board, table: Endgame, roots: list[int], min_pegs: int, library:
     proofs: list[list[int]] = []  # per proved position, the pagodas that prove it
 
     def cut(pos: int, pegs: int) -> bool:
-        lanes = ~((packed.sum(pos) | packed.tops) - packed.bounds[pegs]) & packed.tops
+        lanes = packed.proving(packed.sum(pos), pegs)
         proving = []
         while lanes:
             top = lanes & -lanes

@@ -27,12 +27,17 @@ def test_the_packed_test_says_what_each_pagoda_says():
     rng = random.Random(5)
     pagodas = [({b: rng.randint(-3, 4) for b in board.bits}, rng.randint(-2, 12)) for _ in range(4)]
     packed = pack(board, pagodas)
+    lane = (packed.tops & -packed.tops).bit_length()  # a lane's width: its top bit is the lowest bit of tops
     seen = set()
     for _ in range(2_000):
         pos = sum(1 << b for b in board.bits if rng.random() < rng.random())
         pegs = pos.bit_count()
-        lost = any(sum(w for b, w in weights.items() if pos >> b & 1) < t for weights, t in pagodas)
+        proving = {k for k, (weights, t) in enumerate(pagodas)
+                   if sum(w for b, w in weights.items() if pos >> b & 1) < t}
+        lost = bool(proving)
         assert packed.lost(packed.sum(pos), pegs) == lost
+        lanes = packed.proving(packed.sum(pos), pegs)  # which pagodas prove it, one lane's top bit each
+        assert {k for k in range(len(pagodas)) if lanes >> (lane * k + lane - 1) & 1} == proving
         seen.add(lost)
         for i, direction in enumerate(board.directions):  # a jump's step adds its delta
             m = direction.src & pos & (pos >> direction.shift if direction.shift > 0 else pos << -direction.shift)

@@ -42,9 +42,13 @@ class PackedPagodas:
         """The packed sum ``s`` of ``pos`` (the search carries it down from there)."""
         return sum(w for bit, w in self.weights.items() if pos >> bit & 1)
 
+    def proving(self, s: int, pegs: int) -> int:
+        """The top bits of the lanes whose pagoda proves the position with packed sum ``s`` and ``pegs`` pegs lost."""
+        return ~((s | self.tops) - self.bounds[pegs]) & self.tops
+
     def lost(self, s: int, pegs: int) -> bool:
         """Whether some pagoda proves the position with packed sum ``s`` and ``pegs`` pegs lost."""
-        return ((s | self.tops) - self.bounds[pegs]) & self.tops != self.tops
+        return self.proving(s, pegs) != 0
 
     @property
     def lost_source(self) -> str:
