@@ -129,9 +129,13 @@ function noteText(r) {
   return parts.join(" ");
 }
 
-/** The check in the page's engine worker alone: {promise, cancel}. */
-function oneWorker(engine, args, onProgress) {
-  const { id, promise } = engine.request("never_lose", args, { onProgress });
+/** The check of `args` on the page's pool when it is wanted (neverpool.mjs), else in the engine worker alone:
+ *  {promise, cancel}.  onVerdict(status) gets the position's own status before its jumps are filed, onPool the
+ *  pool's progress. */
+function startCheck(ctx, args, { onVerdict = () => {}, onPool = () => {} } = {}) {
+  if (poolWanted(ctx)) return checkOnPool(ctx, args, { onVerdict, onPool });
+  const { engine } = ctx;
+  const { id, promise } = engine.request("never_lose", args, { onProgress: (p) => { if (p.verdict) onVerdict(p.verdict); } });
   return { promise, cancel: () => engine.cancel(id) };
 }
 
@@ -177,15 +181,13 @@ export function createNeverLose(ctx) {
     }
     running?.cancel();
     const flagged = flagNow();
-    const early = (p) => { // the position's own status arrives before each jump is filed
-      if (!EARLY[p.verdict] || positionKey(s) !== key || !s.neverlose.checking) return; // "unknown" only at the end
-      store.do("neverlose/early", key, p.verdict, Math.round(performance.now() - t0));
+    const early = (verdict) => { // the position's own status arrives before each jump is filed
+      if (!EARLY[verdict] || positionKey(s) !== key || !s.neverlose.checking) return; // "unknown" only at the end
+      store.do("neverlose/early", key, verdict, Math.round(performance.now() - t0));
     };
     // no line asked: the panel shows the verdicts only, and some sets' lines cost searches (pyapp.web.play)
     const args = { ...gameArgs(s.game), max_seconds: NEVER_LOSE_SECONDS, line: false };
-    const mine = poolWanted(ctx)
-      ? checkOnPool(ctx, args, { onVerdict: (verdict) => early({ verdict }), onPool: (p) => store.do("neverlose/pool", key, p) })
-      : oneWorker(ctx.engine, args, early);
+    const mine = startCheck(ctx, args, { onVerdict: early, onPool: (p) => store.do("neverlose/pool", key, p) });
     const { promise } = mine;
     running = { key, cancel: mine.cancel };
     store.do("neverlose/checking", key);
@@ -210,7 +212,7 @@ export function createNeverLose(ctx) {
   /** The check again on FURTHER_SECONDS while the position it left undecided stays shown (module comment). */
   async function further(key, jumps, t0) {
     const args = { ...gameArgs(s.game), max_seconds: FURTHER_SECONDS, line: false };
-    const mine = poolWanted(ctx) ? checkOnPool(ctx, args, { onVerdict() {}, onPool() {} }) : oneWorker(ctx.engine, args, () => {});
+    const mine = startCheck(ctx, args);
     running = { key, cancel: mine.cancel };
     store.do("neverlose/further", key, FURTHER_SECONDS);
     let r = null;
