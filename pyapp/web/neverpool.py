@@ -70,6 +70,11 @@ def plan_steps(problem: Problem, max_seconds: float | None, history: Sequence[in
     """Step 1 (module docstring): the one-worker answer, or ``{"shares", "decided", "items", "seconds"}`` for a pool
     of ``workers`` (``line``: as :func:`pyapp.web.play.never_lose_job`'s)."""
     t0 = time.perf_counter()
+
+    def left() -> float | None:
+        """What is left of the check's time (at least 0.1 s): each stage after the first gets that, not the whole."""
+        return None if max_seconds is None else max(0.1, max_seconds - (time.perf_counter() - t0))
+
     board, goal = problem.board, problem.goal
     jumps, _, asked = questions(problem)
     table = table_for(problem)
@@ -79,7 +84,7 @@ def plan_steps(problem: Problem, max_seconds: float | None, history: Sequence[in
     build = when_to_build(problem)
     if exact is None and build:  # the goal's endgame table (loaded from the site, or swept here): as one worker,
         # on what the set's preparation left of the check's time (a fresh budget let a check run 3.5 s past its 10)
-        budget = Budget(None if max_seconds is None else max(0.1, max_seconds - (time.perf_counter() - t0)))
+        budget = Budget(left())
         if build == "first":
             yield from endgame_steps(board, goal, problem.start, budget)
         exact = yield from never_lose_endgame_steps(board, goal, problem.start, budget)
@@ -88,8 +93,7 @@ def plan_steps(problem: Problem, max_seconds: float | None, history: Sequence[in
     shares = [] if exact is not None or not jumps or not goal.definite or lost else \
         [name for name, pos in asked.items() if not _known(table, problem, pos, book)]
     if len(shares) < 2:  # on what the table's attempt left of the check's time (the pool's shares get the same)
-        left = None if max_seconds is None else max(0.1, max_seconds - (time.perf_counter() - t0))
-        return (yield from webplay.never_lose_job(problem, left, history, line))
+        return (yield from webplay.never_lose_job(problem, left(), history, line))
     decided = [name for name in list(asked)[1:] if name not in shares]
     if len([name for name in shares if name != POSITION]) >= 2 and together(problem):
         shares.insert(1 if shares[0] == POSITION else 0, JUMPS)
