@@ -154,6 +154,22 @@ def test_a_table_computed_start_by_start_and_merged_is_the_whole_table():
     assert part["starts"]["5"]["summary"]["missing"] == 0
 
 
+def test_a_share_that_does_not_stop_within_the_cancels_wait_still_answers_its_cells(monkeypatch):
+    """Under load a step can outlast the cancel's wait (``CANCEL_SECONDS``): the job is closed, and its answer is
+    then the cells it had finished, marked cancelled, which the merge takes (an answer without cells made the page's
+    merge fail: "The whole-board table failed")."""
+    from pyapp.web import job as webjob
+
+    job = webapi.start("table", json.dumps({"board": "triangle5", "problem_seconds": 10, "starts": ["1"]}))
+    while not (step := json.loads(job.step()))["done"] and step["progress"]["done"] < 5:
+        pass
+    monkeypatch.setattr(webjob, "CANCEL_SECONDS", 0.0)  # no step more after the cancel
+    got = json.loads(job.cancel())["result"]
+    assert got["cancelled"] and 4 <= len(got["cells"]) < 15 and {c["start"] for c in got["cells"]} == {"1"}
+    merged = _merge({"board": "triangle5", "cells": got["cells"], "cancelled": True})["ok"]
+    assert merged["cancelled"] and merged["starts"]["1"]["summary"]["missing"] == 15 - len(got["cells"])
+
+
 @pytest.mark.parametrize("change,message", [
     ({"starts": ["3"]}, "'starts' must name starts the table computes (1, 2, 4, 5), not 3"),
     ({"starts": []}, "'starts' must name starts the table computes"),

@@ -223,7 +223,8 @@ def exact_job(args: dict, analysis: str) -> Job:
 
     s = from_request(args)
     gen, finish, progress, budget, relay = exact_web.job(s.problem, {**args, "analysis": analysis})
-    out = Job(gen, finish, progress, budget)
+    # a sweep that does not stop within the cancel's wait (a level's step under load) is closed: no answer
+    out = Job(gen, finish, progress, budget, lambda: {"status": "unknown", "reason": "cancelled", "cancelled": True})
     out.relay = relay
     return out
 
@@ -269,8 +270,15 @@ def table_job(args: dict) -> Job:
             out["starts"] = webtable.by_start(board, table, only=table.cells[-1].start)
         return out
 
+    t0 = time.perf_counter()
+
+    def cancelled() -> dict:  # the table did not stop within the cancel's wait: the cells it had finished
+        table.cancelled, table.seconds = True, time.perf_counter() - t0
+        return webtable.answer(board, table, per, share=starts is not None)
+
     return Job(table_steps(board, budget=budget, problem_seconds=per, starts=starts, table=table),
-               lambda done: webtable.answer(board, done, per, share=starts is not None), progress, budget)
+               lambda done: webtable.answer(board, done, per, share=starts is not None), progress, budget,
+               cancelled)
 
 
 STREAMING: dict[str, Callable[[dict], Job]] = {"solve": solve_job, "bench": bench_job, "hint": hint_job,

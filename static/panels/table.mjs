@@ -133,7 +133,7 @@ export function createTable(ctx) {
     const seconds = (performance.now() - t0) / 1000;
     const cancelled = s.task.cancelAt !== null || results.some((r) => !r || r.cancelled);
     const merged = await ctx.call("table_merge", { board: args.board, problem_seconds: args.problem_seconds,
-      cells: results.flatMap((r) => (r ? r.cells : [])), cancelled, seconds });
+      cells: results.flatMap((r) => r?.cells ?? []), cancelled, seconds });
     return { ...merged, workers: pool.size };
   }
 

@@ -157,7 +157,9 @@ def test_cancel_stops_a_big_table_at_once_and_keeps_what_is_done(app):
       return marked >= 1 && marked <= Math.max(running, 1);
     }""", timeout=10_000)
     app.locator("#table-cancel").click()
-    app.wait_for_function("n => window.pegLab.cancels.length > n", arg=before, timeout=10_000)
+    app.wait_for_function("n => window.pegLab.cancels.length > n || /failed/.test(document.getElementById('status')"
+                          ".textContent)", arg=before, timeout=10_000)
+    assert "failed" not in app.text_content("#status"), app.text_content("#status")
     assert app.evaluate("window.pegLab.cancels.at(-1)") < 1000  # the worker answers within one slice
     app.wait_for_function("() => document.getElementById('table-summary').textContent.includes('cancelled')")
     assert app.locator("#table-grid .tv-pending").count() > 0
