@@ -2,7 +2,8 @@
 
 Each row plays :data:`GAMES` seeded random games of one game of :data:`PLAYED` (the English central game
 and d1 -> d1, c1 -> c1, French d2 -> d6, German e5 -> e5, asymmetric d5 -> d5, Diamond 41 d2 -> any,
-triangle 7 from 4): at every position the page's check (:func:`pyapp.analysis.neverlose.never_lose_steps`,
+triangle 7 from 4, triangle 8 from 1): at every position the page's check
+(:func:`pyapp.analysis.neverlose.never_lose_steps`,
 the search path, the game's opening book (:func:`shipped_book`) and the goal's endgame table where they answer (the
 ones the site ships: the book committed in ``sets/``, the table from the build's cache, where there is one:
 :func:`shipped_table`), on Hint's 10 s budget counted in CPU seconds,
@@ -44,7 +45,8 @@ from ..exact.winnable import Winnable
 from .rows import Case, Outcome, percentile
 
 PLAYED = (("english", "d4", "d4"), ("english", "d1", "d1"), ("english", "c1", "c1"), ("french", "d2", "d6"),
-          ("german", "e5", "e5"), ("asymmetric", "d5", "d5"), ("diamond41", "d2", "any"), ("triangle7", "4", "any"))
+          ("german", "e5", "e5"), ("asymmetric", "d5", "d5"), ("diamond41", "d2", "any"), ("triangle7", "4", "any"),
+          ("triangle8", "1", "any"))
 """The games of the rows: (board, start hole, goal)."""
 GAMES = 2
 """Seeded random games per row."""

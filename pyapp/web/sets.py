@@ -161,11 +161,11 @@ there are too many to ship as keys, so it ships one bit per reachable class inst
 ASYMMETRIC_GAME = Game("asymmetric", "d5", "d5", artefact=True, floor=ASYMMETRIC, over_table=True, bits=True)
 """Asymmetric d5 -> d5 as it ships (module docstring)."""
 
-ENDGAMES = (("french", "d2", "d6"), ("german", "e5", "e5"), ("asymmetric", "d5", "d5"), ("diamond41", "d2", "any"))
+ENDGAMES = (("french", "d2", "d6"), ("german", "e5", "e5"), ("asymmetric", "d5", "d5"), ("diamond41", "d2", "any"),
+            ("triangle8", "1", "any"))
 """The games whose goal's endgame table ships (:mod:`pyapp.exact.endgame_files`; French 4.4 MB, German 7.5 MB,
-asymmetric 3.7 MB, Diamond 41 4.6 MB): the classic boards whose never-lose checks the page's own table
-(:mod:`pyapp.exact.endgame`) leaves slow at 21-24 pegs.  Triangle 8, whose checks its own table keeps under a
-second, does without."""
+asymmetric 3.7 MB, Diamond 41 4.6 MB, triangle 8 1.5 MB): the boards whose never-lose checks the page's own table
+(:mod:`pyapp.exact.endgame`) leaves slow at 20-24 pegs (triangle 8: seconds at 20-22 pegs, p95 1.5 CPU s)."""
 
 BOOKS = (("french", "d2", "d6"), ("asymmetric", "d5", "d5"), ("diamond41", "d2", "any"), ("german", "e5", "e5"))
 """The games whose opening book ships (:mod:`pyapp.exact.openingbook`, committed in ``sets/``, made by
