@@ -197,8 +197,11 @@ export function createNeverLose(ctx) {
     } catch (err) {
       r = { status: "unknown", reason: err.message, good: [], bad: [], unknown: [], line: [], budget: NEVER_LOSE_SECONDS };
     }
-    if (running?.cancel === mine.cancel) running = null;
-    if (positionKey(s) !== key || !s.neverlose.on || s.task) return; // a newer check follows
+    // cancelled or replaced meanwhile (never-lose switched, a task, a newer position): not this position's answer,
+    // even when never-lose is on again at the same position before the cancelled check answered
+    const stale = running?.cancel !== mine.cancel;
+    if (!stale) running = null;
+    if (stale || positionKey(s) !== key || !s.neverlose.on || s.task) return; // a newer check follows
     store.do("neverlose/result", key, { ...r, ms: Math.round(performance.now() - t0) });
     lastDone = { key, jumps, result: r };
     if (r.status === "lost" && !flagged) {
@@ -221,8 +224,9 @@ export function createNeverLose(ctx) {
     } catch {
       // the first answer stays
     }
-    if (running?.cancel === mine.cancel) running = null;
-    if (r && !r.cancelled && positionKey(s) === key && s.neverlose.on && !s.task) {
+    const stale = running?.cancel !== mine.cancel; // (as in check)
+    if (!stale) running = null;
+    if (r && !stale && !r.cancelled && positionKey(s) === key && s.neverlose.on && !s.task) {
       store.do("neverlose/result", key, { ...r, ms: Math.round(performance.now() - t0) });
       lastDone = { key, jumps, result: r };
     } else {
@@ -240,6 +244,7 @@ export function createNeverLose(ctx) {
     if (state.task) {
       // a Solve or an analysis gets the engine to itself; the check runs again once it is over
       running?.cancel();
+      running = null; // its answer, when it comes, is stale; the check runs again once the task is over
       seenKey = null;
       return;
     }

@@ -252,12 +252,30 @@ def test_never_lose_says_unknown_when_hints_budget_runs_out(app):
     assert "Checking what is undecided further (up to 30 s more)" in note
     assert app.get_attribute("#neverlose-note", "data-further") == "30"
     assert app.get_by_role("button", name="Solve").is_enabled()  # the check never locks the board
+    # off, then on at once, while the engine gets the cancel late (as a busy worker under load does): the cancelled
+    # further check answers after never-lose is on again, and that answer is not the new check's
+    app.evaluate(DELAYED_CANCEL)
     button.click()  # off: the further check is cancelled, and nothing of it is shown when never-lose comes back on
     assert app.get_attribute("#neverlose-note", "data-further") is None
     button.click()
     app.wait_for_function("document.getElementById('neverlose-note').dataset.verdict === 'checking'")
     assert app.get_attribute("#neverlose-note", "data-further") is None
+    app.wait_for_timeout(5000)  # the cancel arrived (3 s) and the cancelled check answered; the new one runs 10 s
+    assert app.get_attribute("#neverlose-note", "data-verdict") == "checking", app.text_content("#neverlose-note")
+    app.evaluate("window.restoreCancel()")
+    app.wait_for_function("document.getElementById('neverlose-note').dataset.verdict === 'unknown'", timeout=60_000)
     button.click()
+
+
+DELAYED_CANCEL = """() => {
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (msg, ...rest) {
+    if (msg && msg.type === "cancel") return void setTimeout(() => post.call(this, msg, ...rest), 3000);
+    return post.call(this, msg, ...rest);
+  };
+  window.restoreCancel = () => { Worker.prototype.postMessage = post; };
+}"""
+"""Every cancel reaches the workers 3 s late."""
 
 
 def test_new_puzzle_is_in_the_address_and_the_link_opens_the_same_puzzle(app, chromium, server):
