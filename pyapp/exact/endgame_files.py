@@ -25,7 +25,8 @@ KIND = "endgame"
 """The header's ``kind`` of an endgame table file."""
 SHIPPED_CLASSES = 6_000_000
 """A shipped table's sweep stops before a level predicted to pass this many classes (French, asymmetric: 12
-pegs, 4.8 and 4.1 million classes; German: 13 pegs; Diamond 41: 11)."""
+pegs, 4.8 and 4.1 million classes; German: 13 pegs; Diamond 41: 11; triangle 8: 9 pegs, 2.4 million, its next level
+alone 7.0 million)."""
 
 
 def file_name(stem: str, problem: Problem) -> str:
