@@ -132,7 +132,8 @@ def play(page, fragment: str, moves: list[list[str]] | None, rng: random.Random 
     new_game(page, fragment)
     answers, played = [], []
     while True:
-        r = {**wait_answer(page, pegs(page)), "pegs": pegs(page)}
+        n = pegs(page)
+        r = {**wait_answer(page, n), "pegs": n}
         if further and page.evaluate("window.pegLab.store.state.neverlose.further") is not None:
             r = {**r, "further": wait_further(page, r)}
         answers.append(r)

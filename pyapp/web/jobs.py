@@ -270,15 +270,17 @@ def table_job(args: dict) -> Job:
             out["starts"] = webtable.by_start(board, table, only=table.cells[-1].start)
         return out
 
+    def answer(done: Table) -> dict:
+        return webtable.answer(board, done, per, share=starts is not None)
+
     t0 = time.perf_counter()
 
     def cancelled() -> dict:  # the table did not stop within the cancel's wait: the cells it had finished
         table.cancelled, table.seconds = True, time.perf_counter() - t0
-        return webtable.answer(board, table, per, share=starts is not None)
+        return answer(table)
 
-    return Job(table_steps(board, budget=budget, problem_seconds=per, starts=starts, table=table),
-               lambda done: webtable.answer(board, done, per, share=starts is not None), progress, budget,
-               cancelled)
+    return Job(table_steps(board, budget=budget, problem_seconds=per, starts=starts, table=table), answer, progress,
+               budget, cancelled)
 
 
 STREAMING: dict[str, Callable[[dict], Job]] = {"solve": solve_job, "bench": bench_job, "hint": hint_job,

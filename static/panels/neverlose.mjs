@@ -150,6 +150,15 @@ export function createNeverLose(ctx) {
 
   const status = (text, kind = "", sticky = false) => store.do("status/set", text, kind, sticky);
 
+  /** Whether the check `mine` just answered is still the running one (then no longer running).  One cancelled or
+   *  replaced meanwhile (never-lose switched, a task, a newer position) is not: its answer is not this position's,
+   *  even when never-lose is on again at the same position before the cancelled check answered. */
+  function ended(mine) {
+    if (running?.cancel !== mine.cancel) return false;
+    running = null;
+    return true;
+  }
+
   function flagNow() {
     // the move just played was filed "bad" by the check of the position before it: say so at once
     const jumps = s.game.jumps;
@@ -197,11 +206,7 @@ export function createNeverLose(ctx) {
     } catch (err) {
       r = { status: "unknown", reason: err.message, good: [], bad: [], unknown: [], line: [], budget: NEVER_LOSE_SECONDS };
     }
-    // cancelled or replaced meanwhile (never-lose switched, a task, a newer position): not this position's answer,
-    // even when never-lose is on again at the same position before the cancelled check answered
-    const stale = running?.cancel !== mine.cancel;
-    if (!stale) running = null;
-    if (stale || positionKey(s) !== key || !s.neverlose.on || s.task) return; // a newer check follows
+    if (!ended(mine) || positionKey(s) !== key || !s.neverlose.on || s.task) return; // a newer check follows
     store.do("neverlose/result", key, { ...r, ms: Math.round(performance.now() - t0) });
     lastDone = { key, jumps, result: r };
     if (r.status === "lost" && !flagged) {
@@ -224,9 +229,7 @@ export function createNeverLose(ctx) {
     } catch {
       // the first answer stays
     }
-    const stale = running?.cancel !== mine.cancel; // (as in check)
-    if (!stale) running = null;
-    if (r && !stale && !r.cancelled && positionKey(s) === key && s.neverlose.on && !s.task) {
+    if (ended(mine) && r && !r.cancelled && positionKey(s) === key && s.neverlose.on && !s.task) {
       store.do("neverlose/result", key, { ...r, ms: Math.round(performance.now() - t0) });
       lastDone = { key, jumps, result: r };
     } else {
