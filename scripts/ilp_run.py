@@ -12,12 +12,13 @@ default: the machine is shared); ``--option NAME=VALUE`` sets any other HiGHS op
 positions the reachability fixings may enumerate a side.  ``--split`` runs one programme per class of jumps at
 the first step with a choice (:mod:`pyapp.search.ilp_split`: the problem from the position after the forced jumps
 and the class's first jump), ``--jobs`` of them at once, each logged to
-``LOG.partK`` (``--part K`` runs one): HiGHS's tree search uses one core, the parts use them all.  ``--depth D``
-splits each part again, D choices deep (:func:`pyapp.search.ilp_split.leaves`), and ``--ledger FILE`` appends each
-part's answer to FILE (JSON lines, named by the jumps before the part) as it ends and skips the parts FILE holds
-settled: a proof longer than one run goes on where the last stopped.  Prints the
-answer as one JSON line (with --split: the whole answer and each part's; a line per finished part goes to
-standard error).
+``LOG.partK`` (``--part K`` runs one): HiGHS's tree search uses one core, the parts use them all. ``--depth D``
+splits each part again, D choices deep (:func:`pyapp.search.ilp_split.leaves`; one part per position up to the
+goal's symmetries, :func:`pyapp.search.ilp_split.distinct`: ``--part K`` counts those), and ``--ledger FILE``
+appends each part's answer to FILE (JSON lines, named by the jumps before the part) as it ends and skips the parts
+FILE holds settled (by line, or by position: :func:`pyapp.search.ilp_split.covering`): a proof longer than one run
+goes on where the last stopped. Prints the answer as one JSON line (with --split: the whole answer and each part's;
+a line per finished part goes to standard error).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from pyapp.proofs import lp
 from pyapp.proofs.lp_backends import Highspy
 from pyapp.search.ilp import IlpFormulation, _answer
 from pyapp.search.ilp_cuts import LEVEL_POSITIONS
-from pyapp.search.ilp_split import covering, leaves
+from pyapp.search.ilp_split import covering, distinct, leaves
 
 
 class LoggedHighspy(Highspy):
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace, part: int | None, log: str) -> dict:
     cuts = False if args.plain else True if args.cuts is None else [c for c in args.cuts.split(",") if c]
     label, before = None, []
     if part is not None:
-        leaf = leaves(whole, args.depth)[part]
+        leaf = distinct(whole, leaves(whole, args.depth))[part]
         label, before, problem = f"after {leaf.line()}", list(leaf.before), leaf.problem
     f = IlpFormulation(problem, args.seconds, cuts=cuts, level_positions=args.level_positions)
     built, built_cpu = time.perf_counter() - t0, time.process_time() - b0
@@ -148,13 +149,13 @@ def split(args: argparse.Namespace) -> dict:
     """Run the parts (all, or ``args.part``) on ``args.jobs`` processes, but those the ledger holds settled; the
     whole answer with each part's, each part's appended to the ledger as it ends."""
     problem = make_problem(get_board(args.board), start=args.start, goal=args.goal)
-    every = leaves(problem, args.depth)
+    every = distinct(problem, leaves(problem, args.depth))
     name = f"{args.board} {args.start} -> {args.goal}"
     chosen = range(len(every)) if args.part is None else [args.part]
     if args.part is not None and not 0 <= args.part < len(every):
         raise SystemExit(f"error: --part {args.part}: this programme has parts 0-{len(every) - 1}")
     held = _ledger(args, name)
-    found = {k: covering(held, every[k].line()) for k in chosen}
+    found = {k: covering(held, every[k].line(), problem) for k in chosen}
     answers = [{**row, "from_ledger": True} for row in {id(r): r for r in found.values() if r}.values()]
     todo = [k for k in chosen if found[k] is None]
     if not any(a["status"] == "solved" for a in answers) and todo:

@@ -148,10 +148,10 @@ def test_a_deeper_split_covers_every_line_and_a_ledger_carries_a_proof_over(tmp_
 def test_a_ledger_covers_the_leaves_its_impossible_parts_begin():
     """uncovered(): a part proved impossible covers every deeper leaf its line begins; a solved part covers only
     itself; covering() finds a part's own row or an impossible row above it; a ledger of every part covers all."""
-    from pyapp.search.ilp_split import covering, uncovered
+    from pyapp.search.ilp_split import covering, distinct, uncovered
 
     problem = make_problem(get_board("german"), start="e1", goal="e1")
-    top, deep = leaves(problem, 1), leaves(problem, 2)
+    top, deep = leaves(problem, 1), distinct(problem, leaves(problem, 2))
     assert len(uncovered(problem, 2, [])) == len(deep)
     first = {"line": top[0].line(), "status": "impossible"}
     below = [leaf for leaf in deep if leaf.line().startswith(top[0].line() + " ")]
@@ -161,3 +161,35 @@ def test_a_ledger_covers_the_leaves_its_impossible_parts_begin():
     solved = {"line": top[0].line(), "status": "solved"}
     assert covering([solved], below[0].line()) is None and covering([solved], top[0].line()) is solved
     assert uncovered(problem, 2, [{"line": leaf.line(), "status": "impossible"} for leaf in top]) == []
+
+
+def test_leaves_reached_by_other_orders_or_as_images_are_one_part_and_covered_by_position():
+    """distinct(): German e1 -> e1 two choices deep has leaves that reach one position by two orders of the same
+    jumps (c4-e4 then c5-e5, c5-e5 then c4-e4); only the first is kept, and every kept position is another's
+    under none of the goal's symmetries (the mirror).  covering() with the problem: a row for the other order
+    covers the part, an impossible row covers the parts whose lines pass through its position, and a solved row
+    only the part at its own position."""
+    from pyapp.core.game import replay
+    from pyapp.search.ilp_split import covering, distinct, same, uncovered
+
+    problem = make_problem(get_board("german"), start="e1", goal="e1")
+    board, form = problem.board, same(problem)
+    every = leaves(problem, 2)
+    kept = distinct(problem, every)
+    forms = [form(leaf.problem.start) for leaf in kept]
+    assert len(set(forms)) == len(kept) < len(every)
+    assert {form(leaf.problem.start) for leaf in every} == set(forms)
+    mirror = board.transform(kept[0].problem.start, max(problem.goal.symmetries(board)))
+    assert mirror != kept[0].problem.start and form(mirror) == forms[0]
+    one = "e3-e1 e5-e3 c4-e4 c5-e5"
+    other = "e3-e1 e5-e3 c5-e5 c4-e4"
+    assert replay(board, problem.start, one.split()).final == replay(board, problem.start, other.split()).final
+    assert [leaf.line() for leaf in every].count(one) == 1 and other in [leaf.line() for leaf in every]
+    assert other not in [leaf.line() for leaf in kept]
+    row = {"line": other, "status": "impossible"}
+    assert covering([row], one) is None and covering([row], one, problem) is row
+    assert one not in [leaf.line() for leaf in uncovered(problem, 2, [row])]
+    below = "e3-e1 e5-e3 c4-e4 c5-e5 d2-d4"
+    assert covering([row], below, problem) is row
+    solved = {"line": other, "status": "solved"}
+    assert covering([solved], one, problem) is solved and covering([solved], below, problem) is None

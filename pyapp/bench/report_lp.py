@@ -84,11 +84,11 @@ SPLIT = ("german", "e1", "e1", 3)
 
 def _split(rows: list[dict]) -> list[str]:
     """How much of German e1 -> e1's split the ledger's settled parts cover, computed here from the ledger with
-    :func:`pyapp.search.ilp_split.uncovered` (every leaf of the split 3 choices deep that no impossible part, of
-    whichever depth, covers)."""
+    :func:`pyapp.search.ilp_split.uncovered` (every distinct leaf of the split 3 choices deep, one per position up
+    to the goal's symmetries, that no impossible part, of whichever depth, covers by line or by position)."""
     from ..core.catalogue import get_board
     from ..core.problem import make_problem
-    from ..search.ilp_split import leaves, uncovered
+    from ..search.ilp_split import distinct, leaves, uncovered
 
     board, start, goal, depth = SPLIT
     name = f"{board} {start} -> {goal}"
@@ -100,7 +100,7 @@ def _split(rows: list[dict]) -> list[str]:
         return [f"**German e1 -> e1, split into parts**: the part after {found[0]['line']} is feasible, so the "
                 f"problem is solved ({found[0].get('date')}): {found[0].get('solution')}."]
     problem = make_problem(get_board(board), start=start, goal=goal)
-    total, left = len(leaves(problem, depth)), len(uncovered(problem, depth, mine))
+    total, left = len(distinct(problem, leaves(problem, depth))), len(uncovered(problem, depth, mine))
     cpu = sum(r.get("cpu_seconds") or r.get("seconds") or 0 for r in mine)
     by_depth: dict[int, int] = {}
     for r in mine:
@@ -112,6 +112,7 @@ def _split(rows: list[dict]) -> list[str]:
             f"--depth {depth} --ledger benchmarks/ilp-ledger.jsonl --jobs 2`; the ledger's rows {dates[0]} to "
             f"{dates[-1]}): {len(mine)} parts settled, every one infeasible ({parts}; "
             f"{sum(r.get('nodes') or 0 for r in mine):,} HiGHS nodes, {cpu:,.0f} s in all: CPU seconds, wall where a "
-            f"row has none). Of the split {depth} choices deep, {total - left} of {total} parts are covered by them "
+            f"row has none). Of the split {depth} choices deep ({total} distinct parts: one per position up to the "
+            f"mirror, whatever the order of its jumps), {total - left} are covered by them "
             + (f"and {left} remain open: the problem is still undecided." if left else
                "and none remains: no part is feasible, so the problem is impossible.")]
