@@ -193,3 +193,19 @@ def test_leaves_reached_by_other_orders_or_as_images_are_one_part_and_covered_by
     assert covering([row], below, problem) is row
     solved = {"line": other, "status": "solved"}
     assert covering([solved], one, problem) is solved and covering([solved], below, problem) is None
+
+
+def test_a_part_whose_own_parts_are_all_impossible_is_covered():
+    """uncovered() at depth 1 counts a part settled when the ledger proves every part of its own split (rows one
+    choice deeper), not when one of them is missing; rows of another part's split do not count for it."""
+    from pyapp.search.ilp_split import distinct, uncovered
+
+    problem = make_problem(get_board("german"), start="e1", goal="e1")
+    top, deep = leaves(problem, 1), distinct(problem, leaves(problem, 2))
+    under = [leaf for leaf in deep if leaf.line().startswith(top[0].line() + " ")]
+    assert len(under) >= 2
+    rows = [{"line": leaf.line(), "status": "impossible"} for leaf in under]
+    assert [leaf.line() for leaf in uncovered(problem, 1, rows)] == [leaf.line() for leaf in top[1:]]
+    assert [leaf.line() for leaf in uncovered(problem, 1, rows[1:])] == [leaf.line() for leaf in top]
+    others = [{"line": leaf.line(), "status": "impossible"} for leaf in deep if leaf not in under]
+    assert top[0].line() in [leaf.line() for leaf in uncovered(problem, 1, others)]

@@ -184,9 +184,24 @@ def covering(rows: list[dict], line: str, problem: Problem | None = None) -> dic
 
 
 def uncovered(problem: Problem, depth: int, rows: list[dict]) -> list[Leaf]:
-    """The distinct leaves (:func:`distinct`) of ``problem`` split ``depth`` deep that no impossible row of the
-    ledger ``rows`` covers (:func:`covering`, by line or by position): none means the ledger proves ``problem``
-    impossible (every leaf infeasible, whichever depth proved it)."""
+    """The distinct leaves (:func:`distinct`) of ``problem`` split ``depth`` deep that the impossible rows of the
+    ledger ``rows`` do not prove impossible: none covers it (:func:`covering`, by line or by position), and it was
+    not split further into parts that each are (recursively, as deep as the rows go).  None means the ledger proves
+    ``problem`` impossible (every leaf infeasible, whichever depth proved it)."""
     proved = [r for r in rows if r["status"] == "impossible"]
-    return [leaf for leaf in distinct(problem, leaves(problem, depth))
-            if covering(proved, leaf.line(), problem) is None]
+    return [leaf for leaf in distinct(problem, leaves(problem, depth)) if not _proved(problem, leaf, proved)]
+
+
+def _proved(problem: Problem, leaf: Leaf, proved: list[dict]) -> bool:
+    """True when the impossible rows ``proved`` cover ``leaf`` of ``problem``, or cover every part of its own split
+    (the rows that pass through its position, up to the goal's symmetries, and go deeper)."""
+    if covering(proved, leaf.line(), problem) is not None:
+        return True
+    form, pegs = same(problem), leaf.problem.start.bit_count()
+    key = form(leaf.problem.start)
+    deeper = [r for r in proved if any(pos.bit_count() == pegs and form(pos) == key
+                                       for pos in _passes(problem, r["line"])[:-1])]
+    if not deeper:
+        return False
+    return all(_proved(problem, Leaf(part_problem(leaf.problem, p), (*leaf.before, *p.forced, *p.jumps[:1])), deeper)
+               for p in parts(IlpFormulation(leaf.problem, cuts=False)))
