@@ -193,7 +193,10 @@ _BIG = {"board": "square:" + "/".join(_ROWS12), "goal": "any"}
                                             ("finishes", {"possible", "impossible", "unknown", "groups"}, _BIG),
                                             ("table", {"cells", "starts", "counts"}, {"board": "german"}),
                                             ("count_exact", {"status", "reason"}, {"board": "english"}),
-                                            ("fewest_exact", {"status", "reason"}, {"board": "english"})])
+                                            ("fewest_exact", {"status", "reason"}, {"board": "english"}),
+                                            ("count", {"solutions", "positions", "reason"}, {"board": "english"}),
+                                            ("fewest", {"status", "moves", "solution", "proven", "reason"},
+                                             {"board": "english"})])
 def test_worker_cancel_answers_in_the_result_shape_even_when_the_call_is_closed(fn, keys, args, monkeypatch):
     """The page reads a cancelled answer as it reads a finished one (a table's cells, an analysis's status), also
     when the call did not stop within the cancel's wait (``CANCEL_SECONDS``, a slow step under load) and was closed."""

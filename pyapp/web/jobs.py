@@ -199,7 +199,10 @@ def count_job(args: dict) -> Job:
         return {"solutions": None if c.solutions is None else str(c.solutions), "positions": c.positions,
                 "seconds": round(c.seconds, 3), "reason": c.reason, "cancelled": budget.cancelled}
 
-    return Job(count_steps(s.problem, budget=budget), finish, _progress, budget)
+    # a count that does not stop within the cancel's wait is closed: the same shape, no number
+    return Job(count_steps(s.problem, budget=budget), finish, _progress, budget,
+               lambda: {"solutions": None, "positions": None, "seconds": None, "reason": "cancelled",
+                        "cancelled": True})
 
 
 def fewest_job(args: dict) -> Job:
@@ -214,7 +217,9 @@ def fewest_job(args: dict) -> Job:
                 "proven": f.proven, "reason": f.reason, "lower_bound": f.lower_bound, "positions": f.positions,
                 "seconds": round(f.seconds, 3), "cancelled": budget.cancelled}
 
-    return Job(fewest_steps(s.problem, budget=budget), finish, _progress, budget)
+    return Job(fewest_steps(s.problem, budget=budget), finish, _progress, budget,
+               lambda: {"status": "unknown", "moves": None, "solution": [], "proven": False, "reason": "cancelled",
+                        "lower_bound": None, "positions": None, "seconds": None, "cancelled": True})
 
 
 def exact_job(args: dict, analysis: str) -> Job:
