@@ -41,15 +41,22 @@ def test_verdicts_through_a_file_equal_the_whole_sets(whole, table, part):  # no
     back = decode(encode(part), D1D4.problem())  # the store's own entry points hand the kind over
     assert isinstance(back, BitsOverTable) and back.floor == FLOOR and set(back.bits) == set(range(FLOOR, 33))
     assert back.counts() == {p: n for p, n in whole.counts().items() if p >= FLOOR}
-    board, seen = D1D4.problem().board, set()
+    board, seen, searched = D1D4.problem().board, set(), {True: 0, False: 0}
     for history in _random_positions(whole, 3, 6):
         pos = history[-1]
         if FLOOR - 1 > pos.bit_count() > 14:  # the table's searches, as OverTable's own tests check them
             continue
         seen.add(back.via(pos.bit_count()))
-        for p in [pos, *(apply_jump(pos, jump) for jump in legal_jumps(board, pos))]:
+        # at the floor, the position's own lookup: each jump from it is a table search of FLOOR - 1 pegs (0.2 s
+        # each, most of the test's time); the game's next position is one of them, checked in its turn with its
+        # own jumps (FLOOR - 2 pegs, by the table too)
+        afters = [] if pos.bit_count() == FLOOR else [apply_jump(pos, jump) for jump in legal_jumps(board, pos)]
+        for p in [pos, *afters]:
             assert back.can_win(p) == whole.can_win(p), board.pegs(p)
+            if FLOOR - 2 <= p.bit_count() < FLOOR:
+                searched[whole.can_win(p)] += 1
     assert seen == {"lookup", "table"}
+    assert searched[True] >= 10 and searched[False] >= 10, searched  # both verdicts just under the floor (17, 47)
 
 
 def test_every_reachable_class_of_a_held_level_gets_its_own_bit(whole, reach, part):  # noqa: F811
@@ -71,9 +78,12 @@ def test_its_size_is_about_one_and_a_quarter_bits_a_reachable_class(whole, reach
 def test_never_lose_matches_the_whole_set_and_its_lines_replay(whole, table, part):  # noqa: F811
     endgame.install(table)
     problem = D1D4.problem()
-    histories = [h for h in _random_positions(whole, 11, 6) if FLOOR - 1 <= h[-1].bit_count() <= FLOOR + 4]
+    # 3 games (two of them playing any jump, each lost from 25 pegs down, across the floor): 18 positions, 6 lost
+    histories = [h for h in _random_positions(whole, 18, 3) if FLOOR - 1 <= h[-1].bit_count() <= FLOOR + 4]
     got = same_never_lose(problem, whole, part, histories, "one bit per position the start reaches")
     assert {g.status for g in got} == {"winnable", "lost"}
+    lost_at = sorted(h[-1].bit_count() for g, h in zip(got, histories) if g.status == "lost")
+    assert len(histories) == 18 and len(lost_at) == 6 and lost_at[0] == FLOOR - 1 and lost_at[-1] > FLOOR, lost_at
     lost = next(g for g in got if g.status == "winnable" and g.jumps.bad and g.jumps.good)
     assert any("marks it lost" in why or "endgame table" in why for why in lost.jumps.reasons.values())
 
