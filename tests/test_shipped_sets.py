@@ -41,6 +41,11 @@ GAMES_PER_SET = 3
 game asks 4 positions; 1-3 of them lost on every set but triangle 6, whose first game is all winnable); more games
 ask more positions of the same two kinds."""
 SOLVE_SECONDS = 5
+QUICK_SOLVE_SECONDS = {"asymmetric-d5-d5": 1}
+"""Sets whose sampled positions the solver answers within a tenth of a second or not within :data:`SOLVE_SECONDS` at
+all, asked with this budget instead: asymmetric's games reach two lost positions above its set's floor (24 and 27
+pegs), which the solver proves in 7 and 20 CPU s, so at 5 s each was asked, left unknown and skipped (10 s of the
+test); its other eight positions take it under 0.2 s."""
 
 
 def _shipped(game: Game, monkeypatch):
@@ -82,7 +87,8 @@ def test_a_shipped_set_agrees_with_the_solver_on_random_games(game: Game, monkey
         line = _random_game(problem, rng)
         for pos in [line[1], *rng.sample(line, min(3, len(line)))]:
             if pos not in solved:
-                solved[pos] = solve(Problem(problem.board, pos, problem.goal), budget=Budget(SOLVE_SECONDS)).status
+                seconds = QUICK_SOLVE_SECONDS.get(game.stem, SOLVE_SECONDS)
+                solved[pos] = solve(Problem(problem.board, pos, problem.goal), budget=Budget(seconds)).status
             status = solved[pos]
             if status == "unknown":
                 continue
