@@ -33,9 +33,8 @@ def client():
 def test_counts_and_levels_equal_the_in_process_run(client):
     pool = DaskPool(client=client)
     assert pool.workers == 2
-    t6 = build("triangle6").problem
-    got, want = count_exact(t6, parallel=Parallel(pool)), in_process_count("triangle6")
-    assert (got.solutions, got.positions) == (want.solutions, want.positions) == (113077359159, want.positions)
+    # triangle 6's default count on this cluster: test_a_worker_killed_mid_run_costs_time_not_the_answer (the same
+    # comparison, one worker killed mid-sweep); tests/test_package.py counts it on a cluster of separate processes
     t6c = build("triangle6", start="5", goal="5").problem  # a complement count: the shards sum the halves
     got, want = count_exact(t6c, parallel=Parallel(pool)), in_process_count("triangle6", "5", "5")
     assert (got.solutions, got.positions) == (want.solutions, want.positions)
