@@ -15,7 +15,8 @@ from pyapp.bench import plots, report
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_LINES = 685
-# 680 before the German book's comparison over 10 games, 675 before the artefact sets measured from their files, 670 before the table beams' comparisons, 655 before
+# 680 before the German book's comparison over 10 games, 675 before the artefact sets measured from their files,
+# 670 before the table beams' comparisons, 655 before
 # the never-lose stops table
 # (benchmarks/neverlose_games.json "stops"),
 # 620 before the never-lose games table of the games shipped with a set (benchmarks/
