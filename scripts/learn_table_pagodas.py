@@ -155,18 +155,13 @@ def rank(board: Board, table: Endgame, roots: list[int], min_pegs: int, library:
     with all of them pruning (greedily: each next one the pagoda that proves the most positions the ones kept so
     far do not), in that order."""
     packed = _packed(board, table, library)
-    lane = (packed.tops & -packed.tops).bit_length()
     by_lane: list[list[int]] = [[] for _ in library]  # per pagoda, the proved positions (their indices)
     proofs: list[list[int]] = []  # per proved position, the pagodas that prove it
 
     def cut(pos: int, pegs: int) -> bool:
-        lanes = packed.proving(packed.sum(pos), pegs)
-        proving = []
-        while lanes:
-            top = lanes & -lanes
-            lanes ^= top
-            proving.append(top.bit_length() // lane - 1)
-            by_lane[proving[-1]].append(len(proofs))
+        proving = packed.provers(packed.sum(pos), pegs)
+        for k in proving:
+            by_lane[k].append(len(proofs))
         if proving:
             proofs.append(proving)
         return bool(proving)

@@ -37,15 +37,10 @@ def trained():
 def _proofs(board, table, roots, min_pegs, library) -> list[set[int]]:
     """Per lost position the search meets (every pagoda of ``library`` pruning), the pagodas that prove it."""
     packed = learning._packed(board, table, library)
-    lane = (packed.tops & -packed.tops).bit_length()
     proofs: list[set[int]] = []
 
     def cut(pos: int, pegs: int) -> bool:
-        lanes, proving = packed.proving(packed.sum(pos), pegs), set()
-        while lanes:
-            top = lanes & -lanes
-            lanes ^= top
-            proving.add(top.bit_length() // lane - 1)
+        proving = set(packed.provers(packed.sum(pos), pegs))
         if proving:
             proofs.append(proving)
         return bool(proving)

@@ -38,6 +38,7 @@ def test_the_packed_test_says_what_each_pagoda_says():
         assert packed.lost(packed.sum(pos), pegs) == lost
         lanes = packed.proving(packed.sum(pos), pegs)  # which pagodas prove it, one lane's top bit each
         assert {k for k in range(len(pagodas)) if lanes >> (lane * k + lane - 1) & 1} == proving
+        assert packed.provers(packed.sum(pos), pegs) == sorted(proving)  # the same lanes, by number
         seen.add(lost)
         for i, direction in enumerate(board.directions):  # a jump's step adds its delta
             m = direction.src & pos & (pos >> direction.shift if direction.shift > 0 else pos << -direction.shift)

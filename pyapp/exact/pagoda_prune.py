@@ -46,6 +46,17 @@ class PackedPagodas:
         """The top bits of the lanes whose pagoda proves the position with packed sum ``s`` and ``pegs`` pegs lost."""
         return ~((s | self.tops) - self.bounds[pegs]) & self.tops
 
+    def provers(self, s: int, pegs: int) -> list[int]:
+        """The indices (in packing order) of the pagodas that prove the position with packed sum ``s`` and ``pegs``
+        pegs lost: :meth:`proving`'s lanes by number (for ranking pagodas by what each proves)."""
+        lane = (self.tops & -self.tops).bit_length()
+        lanes, out = self.proving(s, pegs), []
+        while lanes:
+            top = lanes & -lanes
+            lanes ^= top
+            out.append(top.bit_length() // lane - 1)
+        return out
+
     def lost(self, s: int, pegs: int) -> bool:
         """Whether some pagoda proves the position with packed sum ``s`` and ``pegs`` pegs lost."""
         return self.proving(s, pegs) != 0
