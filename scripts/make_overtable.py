@@ -46,7 +46,7 @@ sys.path.insert(0, ROOT)
 from pyapp.core.budget import Budget, drive  # noqa: E402
 from pyapp.exact.overbits import over_bits  # noqa: E402
 from pyapp.exact.overtable import OverTable  # noqa: E402
-from pyapp.exact.pool import Processes  # noqa: E402
+from pyapp.exact.processes import Processes  # noqa: E402
 from pyapp.exact.setup import Sides, sides  # noqa: E402
 from pyapp.exact.sharded import Checkpoint, Parallel, _disk_fetch  # noqa: E402
 from pyapp.exact.store import encode  # noqa: E402

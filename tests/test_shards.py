@@ -23,7 +23,8 @@ from pyapp.exact.count import count_exact
 from pyapp.exact.count.joint import joint_start
 from pyapp.exact.levels import level_table
 from pyapp.exact.pairs import settle
-from pyapp.exact.pool import InProcess, Processes
+from pyapp.exact.pool import InProcess
+from pyapp.exact.processes import Processes
 from pyapp.exact.setup import sides
 from pyapp.exact.sharded import Checkpoint, Parallel, make_pool
 from pyapp.exact.shards import (
@@ -230,7 +231,7 @@ def _recorded(manifest) -> int:
 def test_cancel_stops_every_worker_at_once():
     pool = Processes(2)
     handles = [pool.submit(time.sleep, 30) for _ in range(2)]
-    pids = [p.pid for p in pool._pool._pool]  # type: ignore[attr-defined]
+    pids = list(pool._pids)
     t0 = time.perf_counter()
     pool.cancel()
     # at once means not after the 30 s tasks: a bound well above a loaded machine's scheduling delays
@@ -331,66 +332,87 @@ def test_a_killed_local_worker_costs_time_not_the_answer(tmp_path):
         pool.close()
 
 
-def _cpu_ticks(pid: int) -> int:
-    """User plus system clock ticks a process has used (``/proc/PID/stat``)."""
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()  # noqa: SIM115 - read at once
-    return int(fields[11]) + int(fields[12])
+_STEP_MARKER: list[str] = []
 
 
-def _running(pid: int) -> bool:
-    """Whether a process is on a CPU or waiting for one (state R in ``/proc/PID/stat``): an idle pool worker
-    sleeps (S) in the task queue's read, holding its lock."""
-    return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] == "R"  # noqa: SIM115 - read at once
+def _step_dies_once(*args, **kwargs):
+    """The shard step, but the first call of the run kills its worker (as the out-of-memory killer kills a busy,
+    growing worker): a marker made exclusively says which call is first, across the workers."""
+    from pyapp.exact import shardstep
+    try:
+        os.close(os.open(_STEP_MARKER[0], os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return shardstep.step(*args, **kwargs)
+    os.kill(os.getpid(), signal.SIGKILL)
+    raise AssertionError("unreachable")
 
 
-def _busy_worker(pids: set[int], window: float = 0.05) -> int | None:
-    """A worker that used CPU during ``window`` seconds and is running still (one inside a step), or None."""
-    before = {p: _cpu_ticks(p) for p in pids}
-    time.sleep(window)
-    grew = [p for p in pids if _cpu_ticks(p) > before[p] and _running(p)]
-    return grew[0] if grew else None
-
-
-@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc to find a busy worker")
-def test_a_sharded_count_survives_a_killed_worker(tmp_path):
-    """A worker killed in the middle of a step (as the out-of-memory killer kills a busy, growing worker)
-    costs a rerun of the level's unfinished steps, not the answer.  The kill waits for a worker that is
-    computing: ``multiprocessing.Pool``'s idle workers wait for tasks holding the queue's read lock, and one
-    killed there would take the lock with it (a limit of the standard pool, noted in README)."""
+def test_a_sharded_count_survives_a_worker_killed_in_a_step(tmp_path, monkeypatch):
+    """A worker killed in the middle of a step costs a rerun of that step on a fresh worker, not the answer.
+    The step is replaced before the workers fork, so they run the replacement, and the first step of the run dies
+    (a kill timed from outside raced the count's end)."""
     import threading
+
+    from pyapp.exact import sharded
 
     problem = build("triangle6").problem
     want = in_process_count("triangle6")
+    monkeypatch.setattr(sharded, "step", _step_dies_once)
+    monkeypatch.setattr(sys.modules[__name__], "_STEP_MARKER", [str(tmp_path / "died")])
     pool = Processes(2)
-    killed: list[int] = []
     done: dict = {}
-
-    def kill_one() -> None:  # mid-run: a worker that is running a step
-        deadline = time.monotonic() + 30
-        while not killed and "count" not in done and time.monotonic() < deadline:
-            busy = _busy_worker(set(pool._pids))
-            if busy is not None:
-                os.kill(busy, signal.SIGKILL)
-                killed.append(busy)
 
     def count() -> None:
         done["count"] = count_exact(problem, parallel=Parallel(pool, shards=2))
 
     runner = threading.Thread(target=count, daemon=True)
-    killer = threading.Thread(target=kill_one, daemon=True)
     try:
         runner.start()
-        time.sleep(0.2)
-        killer.start()
         runner.join(timeout=240)  # never hang the suite: a lost step left unrun fails here instead
-        killer.join(timeout=5)
         assert not runner.is_alive(), "the count never finished after a worker was killed"
+        lost = pool.lost_workers
     finally:
         if not runner.is_alive():
             pool.close()
     got = done["count"]
     assert (got.solutions, got.positions) == (want.solutions, want.positions)
-    assert killed and pool.lost_workers == 1  # the kill landed during the run, and it was noticed
+    assert (tmp_path / "died").exists() and lost == 1  # a step's worker died, and it was noticed
+
+
+def test_workers_killed_while_idle_do_not_stop_the_pool():
+    """Python's ``multiprocessing.Pool`` stopped for ever when an idle worker was killed (it took the task
+    queue's read lock with it); with a pipe per worker, fresh workers take their places and ``close`` returns."""
+    import threading
+
+    pool = Processes(2)
+    try:
+        assert pool.result(pool.submit(abs, -3)) == 3
+        time.sleep(0.1)  # both workers idle, waiting for a task: one of them held the old pool's lock
+        victims = set(pool._pids)
+        for pid in victims:
+            os.kill(pid, signal.SIGKILL)
+        jobs = [pool.submit(abs, -v) for v in range(6)]
+        assert pool.wait(jobs, 30), "the pool stopped after its idle workers were killed"
+        assert [pool.result(j) for j in jobs] == list(range(6))
+        assert not victims & pool._pids and len(pool._pids) == 2 and pool.lost_workers == 2
+    finally:
+        closing = threading.Thread(target=pool.close, daemon=True)
+        closing.start()
+        closing.join(30)
+        assert not closing.is_alive(), "close hung"
+
+
+def _fails(value: int) -> int:
+    raise ValueError(f"bad value {value}")
+
+
+def test_a_task_that_raises_raises_where_its_result_is_asked_for():
+    with Processes(2) as pool:
+        job = pool.submit(_fails, 7)
+        with pytest.raises(ValueError, match="bad value 7"):
+            pool.result(job)
+        assert sorted(pool.map(abs, [-1, -2, -3])) == [(0, 1), (1, 2), (2, 3)]
+        assert pool.lost_workers == 0
 
 
 def test_the_workers_exchange_through_a_folder_on_disk_when_asked(tmp_path):

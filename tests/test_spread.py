@@ -170,7 +170,7 @@ def test_finishes_shares_on_a_pool_answer_as_one_process():
     from pyapp.analysis.finishes import finishes, merge, split_holes
     from pyapp.core.budget import Budget
     from pyapp.core.catalogue import get_board
-    from pyapp.exact.pool import Processes
+    from pyapp.exact.processes import Processes
 
     board = get_board("triangle5")
     pos = board.start("4")

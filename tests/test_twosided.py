@@ -9,7 +9,8 @@ import pytest
 from pyapp.core.budget import Budget
 from pyapp.core.request import build
 from pyapp.exact.count import count_exact
-from pyapp.exact.pool import InProcess, Processes
+from pyapp.exact.pool import InProcess
+from pyapp.exact.processes import Processes
 from pyapp.exact.setup import sides
 from pyapp.exact.sharded import Checkpoint, Parallel
 from pyapp.exact.twosided import two_sided

@@ -1,7 +1,7 @@
 """A pool whose steps are run by someone else, between two steps of the sweep: the page's pool of workers.
 
 Python in a Pyodide worker is synchronous: while it runs, its worker sees no message, so a driver
-that blocks until its shards are done (as :class:`~.pool.Processes` does) would never hear that
+that blocks until its shards are done (as :class:`~.processes.Processes` does) would never hear that
 they are.  The sweep itself needs no change for that: :func:`~.sharded.sharded_sweep` is a
 generator that submits one :func:`~.shardstep.step` per shard, then polls ``pool.wait`` and yields a
 :class:`~.sweep.Progress` while the shards run.  :class:`Relay` is a :class:`~.pool.Pool` whose

@@ -42,7 +42,8 @@ from functools import partial
 
 from ..core.codec.compiled import Codec
 from ..core.errors import PegError
-from .pool import InProcess, Pool, Processes
+from .pool import InProcess, Pool
+from .processes import Processes
 from .shards import Spec, decode_weights, first_buckets, load_bucket
 from .shardstep import step
 from .sweep import Level, MemoryCeiling, Progress, sweep, weights_array
@@ -369,7 +370,7 @@ def _disk_fetch(paths: list[str], weights: bool):
 def make_pool(workers: int | None = None, cluster: str | None = None, exchange: str | None = None) -> Pool:
     """The pool the command line asks for: ``cluster`` (a Dask scheduler address), else ``workers``
     local processes (``None``: every core; ``exchange``: the folder their buckets pass through, see
-    :class:`~.pool.Processes`), else (``workers == 1``) in-process."""
+    :class:`~.processes.Processes`), else (``workers == 1``) in-process."""
     if cluster:
         from .dask_pool import DaskPool
         return DaskPool(cluster)
