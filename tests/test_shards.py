@@ -402,6 +402,44 @@ def test_workers_killed_while_idle_do_not_stop_the_pool():
         assert not closing.is_alive(), "close hung"
 
 
+def _gone(pids: set[int], seconds: float) -> bool:
+    """Whether every process of ``pids`` has ended (or become a zombie) within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        alive = set()
+        for pid in pids:
+            try:
+                if open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z":  # noqa: SIM115
+                    alive.add(pid)
+            except OSError:
+                pass
+        if not alive:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_a_pool_dropped_without_close_and_the_workers_of_a_dead_driver_end():
+    """A pool nobody closed is killed when it is collected (its workers held copies of the driver's pipes: a
+    browser driver started before them then never saw its own pipe close, and the test session hung at its end);
+    and the workers of a driver that died without closing its pool end on their own, within seconds."""
+    import gc
+
+    pool = Processes(2)
+    assert pool.result(pool.submit(abs, -1)) == 1
+    pids = set(pool._pids)
+    del pool
+    gc.collect()
+    assert _gone(pids, 10), "the workers of a dropped pool still run"
+    code = ("import os, sys; from pyapp.exact.processes import Processes; p = Processes(2); "
+            "print(' '.join(map(str, p._pids)), flush=True); os._exit(0)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT,
+                         env=dict(os.environ, PYTHONPATH=ROOT))
+    orphans = {int(p) for p in out.stdout.split()}
+    assert len(orphans) == 2 and _gone(orphans, 10), "the workers outlived their driver"
+
+
 def _fails(value: int) -> int:
     raise ValueError(f"bad value {value}")
 

@@ -86,11 +86,11 @@ def run_all(args) -> dict:
     board = get_board(args.board)
     starts = [name.strip() for name in args.starts.split(",") if name.strip()] if args.starts else None
     budget = budget_from_args(args)
-    pool = pool_from_args(args)
+    names = list(dict.fromkeys(_vacancy(p) for p, _ in single_vacancy_problems(board, starts)))  # bad --starts
+    pool = pool_from_args(args)  # after every check that can refuse the command: a pool is closed only in "with"
     if pool is None:
         steps = fewest_all_steps(board, budget, each_seconds=args.each_seconds, starts=starts, on_row=_row_line)
         return fewest_table_json(drive(steps, StderrProgress("fewest --all").level))
-    names = list(dict.fromkeys(_vacancy(p) for p, _ in single_vacancy_problems(board, starts)))
     with pool:
         jobs = spread.jobs(board, names, budget, args.each_seconds)
         parts = drive(spread.spread_steps(pool, spread.fewest_start, jobs, budget),
