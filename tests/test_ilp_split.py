@@ -209,3 +209,91 @@ def test_a_part_whose_own_parts_are_all_impossible_is_covered():
     assert [leaf.line() for leaf in uncovered(problem, 1, rows[1:])] == [leaf.line() for leaf in top]
     others = [{"line": leaf.line(), "status": "impossible"} for leaf in deep if leaf not in under]
     assert top[0].line() in [leaf.line() for leaf in uncovered(problem, 1, others)]
+
+
+def test_a_row_proved_with_closings_refused_covers_its_own_line_only():
+    """A ``dual`` row (proved under the order of its split, scripts/ilp_run.py --dual) answers its own part, not the
+    deeper parts its line begins, and not other orders of its jumps: only the whole order makes it a proof."""
+    from pyapp.search.ilp_split import covering, distinct, uncovered
+
+    problem = make_problem(get_board("german"), start="e1", goal="e1")
+    top, deep = leaves(problem, 1), distinct(problem, leaves(problem, 2))
+    row = {"line": top[0].line(), "status": "impossible", "dual": {"depth": 1, "index": 0, "refused": 2}}
+    below = [leaf for leaf in deep if leaf.line().startswith(top[0].line() + " ")]
+    assert covering([row], top[0].line(), problem) is row
+    assert below and all(covering([row], leaf.line(), problem) is None for leaf in below)
+    assert len(uncovered(problem, 2, [row])) == len(deep)
+    assert len(uncovered(problem, 1, [row])) == len(top) - 1
+
+
+def _positions(board, start: int, jumps) -> list[int]:
+    out = [start]
+    for j in jumps:
+        out.append(apply_jump(out[-1], j))
+    return out
+
+
+def test_closings_keep_a_solution_or_its_dual_in_the_part_it_opens():
+    """For a problem that is its own reverse (English d4 -> d4), a solution and its dual (the jumps backwards, each
+    from its landing hole over the same peg: a solution on the complemented board) open in parts a and b of the
+    split; part min(a, b) refuses neither's closing, whatever the ledger proves elsewhere.  And a part refuses the
+    closings of the parts before it and of a part the ledger proves."""
+    from pyapp.analysis.facade import solve
+    from pyapp.search.ilp_split import closings, distinct, same, self_dual
+
+    problem = make_problem(get_board("english"), start="d4", goal="d4")
+    board, full = problem.board, problem.board.full()
+    assert self_dual(problem) and not self_dual(make_problem(board, start="d4", goal="any"))
+    depth = 4
+    every = distinct(problem, leaves(problem, depth))
+    k = len(every[0].before)
+    assert all(len(leaf.before) == k for leaf in every) and len(every) > 5
+    form = same(problem)
+    index = {form(leaf.problem.start): i for i, leaf in enumerate(every)}
+    jumps = solve(problem).jumps
+    dual = [(c, b, a) for a, b, c in reversed(jumps)]
+    ours, theirs = _positions(board, problem.start, jumps), _positions(board, problem.start, dual)
+    assert theirs[-1] == problem.goal.exact and all(full ^ ours[len(jumps) - t] == theirs[t]
+                                                      for t in range(len(jumps) + 1))
+    a, b = index[form(ours[k])], index[form(theirs[k])]
+    line, first = (ours, a) if a <= b else (theirs, b)
+    others = [leaf for i, leaf in enumerate(every) if i not in (a, b)]
+    proved = [{"line": leaf.line(), "status": "impossible"} for leaf in others]  # the ledger may prove any other
+    for rows in ([], proved):
+        assert line[len(jumps) - k] not in closings(problem, depth, rows, first)
+    refused = closings(problem, depth, proved, first)
+    assert all(full ^ leaf.problem.start in refused for leaf in others)
+    assert all(full ^ every[i].problem.start in closings(problem, depth, [], first) for i in range(first))
+
+
+def test_the_script_with_closings_refused_still_finds_a_solvable_problem_and_marks_its_rows(tmp_path):
+    """--dual on triangle 5, 13 -> 13 (its own reverse, solvable): the split still finds the solution (a rule that
+    refused too much would call it impossible), each ledger row says it was proved under the order; a problem that
+    is not its own reverse is refused with a message."""
+    ledger, log = str(tmp_path / "ledger.jsonl"), str(tmp_path / "ilp.log")
+    answer = _run("triangle5", "13", "13", "--split", "--depth", "2", "--dual", "--ledger", ledger, "--log", log)
+    assert answer["status"] == "solved"
+    rows = [json.loads(line) for line in Path(ledger).read_text(encoding="utf-8").splitlines()]
+    assert rows and all(r["dual"]["depth"] == 2 and r["dual"]["refused"] >= 0 for r in rows)
+    assert any(r["status"] == "solved" for r in rows)
+    bad = subprocess.run([sys.executable, "scripts/ilp_run.py", "triangle5", "13", "1", "--split", "--dual"],
+                         cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                         timeout=120)
+    assert bad.returncode != 0 and "its own reverse" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_report_counts_a_part_proved_under_the_order_and_says_so():
+    """BENCHMARKS' line on German e1 -> e1's split (pyapp/bench/report_lp.py): a part proved with closings refused
+    counts as covered, and the line says how many were, and that they are proofs only once every part is settled."""
+    from pyapp.bench.report_lp import _split
+    from pyapp.search.ilp_split import uncovered
+
+    problem = make_problem(get_board("german"), start="e1", goal="e1")
+    rows = [json.loads(line) for line in (ROOT / "benchmarks" / "ilp-ledger.jsonl").read_text().splitlines()]
+    left = uncovered(problem, 3, [r for r in rows if r["problem"] == "german e1 -> e1"])
+    before = _split(rows)[0]
+    assert f"{len(left)} remain open" in before and "time reversal" not in before
+    dual = {**rows[-1], "line": left[0].line(), "status": "impossible", "dual": {"depth": 3, "index": 0, "refused": 9}}
+    after = _split([*rows, dual])[0]
+    assert f"{len(left) - 1} remain open" in after
+    assert "1 of them proved with closings refused by time reversal" in after

@@ -108,11 +108,14 @@ def _split(rows: list[dict]) -> list[str]:
         by_depth[n] = by_depth.get(n, 0) + 1
     parts = ", ".join(f"{n} after {d} choice{'s' if d > 1 else ''}" for d, n in sorted(by_depth.items()))
     dates = sorted(r["date"] for r in mine if r.get("date"))
+    dual = sum(1 for r in mine if r.get("dual"))
+    order = (f" ({dual} of them proved with closings refused by time reversal (`--dual`): proofs only once every "
+             f"part is settled, in the split's order)") if dual else ""
     return [f"**German e1 -> e1, split into parts** (`PYTHONPATH=. python scripts/ilp_run.py german e1 e1 --split "
             f"--depth {depth} --ledger benchmarks/ilp-ledger.jsonl --jobs 2`; the ledger's rows {dates[0]} to "
             f"{dates[-1]}): {len(mine)} parts settled, every one infeasible ({parts}; "
             f"{sum(r.get('nodes') or 0 for r in mine):,} HiGHS nodes, {cpu:,.0f} s in all: CPU seconds, wall where a "
             f"row has none). Of the split {depth} choices deep ({total} distinct parts: one per position up to the "
-            f"mirror, whatever the order of its jumps), {total - left} are covered by them "
+            f"mirror, whatever the order of its jumps), {total - left} are covered by them{order} "
             + (f"and {left} remain open: the problem is still undecided." if left else
                "and none remains: no part is feasible, so the problem is impossible.")]

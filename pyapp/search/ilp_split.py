@@ -163,17 +163,20 @@ def covering(rows: list[dict], line: str, problem: Problem | None = None) -> dic
     that answers the part after ``line``: its own, or an impossible part it lies in (a part whose jumps begin
     its line: when that part is infeasible, so is every part split from it).  With ``problem`` (whose start the
     lines begin at), also a row whose position is the part's, or for an impossible row one the part's line passes
-    through, up to the goal's symmetries (:func:`same`): the same question reached by other jumps."""
+    through, up to the goal's symmetries (:func:`same`): the same question reached by other jumps.  A row proved
+    with its closings refused (``dual``, :func:`closings`) answers its own line only."""
     jumps = line.split()
     for row in rows:
         before = row["line"].split()
-        if before == jumps or row["status"] == "impossible" and before == jumps[:len(before)]:
+        if before == jumps or row["status"] == "impossible" and before == jumps[:len(before)] and not row.get("dual"):
             return row
     if problem is None:
         return None
     form = same(problem)
     path = [form(pos) for pos in _passes(problem, line)]
     for row in rows:
+        if row.get("dual"):  # proved under the order of its own split only (refuse_closings): its own line alone
+            continue
         at = _passes(problem, row["line"])
         if not at:
             continue
@@ -199,9 +202,47 @@ def _proved(problem: Problem, leaf: Leaf, proved: list[dict]) -> bool:
         return True
     form, pegs = same(problem), leaf.problem.start.bit_count()
     key = form(leaf.problem.start)
-    deeper = [r for r in proved if any(pos.bit_count() == pegs and form(pos) == key
+    deeper = [r for r in proved if not r.get("dual") and any(pos.bit_count() == pegs and form(pos) == key
                                        for pos in _passes(problem, r["line"])[:-1])]
     if not deeper:
         return False
     return all(_proved(problem, Leaf(part_problem(leaf.problem, p), (*leaf.before, *p.forced, *p.jumps[:1])), deeper)
                for p in parts(IlpFormulation(leaf.problem, cuts=False)))
+
+
+def self_dual(problem: Problem) -> bool:
+    """Whether ``problem`` is its own reverse: its start is the board with only its finish's one hole empty (German
+    e1 -> e1).  A solution played backwards on the complemented board is then a solution too, its *dual*: the
+    position ``t`` jumps into the dual is the complement of the position ``t`` jumps before the original's end."""
+    exact = problem.goal.exact
+    return exact is not None and exact.bit_count() == 1 and problem.start == problem.board.full() ^ exact
+
+
+def closings(problem: Problem, depth: int, rows: list[dict], index: int) -> set[int]:
+    """The positions that part ``index`` of :func:`distinct` ``leaves(problem, depth)`` may refuse as its closing,
+    the position as many jumps before the end as the part's line has jumps (for a :func:`self_dual` problem).
+
+    Every solution opens in one part and closes in another: the part its dual opens in, whose position is the
+    complement of the closing (up to the goal's symmetries).  No solution closes in a part the ledger ``rows``
+    prove infeasible outright, since its dual would open there.  And of a solution and its dual, one opens in a
+    part no later in the list than the part it closes in; so part ``index`` may also refuse the closings of the
+    parts before it, provided every part is proved under the same rule.  A part proved so is not proved on its
+    own: its ledger row says ``dual`` and :func:`covering` counts it for its own line only."""
+    if not self_dual(problem):
+        raise ValueError("closings are refused only in a problem that is its own reverse")
+    board = problem.board
+    every = distinct(problem, leaves(problem, depth))
+    still = {leaf.line() for leaf in uncovered(problem, depth, [r for r in rows if not r.get("dual")])}
+    return {board.full() ^ board.transform(other.problem.start, g)
+            for j, other in enumerate(every) if other.line() not in still or j < index
+            for g in problem.goal.symmetries(board)}
+
+
+def refuse_closings(f: IlpFormulation, before: int, positions: set[int]) -> int:
+    """Add one row per position of ``positions`` to the part's programme ``f``: its position ``before`` jumps before
+    the end (the jumps of the part's line) differs from that position in at least one hole; how many rows."""
+    at = f.steps - before
+    for pos in sorted(positions):
+        row = {f.p[at][i]: (-1.0 if pos >> h & 1 else 1.0) for i, h in enumerate(f.holes)}
+        f.model.add_row(row, lower=1 - pos.bit_count())  # sum over pos's pegs of (1 - p) + over its holes of p >= 1
+    return len(positions)
