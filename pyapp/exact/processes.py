@@ -242,7 +242,7 @@ class _Workers:
             with self.lock:
                 self.queue.appendleft(job)
         k = self.workers.index(w)
-        self.workers[k] = _Worker(self.ctx, [e for e in self._ends() if e is not w.conn])
+        self.workers[k] = _Worker(self.ctx, self._ends())  # the dead one's end among them, closed already
 
     def _finish(self, job: _Job, ok: bool, value: Any) -> None:
         with self.lock:
@@ -266,18 +266,10 @@ class Processes(Pool):
         """``exchange``: the folder for :attr:`exchange_dir` (default: ``/dev/shm`` where there is one, which is
         memory: at hundreds of millions of positions a level's buckets take gigabytes of it, beside the workers;
         a folder on disk spares it).  A folder that cannot be made is refused before any worker starts."""
-        base = exchange
-        if exchange is not None:
-            try:
-                os.makedirs(exchange, exist_ok=True)
-            except OSError as err:
-                raise PegError(f"cannot use {exchange!r} for the workers' exchange: {err.strerror or err}") from None
-        else:
-            shm = "/dev/shm"
-            base = shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else tempfile.gettempdir()
-        assert base is not None
-        _remove_stale(base)
+        base = exchange if exchange is not None else _shared_memory()
         try:
+            os.makedirs(base, exist_ok=True)
+            _remove_stale(base)
             self.exchange_dir: str | None = tempfile.mkdtemp(prefix=f"pyapp-shards-{os.getpid()}-", dir=base)
         except OSError as err:
             raise PegError(f"cannot use {base!r} for the workers' exchange: {err.strerror or err}") from None
@@ -334,6 +326,12 @@ class Processes(Pool):
         self._core.close()
         self._release()
         self.exchange_dir = None
+
+
+def _shared_memory() -> str:
+    """``/dev/shm`` where there is one to write in, else the temporary folder."""
+    shm = "/dev/shm"
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else tempfile.gettempdir()
 
 
 def _remove_stale(where: str) -> None:
